@@ -1,0 +1,208 @@
+package tensor
+
+import (
+	"fmt"
+
+	"github.com/tensorplay/tensorplay/dtype"
+)
+
+// Tensor is an n-dimensional strided view of a slice of T. Several tensors
+// may share one storage slice (views); writes through one are seen by all.
+//
+// Element (i0, i1, …) lives at Data()[Offset() + i0*Strides()[0] + i1*Strides()[1] + …].
+// Strides are in elements and may be 0 (a broadcast axis, from Expand) but
+// never negative.
+type Tensor[T dtype.Elem] struct {
+	data    []T
+	offset  int
+	shape   Shape
+	strides []int
+}
+
+// Any is the dtype-erased view of a *Tensor[T] that graphs and executors use
+// to hold tensors of several element types side by side.
+type Any interface {
+	DType() dtype.DType
+	Shape() Shape
+	Strides() []int
+	Offset() int
+	Numel() int
+	// StorageLen is the length of the backing slice, for overlap checks.
+	StorageLen() int
+	// SameStorage reports whether o views the same backing array.
+	SameStorage(o Any) bool
+	anyTensor()
+}
+
+func (t *Tensor[T]) anyTensor() {}
+
+// FromSlice wraps data as a row-major tensor of the given shape without
+// copying. len(data) must equal the number of elements.
+func FromSlice[T dtype.Elem](data []T, shape ...int) (*Tensor[T], error) {
+	s := Shape(shape).Clone()
+	n, err := s.Numel()
+	if err != nil {
+		return nil, err
+	}
+	if len(data) != n {
+		return nil, &ShapeError{Shape: s, Axis: -1, Reason: fmt.Sprintf("needs %d elements, data has %d", n, len(data))}
+	}
+	return &Tensor[T]{data: data, shape: s, strides: rowMajorStrides(s)}, nil
+}
+
+// New returns a zero-filled row-major tensor of the given shape.
+func New[T dtype.Elem](shape ...int) (*Tensor[T], error) {
+	s := Shape(shape).Clone()
+	n, err := s.Numel()
+	if err != nil {
+		return nil, err
+	}
+	return &Tensor[T]{data: make([]T, n), shape: s, strides: rowMajorStrides(s)}, nil
+}
+
+// Zeros is New: a zero-filled row-major tensor.
+func Zeros[T dtype.Elem](shape ...int) (*Tensor[T], error) { return New[T](shape...) }
+
+// AsStrided returns a view of data with the given shape, strides and offset,
+// as torch.as_strided does. Every element the view can reach must lie inside
+// data; strides must not be negative.
+func AsStrided[T dtype.Elem](data []T, shape Shape, strides []int, offset int) (*Tensor[T], error) {
+	shape = shape.Clone()
+	n, err := shape.Numel()
+	if err != nil {
+		return nil, err
+	}
+	if len(strides) != len(shape) {
+		return nil, &ShapeError{Shape: shape, Axis: -1, Reason: fmt.Sprintf("%d strides for %d dimensions", len(strides), len(shape))}
+	}
+	if offset < 0 {
+		return nil, &ShapeError{Shape: shape, Axis: -1, Reason: fmt.Sprintf("negative offset %d", offset)}
+	}
+	last := offset
+	for i, st := range strides {
+		if st < 0 {
+			return nil, &ShapeError{Shape: shape, Axis: i, Reason: fmt.Sprintf("negative stride %d", st)}
+		}
+		if n > 0 {
+			last += (shape[i] - 1) * st
+		}
+	}
+	if n > 0 && last >= len(data) {
+		return nil, &ShapeError{Shape: shape, Axis: -1, Reason: fmt.Sprintf("strides %v at offset %d reach element %d of storage of length %d", strides, offset, last, len(data))}
+	}
+	return &Tensor[T]{data: data, offset: offset, shape: shape, strides: append([]int{}, strides...)}, nil
+}
+
+// view builds a tensor on t's storage; callers guarantee the layout is in bounds.
+func (t *Tensor[T]) view(offset int, shape Shape, strides []int) *Tensor[T] {
+	return &Tensor[T]{data: t.data, offset: offset, shape: shape, strides: strides}
+}
+
+// DType returns the element type's dtype.
+func (t *Tensor[T]) DType() dtype.DType { return dtype.Of[T]() }
+
+// Shape returns the extents. The result must not be modified.
+func (t *Tensor[T]) Shape() Shape { return t.shape }
+
+// Strides returns the strides in elements. The result must not be modified.
+func (t *Tensor[T]) Strides() []int { return t.strides }
+
+// Offset returns the storage index of the first element.
+func (t *Tensor[T]) Offset() int { return t.offset }
+
+// Data returns the backing storage, shared with every view of it. Index it
+// with Offset and Strides; it is not, in general, the tensor's elements in order.
+func (t *Tensor[T]) Data() []T { return t.data }
+
+// StorageLen returns len(Data()).
+func (t *Tensor[T]) StorageLen() int { return len(t.data) }
+
+// SameStorage reports whether o views the same backing array as t.
+func (t *Tensor[T]) SameStorage(o Any) bool {
+	u, ok := o.(*Tensor[T])
+	if !ok || len(u.data) == 0 || len(t.data) == 0 {
+		return false
+	}
+	return &u.data[:cap(u.data)][cap(u.data)-1] == &t.data[:cap(t.data)][cap(t.data)-1]
+}
+
+// Rank returns the number of axes.
+func (t *Tensor[T]) Rank() int { return len(t.shape) }
+
+// Numel returns the number of elements.
+func (t *Tensor[T]) Numel() int {
+	n := 1
+	for _, d := range t.shape {
+		n *= d
+	}
+	return n
+}
+
+// Dim returns the extent of axis i (negative counts from the end), or an
+// *AxisError.
+func (t *Tensor[T]) Dim(i int) (int, error) {
+	a, err := Axis(i, len(t.shape))
+	if err != nil {
+		return 0, err
+	}
+	return t.shape[a], nil
+}
+
+// IsContiguous reports whether t is row-major and dense (ignoring the strides
+// of size-1 axes), so that its elements are Data()[Offset():Offset()+Numel()].
+func (t *Tensor[T]) IsContiguous() bool {
+	acc := 1
+	for i := len(t.shape) - 1; i >= 0; i-- {
+		if t.shape[i] == 1 {
+			continue
+		}
+		if t.strides[i] != acc {
+			return false
+		}
+		acc *= t.shape[i]
+	}
+	return true
+}
+
+// Contiguous returns t itself when it is contiguous, else a row-major copy.
+func (t *Tensor[T]) Contiguous() *Tensor[T] {
+	if t.IsContiguous() {
+		return t
+	}
+	return t.Clone()
+}
+
+// Clone returns a row-major copy of t that shares no memory with it.
+func (t *Tensor[T]) Clone() *Tensor[T] {
+	s := t.shape.Clone()
+	return &Tensor[T]{data: t.Values(), shape: s, strides: rowMajorStrides(s)}
+}
+
+// Values returns a new slice holding t's elements in row-major order.
+func (t *Tensor[T]) Values() []T {
+	out := make([]T, 0, t.Numel())
+	if t.Numel() == 0 {
+		return out
+	}
+	if t.IsContiguous() {
+		return append(out, t.data[t.offset:t.offset+t.Numel()]...)
+	}
+	idx := make([]int, len(t.shape))
+	off := t.offset
+	for {
+		out = append(out, t.data[off])
+		i := len(idx) - 1
+		for ; i >= 0; i-- {
+			idx[i]++
+			off += t.strides[i]
+			if idx[i] < t.shape[i] {
+				break
+			}
+			off -= idx[i] * t.strides[i]
+			idx[i] = 0
+		}
+		if i < 0 {
+			return out
+		}
+	}
+}
