@@ -1,0 +1,110 @@
+package expr
+
+import (
+	"fmt"
+
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// Expr is a typed handle on a graph node whose values have element type T.
+// Exprs are cheap values; methods build new nodes and never compute. The
+// zero Expr is invalid (its Err is non-nil).
+type Expr[T dtype.Elem] struct {
+	n *Node
+}
+
+// Wrap returns the typed handle of n. It fails (the result carries an error)
+// when n's dtype is not T's.
+func Wrap[T dtype.Elem](n *Node) Expr[T] {
+	if n == nil {
+		return Expr[T]{errNode(OpInvalid, errZeroExpr)}
+	}
+	if n.err == nil && n.dt != dtype.Of[T]() {
+		return Expr[T]{errNode(n.op, fmt.Errorf("expr: node is %s, not %s", n.dt, dtype.Of[T]()))}
+	}
+	return Expr[T]{n}
+}
+
+// Node returns the untyped node.
+func (x Expr[T]) Node() *Node {
+	if x.n == nil {
+		return errNode(OpInvalid, errZeroExpr)
+	}
+	return x.n
+}
+
+// Err returns the first error met while building x, or nil.
+func (x Expr[T]) Err() error { return x.Node().err }
+
+// Shape returns x's shape (nil when x carries an error).
+func (x Expr[T]) Shape() tensor.Shape { return x.Node().shape }
+
+// DType returns the dtype of T.
+func (x Expr[T]) DType() dtype.DType { return dtype.Of[T]() }
+
+// Of makes a leaf of a tensor (any strided view). The graph reads the tensor
+// when it is evaluated, not before: later writes to it are seen.
+func Of[T dtype.Elem](t *tensor.Tensor[T]) Expr[T] {
+	if t == nil {
+		return Expr[T]{errNode(OpTensor, fmt.Errorf("expr: Of(nil)"))}
+	}
+	n := &Node{id: nextID.Add(1), op: OpTensor, dt: dtype.Of[T](), shape: t.Shape().Clone(), leaf: t}
+	return Expr[T]{n}
+}
+
+// From makes a leaf of the result of a tensor constructor, so that
+// constructors chain without error checks: From(tensor.FromSlice(d, 2, 3)).
+// A non-nil err becomes the expression's sticky error.
+func From[T dtype.Elem](t *tensor.Tensor[T], err error) Expr[T] {
+	if err != nil {
+		return Expr[T]{errNode(OpTensor, err)}
+	}
+	return Of(t)
+}
+
+// Scalar makes a 0-d constant leaf. It broadcasts against any shape.
+func Scalar[T dtype.Elem](v T) Expr[T] {
+	t, _ := tensor.FromSlice([]T{v})
+	n := &Node{id: nextID.Add(1), op: OpScalar, dt: dtype.Of[T](), shape: tensor.Shape{}, leaf: t}
+	return Expr[T]{n}
+}
+
+// Placeholder makes a named leaf of the given shape whose tensor is supplied
+// when the graph is evaluated (exec.Bind). Graphs can be built, checked and
+// printed before any data exists.
+func Placeholder[T dtype.Elem](name string, shape ...int) Expr[T] {
+	s := tensor.Shape(shape).Clone()
+	if _, err := s.Numel(); err != nil {
+		return Expr[T]{errNode(OpPlaceholder, err)}
+	}
+	n := &Node{id: nextID.Add(1), op: OpPlaceholder, dt: dtype.Of[T](), shape: s, name: name}
+	return Expr[T]{n}
+}
+
+// checkAccepts returns a *DTypeError when op is not defined for d.
+func checkAccepts(op Op, d dtype.DType) error {
+	if opTable[op].accept&kindBit(d) != 0 {
+		return nil
+	}
+	e := &DTypeError{Op: op, DType: d}
+	switch {
+	case op == OpDiv && d.IsInteger():
+		e.Hint = "use DivTrunc, DivFloor or expr.TrueDiv"
+	case op == OpAbs && d.IsComplex():
+		e.Hint = "use expr.CAbs for the modulus"
+	case opTable[op].accept&kFloat != 0 && d.IsInteger():
+		e.Hint = "cast to a float type first with expr.Cast"
+	}
+	return e
+}
+
+func resultDType(op Op, d dtype.DType) dtype.DType {
+	switch opTable[op].result {
+	case boolDType:
+		return dtype.Bool
+	case realDType:
+		return realOf(d)
+	}
+	return d
+}

@@ -1,0 +1,64 @@
+package expr
+
+import (
+	"fmt"
+
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// MatMul returns the matrix product x @ y with NumPy's matmul rules: 2-D
+// operands multiply as matrices; a 1-D x is a row vector and a 1-D y a
+// column vector (the added axis is removed from the result); axes before the
+// last two are batch axes and broadcast.
+func (x Expr[T]) MatMul(y Expr[T]) Expr[T] {
+	a, b := x.Node(), y.Node()
+	n, ok := newNode(OpMatMul, a, b)
+	if !ok {
+		return Expr[T]{n}
+	}
+	if err := checkAccepts(OpMatMul, a.dt); err != nil {
+		n.err = err
+		return Expr[T]{n}
+	}
+	shape, err := matmulShape(a.shape, b.shape)
+	if err != nil {
+		n.err = err
+		return Expr[T]{n}
+	}
+	n.dt, n.shape = a.dt, shape
+	return Expr[T]{n}
+}
+
+func matmulShape(a, b tensor.Shape) (tensor.Shape, error) {
+	if len(a) == 0 || len(b) == 0 {
+		return nil, &ShapeOpError{Op: "matmul", Reason: fmt.Sprintf("both arguments need at least 1 dimension, got shapes %v and %v", a, b)}
+	}
+	am, bm := a, b
+	if len(a) == 1 {
+		am = tensor.Shape{1, a[0]}
+	}
+	if len(b) == 1 {
+		bm = tensor.Shape{b[0], 1}
+	}
+	n, k := am[len(am)-2], am[len(am)-1]
+	k2, m := bm[len(bm)-2], bm[len(bm)-1]
+	if k != k2 {
+		return nil, &ShapeOpError{Op: "matmul", Reason: fmt.Sprintf("shapes %v and %v cannot be multiplied (%d != %d)", a, b, k, k2)}
+	}
+	batch, err := tensor.BroadcastShapes(am[:len(am)-2], bm[:len(bm)-2])
+	if err != nil {
+		return nil, &ShapeOpError{Op: "matmul", Reason: fmt.Sprintf("batch dimensions of %v and %v do not broadcast: %v", a, b, err)}
+	}
+	out := batch.Clone()
+	if len(a) > 1 {
+		out = append(out, n)
+	}
+	if len(b) > 1 {
+		out = append(out, m)
+	}
+	if _, err := out.Numel(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+

@@ -1,0 +1,118 @@
+package expr
+
+import (
+	"sync/atomic"
+
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// Node is one operation in a graph. Nodes are immutable once built: every
+// node knows its dtype and shape, or carries the error that made it invalid
+// (the first error among its operands, or its own).
+type Node struct {
+	id    uint64
+	op    Op
+	dt    dtype.DType
+	shape tensor.Shape
+	args  []*Node
+	err   error
+
+	leaf tensor.Any // OpTensor, OpScalar
+	name string     // OpPlaceholder
+
+	axes    []int // reductions: sorted, non-negative; permute: the permutation
+	keepDim bool
+	slice   sliceSpec // OpSlice
+}
+
+type sliceSpec struct{ axis, start, stop, step int }
+
+var nextID atomic.Uint64
+
+// newNode builds a node of op over args. When an operand carries an error the
+// node carries the first such error and nothing else is checked.
+func newNode(op Op, args ...*Node) (*Node, bool) {
+	n := &Node{id: nextID.Add(1), op: op, args: args}
+	for _, a := range args {
+		if a == nil {
+			n.err = errZeroExpr
+			return n, false
+		}
+		if a.err != nil {
+			n.err = a.err
+			return n, false
+		}
+	}
+	return n, true
+}
+
+// errNode returns a node that carries err.
+func errNode(op Op, err error) *Node {
+	return &Node{id: nextID.Add(1), op: op, err: err}
+}
+
+// ID returns the node's unique id, increasing in creation order.
+func (n *Node) ID() uint64 { return n.id }
+
+// Op returns the node's operation.
+func (n *Node) Op() Op { return n.op }
+
+// DType returns the dtype of the node's values.
+func (n *Node) DType() dtype.DType { return n.dt }
+
+// Shape returns the node's shape; it must not be modified.
+func (n *Node) Shape() tensor.Shape { return n.shape }
+
+// Args returns the node's operands; the slice must not be modified.
+func (n *Node) Args() []*Node { return n.args }
+
+// Err returns the error the node carries, if any.
+func (n *Node) Err() error { return n.err }
+
+// Tensor returns the tensor of an OpTensor or OpScalar leaf.
+func (n *Node) Tensor() tensor.Any { return n.leaf }
+
+// Name returns a placeholder's name.
+func (n *Node) Name() string { return n.name }
+
+// Axes returns the reduced axes of a reduction (sorted, non-negative) or the
+// permutation of a permute; it must not be modified.
+func (n *Node) Axes() []int { return n.axes }
+
+// KeepDim reports whether a reduction keeps its reduced axes with extent 1.
+func (n *Node) KeepDim() bool { return n.keepDim }
+
+// SliceArgs returns a slice node's axis, start, stop and step, normalised so
+// that 0 <= start <= stop <= extent and step >= 1.
+func (n *Node) SliceArgs() (axis, start, stop, step int) {
+	s := n.slice
+	return s.axis, s.start, s.stop, s.step
+}
+
+// Any is implemented by every Expr[T]: it gives the untyped node.
+type Any interface {
+	Node() *Node
+}
+
+// PostOrder returns every node reachable from roots, each once, operands
+// before the nodes that use them.
+func PostOrder(roots ...*Node) []*Node {
+	seen := make(map[*Node]bool)
+	var order []*Node
+	var visit func(n *Node)
+	visit = func(n *Node) {
+		if n == nil || seen[n] {
+			return
+		}
+		seen[n] = true
+		for _, a := range n.args {
+			visit(a)
+		}
+		order = append(order, n)
+	}
+	for _, r := range roots {
+		visit(r)
+	}
+	return order
+}

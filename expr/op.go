@@ -1,0 +1,259 @@
+package expr
+
+import "github.com/tensorplay/tensorplay/dtype"
+
+// Op is the closed set of operations a Node can perform. Ops differ by rows
+// of one table (opTable), not by types.
+type Op uint8
+
+// The ops. Leaves first, then elementwise unary, binary and ternary ops,
+// then shape ops, reductions and matmul.
+const (
+	OpInvalid Op = iota
+
+	OpTensor      // a tensor leaf (any strided view)
+	OpScalar      // a constant, held as a 0-d tensor
+	OpPlaceholder // a leaf whose tensor is bound at evaluation
+
+	OpNeg
+	OpAbs
+	OpExp
+	OpLog
+	OpLog1p
+	OpExpm1
+	OpSqrt
+	OpSquare
+	OpSin
+	OpCos
+	OpTan
+	OpTanh
+	OpSigmoid
+	OpRelu
+	OpFloor
+	OpCeil
+	OpRound
+	OpSign
+	OpConj
+	OpNot
+	OpReal
+	OpImag
+	OpCAbs
+	OpCast
+
+	OpAdd
+	OpSub
+	OpMul
+	OpDiv
+	OpDivTrunc
+	OpDivFloor
+	OpPow
+	OpMaximum
+	OpMinimum
+	OpAnd
+	OpOr
+	OpEq
+	OpNe
+	OpLt
+	OpLe
+	OpGt
+	OpGe
+
+	OpWhere
+
+	OpReshape
+	OpPermute
+	OpExpand
+	OpSlice
+
+	OpSum
+	OpMean
+	OpProd
+	OpMax
+	OpMin
+	OpArgMax
+	OpArgMin
+	OpAny
+	OpAll
+
+	OpMatMul
+
+	opCount
+)
+
+// Class groups ops by how they are shaped and executed.
+type Class uint8
+
+// The classes.
+const (
+	ClassLeaf     Class = iota
+	ClassUnary          // elementwise, one operand
+	ClassBinary         // elementwise, two operands, broadcasting
+	ClassTernary        // elementwise, three operands, broadcasting (where)
+	ClassShape          // a view: reshape, permute, expand, slice
+	ClassReduce         // a reduction over axes
+	ClassMatMul         // matrix product
+)
+
+// kinds is a bit set of dtype kinds an op accepts for its (first data) operand.
+type kinds uint8
+
+const (
+	kBool kinds = 1 << iota
+	kUint
+	kInt
+	kFloat
+	kComplex
+
+	kInteger = kUint | kInt
+	kReal    = kInteger | kFloat
+	kNumeric = kReal | kComplex
+	kAll     = kNumeric | kBool
+	kInexact = kFloat | kComplex
+)
+
+func kindBit(d dtype.DType) kinds {
+	switch d.Kind() {
+	case dtype.KindBool:
+		return kBool
+	case dtype.KindUnsigned:
+		return kUint
+	case dtype.KindSigned:
+		return kInt
+	case dtype.KindFloat:
+		return kFloat
+	case dtype.KindComplex:
+		return kComplex
+	}
+	return 0
+}
+
+// result says what dtype an op produces from its operand dtype.
+type result uint8
+
+const (
+	sameDType result = iota // the operand's dtype
+	boolDType               // bool (comparisons)
+	realDType               // the real component type of a complex operand
+	attrDType               // fixed by the node (cast, argmax)
+)
+
+type opInfo struct {
+	name   string
+	class  Class
+	accept kinds
+	result result
+	// identity reports that the op returns its operand unchanged for
+	// operands of kind ident (floor of an integer, conj of a real).
+	ident kinds
+}
+
+// opTable is the one table of ops: name, class, accepted dtypes, result dtype.
+// The executor's kernels and the autograd rules key on the same Op values.
+var opTable = [opCount]opInfo{
+	OpInvalid:     {name: "invalid"},
+	OpTensor:      {name: "tensor", class: ClassLeaf, accept: kAll},
+	OpScalar:      {name: "scalar", class: ClassLeaf, accept: kAll},
+	OpPlaceholder: {name: "placeholder", class: ClassLeaf, accept: kAll},
+
+	OpNeg:     {name: "neg", class: ClassUnary, accept: kNumeric},
+	OpAbs:     {name: "abs", class: ClassUnary, accept: kReal},
+	OpExp:     {name: "exp", class: ClassUnary, accept: kInexact},
+	OpLog:     {name: "log", class: ClassUnary, accept: kInexact},
+	OpLog1p:   {name: "log1p", class: ClassUnary, accept: kFloat},
+	OpExpm1:   {name: "expm1", class: ClassUnary, accept: kFloat},
+	OpSqrt:    {name: "sqrt", class: ClassUnary, accept: kInexact},
+	OpSquare:  {name: "square", class: ClassUnary, accept: kNumeric},
+	OpSin:     {name: "sin", class: ClassUnary, accept: kInexact},
+	OpCos:     {name: "cos", class: ClassUnary, accept: kInexact},
+	OpTan:     {name: "tan", class: ClassUnary, accept: kInexact},
+	OpTanh:    {name: "tanh", class: ClassUnary, accept: kInexact},
+	OpSigmoid: {name: "sigmoid", class: ClassUnary, accept: kFloat},
+	OpRelu:    {name: "relu", class: ClassUnary, accept: kReal},
+	OpFloor:   {name: "floor", class: ClassUnary, accept: kReal, ident: kInteger},
+	OpCeil:    {name: "ceil", class: ClassUnary, accept: kReal, ident: kInteger},
+	OpRound:   {name: "round", class: ClassUnary, accept: kReal, ident: kInteger},
+	OpSign:    {name: "sign", class: ClassUnary, accept: kReal},
+	OpConj:    {name: "conj", class: ClassUnary, accept: kNumeric, ident: kReal},
+	OpNot:     {name: "not", class: ClassUnary, accept: kBool},
+	OpReal:    {name: "real", class: ClassUnary, accept: kComplex, result: realDType},
+	OpImag:    {name: "imag", class: ClassUnary, accept: kComplex, result: realDType},
+	OpCAbs:    {name: "cabs", class: ClassUnary, accept: kComplex, result: realDType},
+	OpCast:    {name: "cast", class: ClassUnary, accept: kAll, result: attrDType},
+
+	OpAdd:      {name: "add", class: ClassBinary, accept: kNumeric},
+	OpSub:      {name: "sub", class: ClassBinary, accept: kNumeric},
+	OpMul:      {name: "mul", class: ClassBinary, accept: kNumeric},
+	OpDiv:      {name: "div", class: ClassBinary, accept: kInexact},
+	OpDivTrunc: {name: "div_trunc", class: ClassBinary, accept: kReal},
+	OpDivFloor: {name: "div_floor", class: ClassBinary, accept: kReal},
+	OpPow:      {name: "pow", class: ClassBinary, accept: kNumeric},
+	OpMaximum:  {name: "maximum", class: ClassBinary, accept: kReal},
+	OpMinimum:  {name: "minimum", class: ClassBinary, accept: kReal},
+	OpAnd:      {name: "and", class: ClassBinary, accept: kBool},
+	OpOr:       {name: "or", class: ClassBinary, accept: kBool},
+	OpEq:       {name: "eq", class: ClassBinary, accept: kAll, result: boolDType},
+	OpNe:       {name: "ne", class: ClassBinary, accept: kAll, result: boolDType},
+	OpLt:       {name: "lt", class: ClassBinary, accept: kReal, result: boolDType},
+	OpLe:       {name: "le", class: ClassBinary, accept: kReal, result: boolDType},
+	OpGt:       {name: "gt", class: ClassBinary, accept: kReal, result: boolDType},
+	OpGe:       {name: "ge", class: ClassBinary, accept: kReal, result: boolDType},
+
+	OpWhere: {name: "where", class: ClassTernary, accept: kAll},
+
+	OpReshape: {name: "reshape", class: ClassShape, accept: kAll},
+	OpPermute: {name: "permute", class: ClassShape, accept: kAll},
+	OpExpand:  {name: "expand", class: ClassShape, accept: kAll},
+	OpSlice:   {name: "slice", class: ClassShape, accept: kAll},
+
+	OpSum:    {name: "sum", class: ClassReduce, accept: kNumeric},
+	OpMean:   {name: "mean", class: ClassReduce, accept: kInexact},
+	OpProd:   {name: "prod", class: ClassReduce, accept: kNumeric},
+	OpMax:    {name: "max", class: ClassReduce, accept: kReal},
+	OpMin:    {name: "min", class: ClassReduce, accept: kReal},
+	OpArgMax: {name: "argmax", class: ClassReduce, accept: kReal, result: attrDType},
+	OpArgMin: {name: "argmin", class: ClassReduce, accept: kReal, result: attrDType},
+	OpAny:    {name: "any", class: ClassReduce, accept: kBool},
+	OpAll:    {name: "all", class: ClassReduce, accept: kBool},
+
+	OpMatMul: {name: "matmul", class: ClassMatMul, accept: kNumeric},
+}
+
+// String returns the op's name as printed in graphs ("add", "div_floor").
+func (o Op) String() string {
+	if o < opCount {
+		return opTable[o].name
+	}
+	return "invalid"
+}
+
+// Class returns the op's class.
+func (o Op) Class() Class {
+	if o < opCount {
+		return opTable[o].class
+	}
+	return ClassLeaf
+}
+
+// Elementwise reports whether the op is computed element by element
+// (unary, binary or ternary), so the executor may fuse it.
+func (o Op) Elementwise() bool {
+	c := o.Class()
+	return c == ClassUnary || c == ClassBinary || c == ClassTernary
+}
+
+// IsIdentityFor reports whether o returns its operand unchanged for d
+// (floor of an integer, conj of a real number).
+func (o Op) IsIdentityFor(d dtype.DType) bool {
+	return o < opCount && opTable[o].ident&kindBit(d) != 0
+}
+
+// realOf returns the component dtype of a complex dtype.
+func realOf(d dtype.DType) dtype.DType {
+	switch d {
+	case dtype.Complex64:
+		return dtype.Float32
+	case dtype.Complex128:
+		return dtype.Float64
+	}
+	return d
+}

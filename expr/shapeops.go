@@ -1,0 +1,254 @@
+package expr
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// Lazy shape ops. Each checks its arguments against x's shape when it is
+// built; the executor turns them into zero-copy views wherever the layout
+// allows (reshape of a non-contiguous value copies, as NumPy's does).
+
+// Reshape returns x with a new shape of the same number of elements, read
+// in row-major order. One extent may be -1: it is inferred.
+func (x Expr[T]) Reshape(shape ...int) Expr[T] { return Expr[T]{reshape(x.Node(), shape)} }
+
+func reshape(a *Node, shape []int) *Node {
+	n, ok := newNode(OpReshape, a)
+	if !ok {
+		return n
+	}
+	s, err := inferReshape(a.shape, shape)
+	if err != nil {
+		n.err = err
+		return n
+	}
+	if s.Equal(a.shape) {
+		return a
+	}
+	n.dt, n.shape = a.dt, s
+	return n
+}
+
+func inferReshape(from tensor.Shape, shape []int) (tensor.Shape, error) {
+	total, _ := from.Numel()
+	s := tensor.Shape(shape).Clone()
+	infer := -1
+	known := 1
+	for i, d := range s {
+		switch {
+		case d == -1 && infer < 0:
+			infer = i
+		case d < 0:
+			return nil, &ShapeOpError{Op: "reshape", Reason: fmt.Sprintf("invalid shape %v: extent %d at dimension %d", s, d, i)}
+		default:
+			known *= d
+		}
+	}
+	if infer >= 0 {
+		if known == 0 || total%known != 0 {
+			return nil, &ShapeOpError{Op: "reshape", Reason: fmt.Sprintf("shape %v is invalid for input of size %d", s, total)}
+		}
+		s[infer] = total / known
+	}
+	if n, err := s.Numel(); err != nil || n != total {
+		return nil, &ShapeOpError{Op: "reshape", Reason: fmt.Sprintf("shape %v is invalid for input of size %d", s, total)}
+	}
+	return s, nil
+}
+
+// Flatten returns x as a 1-D expression.
+func (x Expr[T]) Flatten() Expr[T] { return x.Reshape(-1) }
+
+// Permute reorders the axes: axis i of the result is axis axes[i] of x.
+// Negative axes count from the end.
+func (x Expr[T]) Permute(axes ...int) Expr[T] { return Expr[T]{permute(x.Node(), axes)} }
+
+func permute(a *Node, axes []int) *Node {
+	n, ok := newNode(OpPermute, a)
+	if !ok {
+		return n
+	}
+	if len(axes) != len(a.shape) {
+		n.err = &ShapeOpError{Op: "permute", Reason: fmt.Sprintf("%d axes %v for a tensor of shape %v", len(axes), axes, a.shape)}
+		return n
+	}
+	perm := make([]int, len(axes))
+	seen := make([]bool, len(axes))
+	identity := true
+	for i, ax := range axes {
+		p, err := tensor.Axis(ax, len(a.shape))
+		if err != nil {
+			n.err = err
+			return n
+		}
+		if seen[p] {
+			n.err = &ShapeOpError{Op: "permute", Reason: fmt.Sprintf("axis %d repeated in %v", ax, axes)}
+			return n
+		}
+		seen[p] = true
+		perm[i] = p
+		identity = identity && p == i
+	}
+	if identity {
+		return a
+	}
+	shape := make(tensor.Shape, len(perm))
+	for i, p := range perm {
+		shape[i] = a.shape[p]
+	}
+	n.dt, n.shape, n.axes = a.dt, shape, perm
+	return n
+}
+
+// Transpose swaps axes i and j.
+func (x Expr[T]) Transpose(i, j int) Expr[T] {
+	a := x.Node()
+	if a.err != nil {
+		return x
+	}
+	r := len(a.shape)
+	pi, err := tensor.Axis(i, r)
+	if err != nil {
+		return Expr[T]{errNode(OpPermute, err)}
+	}
+	pj, err := tensor.Axis(j, r)
+	if err != nil {
+		return Expr[T]{errNode(OpPermute, err)}
+	}
+	perm := make([]int, r)
+	for k := range perm {
+		perm[k] = k
+	}
+	perm[pi], perm[pj] = pj, pi
+	return x.Permute(perm...)
+}
+
+// T returns the transpose of a 2-D expression (a 0-d or 1-D one unchanged,
+// as NumPy's .T does).
+func (x Expr[T]) T() Expr[T] {
+	a := x.Node()
+	if a.err != nil || len(a.shape) < 2 {
+		return x
+	}
+	if len(a.shape) > 2 {
+		return Expr[T]{errNode(OpPermute, &ShapeOpError{Op: "T", Reason: fmt.Sprintf("needs at most 2 dimensions, shape is %v (use Permute)", a.shape)})}
+	}
+	return x.Permute(1, 0)
+}
+
+// Expand broadcasts x to shape (torch.expand, NumPy's broadcast_to): only
+// size-1 axes grow, new axes are added on the left, -1 keeps an extent.
+func (x Expr[T]) Expand(shape ...int) Expr[T] { return Expr[T]{expand(x.Node(), shape)} }
+
+func expand(a *Node, shape []int) *Node {
+	n, ok := newNode(OpExpand, a)
+	if !ok {
+		return n
+	}
+	s := tensor.Shape(shape).Clone()
+	pad := len(s) - len(a.shape)
+	if pad < 0 {
+		n.err = &ShapeOpError{Op: "expand", Reason: fmt.Sprintf("the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)", len(s), len(a.shape))}
+		return n
+	}
+	for i := range s {
+		if s[i] == -1 {
+			if i < pad {
+				n.err = &ShapeOpError{Op: "expand", Reason: fmt.Sprintf("-1 is not allowed in a leading, non-existing dimension %d", i)}
+				return n
+			}
+			s[i] = a.shape[i-pad]
+		}
+	}
+	if _, err := s.Numel(); err != nil {
+		n.err = err
+		return n
+	}
+	if _, err := tensor.BroadcastStrides(a.shape, make([]int, len(a.shape)), s); err != nil {
+		n.err = err
+		return n
+	}
+	if s.Equal(a.shape) {
+		return a
+	}
+	n.dt, n.shape = a.dt, s
+	return n
+}
+
+// Squeeze removes the given size-1 axes, or every size-1 axis when none
+// are given. Naming an axis whose extent is not 1 is an error.
+func (x Expr[T]) Squeeze(axes ...int) Expr[T] {
+	a := x.Node()
+	if a.err != nil {
+		return x
+	}
+	drop := make([]bool, len(a.shape))
+	for _, ax := range axes {
+		p, err := tensor.Axis(ax, len(a.shape))
+		if err != nil {
+			return Expr[T]{errNode(OpReshape, err)}
+		}
+		if a.shape[p] != 1 {
+			return Expr[T]{errNode(OpReshape, &ShapeOpError{Op: "squeeze", Reason: fmt.Sprintf("dimension %d of shape %v has extent %d, not 1", ax, a.shape, a.shape[p])})}
+		}
+		drop[p] = true
+	}
+	var s []int
+	for i, d := range a.shape {
+		if (len(axes) == 0 && d == 1) || drop[i] {
+			continue
+		}
+		s = append(s, d)
+	}
+	return x.Reshape(s...)
+}
+
+// Unsqueeze inserts a size-1 axis at position axis (negative counts from the
+// end of the result, as torch.unsqueeze does).
+func (x Expr[T]) Unsqueeze(axis int) Expr[T] {
+	a := x.Node()
+	if a.err != nil {
+		return x
+	}
+	p, err := tensor.Axis(axis, len(a.shape)+1)
+	if err != nil {
+		return Expr[T]{errNode(OpReshape, err)}
+	}
+	s := slices.Insert(slices.Clone([]int(a.shape)), p, 1)
+	return x.Reshape(s...)
+}
+
+// Slice keeps start:stop:step of one axis, with Python's rules: negative
+// indices count from the end, out-of-range bounds clamp, step >= 1.
+func (x Expr[T]) Slice(axis, start, stop, step int) Expr[T] {
+	a := x.Node()
+	n, ok := newNode(OpSlice, a)
+	if !ok {
+		return Expr[T]{n}
+	}
+	p, err := tensor.Axis(axis, len(a.shape))
+	if err != nil {
+		n.err = err
+		return Expr[T]{n}
+	}
+	if step < 1 {
+		n.err = &ShapeOpError{Op: "slice", Reason: fmt.Sprintf("step must be positive, got %d", step)}
+		return Expr[T]{n}
+	}
+	d := a.shape[p]
+	clamp := func(i int) int {
+		if i < 0 {
+			i += d
+		}
+		return min(max(i, 0), d)
+	}
+	lo, hi := clamp(start), clamp(stop)
+	hi = max(hi, lo)
+	shape := a.shape.Clone()
+	shape[p] = (hi - lo + step - 1) / step
+	n.dt, n.shape, n.slice = a.dt, shape, sliceSpec{p, lo, hi, step}
+	return Expr[T]{n}
+}
