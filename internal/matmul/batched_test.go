@@ -1,0 +1,71 @@
+package matmul
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tensorplay/tensorplay/dtype"
+)
+
+// testBatched runs a batch whose a operand is one view broadcast over the
+// batch, and whose b operands are transposed slices of one slice.
+func testBatched[T dtype.Numeric](fill func([]T), batch, m, k, n, workers int) func(t *testing.T) {
+	return func(t *testing.T) {
+		a := newMatrix(operandLayouts[2], m, k, fill)
+		bs := make([]T, batch*k*n)
+		fill(bs)
+		out := make([]T, batch*m*n)
+		fillSentinel(out)
+		dst, as, b := make([]Matrix[T], batch), make([]Matrix[T], batch), make([]Matrix[T], batch)
+		for i := range batch {
+			as[i] = a
+			b[i] = RowMajor(bs[i*k*n:], n, k).T()
+			dst[i] = RowMajor(out[i*m*n:], m, n)
+		}
+
+		Batched(dst, as, b, workers)
+
+		for i := range batch {
+			require.Equal(t, k, b[i].Rows)
+			assert.Equal(t, naive(as[i], b[i]), elements(dst[i]), "batch %d", i)
+		}
+	}
+}
+
+func TestBatched(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, tc := range []struct {
+		name                    string
+		batch, m, k, n, workers int
+	}{
+		{"empty", 0, 2, 2, 2, 4},
+		{"one", 1, 3, 4, 5, 4},
+		{"serial", 7, 3, 4, 5, 1},
+		{"small", 7, 3, 4, 5, 3},
+		{"more-workers-than-batches", 3, 3, 4, 5, 8},
+		{"zero-workers", 3, 3, 0, 5, 0},
+		{"large", 3, 70, 64, 64, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Run("int16", testBatched(fillInt[int16](r), tc.batch, tc.m, tc.k, tc.n, tc.workers))
+			t.Run("float64", testBatched(fillFloat[float64](r), tc.batch, tc.m, tc.k, tc.n, tc.workers))
+			t.Run("complex64", testBatched(fillComplex[complex64](r), tc.batch, tc.m, tc.k, tc.n, tc.workers))
+		})
+	}
+}
+
+// TestBatchedPanicsEarly checks that a bad product anywhere in the batch
+// panics on the caller's goroutine before any product is written.
+func TestBatchedPanicsEarly(t *testing.T) {
+	good := RowMajor([]uint8{1, 2, 3, 4}, 2, 2)
+	out := make([]uint8, 8)
+	dst := []Matrix[uint8]{RowMajor(out, 2, 2), RowMajor(out[4:], 1, 2)}
+	const msg = "matmul: shape mismatch: dst 1x2 = a 2x2 @ b 2x2"
+	assert.PanicsWithValue(t, msg, func() {
+		Batched(dst, []Matrix[uint8]{good, good}, []Matrix[uint8]{good, good}, 2)
+	})
+	assert.Equal(t, make([]uint8, 8), out)
+}
