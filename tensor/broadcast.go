@@ -1,5 +1,7 @@
 package tensor
 
+import "fmt"
+
 // BroadcastShapes returns the shape that the given shapes broadcast to under
 // NumPy's rules: align trailing axes, pad the shorter shapes with 1 on the
 // left, and per axis take the extent that is not 1. Extents must be equal or
@@ -88,6 +90,10 @@ func BroadcastStrides(shape Shape, strides []int, target Shape) ([]int, error) {
 	if len(shape) > len(target) {
 		return nil, &ShapeError{Shape: shape.Clone(), Axis: -1,
 			Reason: "has more dimensions than the target shape " + target.String()}
+	}
+	if len(strides) != len(shape) {
+		return nil, &ShapeError{Shape: shape.Clone(), Axis: -1,
+			Reason: fmt.Sprintf("%d strides for %d dimensions", len(strides), len(shape))}
 	}
 	out := make([]int, len(target))
 	pad := len(target) - len(shape)

@@ -30,6 +30,7 @@ type ShapeError struct {
 	Reason string
 }
 
+// Error names the shape, the axis and the reason.
 func (e *ShapeError) Error() string {
 	if e.Axis >= 0 {
 		return fmt.Sprintf("invalid shape %v at dimension %d: %s", e.Shape, e.Axis, e.Reason)
@@ -42,6 +43,8 @@ type AxisError struct {
 	Axis, Rank int
 }
 
+// Error is PyTorch's text: "Dimension out of range (expected to be in range
+// of [-2, 1], but got 2)".
 func (e *AxisError) Error() string {
 	return fmt.Sprintf("Dimension out of range (expected to be in range of [%d, %d], but got %d)",
 		-e.Rank, e.Rank-1, e.Axis)
@@ -52,6 +55,7 @@ type IndexError struct {
 	Index, Axis, Size int
 }
 
+// Error is PyTorch's text: "index 5 is out of bounds for dimension 0 with size 3".
 func (e *IndexError) Error() string {
 	return "index " + strconv.Itoa(e.Index) + " is out of bounds for dimension " + strconv.Itoa(e.Axis) +
 		" with size " + strconv.Itoa(e.Size)
@@ -68,7 +72,77 @@ type ExpandError struct {
 	Existing       int // the tensor's extent there
 }
 
+// Error is PyTorch's text, naming the target and the tensor's sizes.
 func (e *ExpandError) Error() string {
 	return fmt.Sprintf("The expanded size of the tensor (%d) must match the existing size (%d) at non-singleton dimension %d.  Target sizes: %v.  Tensor sizes: %v",
 		e.Expanded, e.Existing, e.Dim, e.Target, e.Tensor)
 }
+
+// ArgError reports an argument that is invalid for a reason other than a
+// shape, an axis or an index: a zero step, a ragged nested slice, a repeated
+// axis, a tensor with the wrong number of elements for Item.
+type ArgError struct {
+	Op     string // the function or method, e.g. "Arange" or "Permute"
+	Reason string
+}
+
+// Error returns "Op: Reason".
+func (e *ArgError) Error() string { return e.Op + ": " + e.Reason }
+
+// ReshapeError reports a Reshape or ReshapeView to a shape that does not fit
+// the tensor. Target is the shape as requested (it may hold one -1). NotView
+// is set when the sizes fit but ReshapeView cannot express the result as a
+// view of the tensor's storage.
+type ReshapeError struct {
+	Shape   Shape // the tensor's shape
+	Target  Shape
+	NotView bool
+	Reason  string // set for malformed targets (two -1s, other negatives)
+}
+
+// Error words the failure as PyTorch does: "shape '[2, 5]' is invalid for
+// input of size 12", or for ReshapeView "view size is not compatible with
+// input tensor's size and stride ...".
+func (e *ReshapeError) Error() string {
+	switch {
+	case e.Reason != "":
+		return "shape '" + e.Target.String() + "' is invalid for input of shape " + e.Shape.String() + ": " + e.Reason
+	case e.NotView:
+		return "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces): cannot view shape " +
+			e.Shape.String() + " as " + e.Target.String() + "; use Reshape, which copies"
+	}
+	n, _ := e.Shape.Numel()
+	return "shape '" + e.Target.String() + "' is invalid for input of size " + strconv.Itoa(n)
+}
+
+// InternalOverlapError reports a write into a tensor in which several
+// elements share one memory location (an axis of stride 0 and extent > 1,
+// as Expand makes). The text is PyTorch's.
+type InternalOverlapError struct {
+	Shape   Shape
+	Strides []int
+}
+
+// Error is PyTorch's text.
+func (e *InternalOverlapError) Error() string {
+	return "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation."
+}
+
+// BroadcastConditionError is the error of BroadcastInferShape, worded as
+// CANN's op::BroadcastInferShape logs it: "The tensor whose shape is [2, 2]
+// and the tensor whose shape is [2, 5] do not meet the broadcast condition".
+// Err is the underlying *BroadcastError (or *ShapeError for a negative
+// extent), reachable with errors.As.
+type BroadcastConditionError struct {
+	A, B Shape
+	Err  error
+}
+
+// Error is CANN's text, naming both shapes.
+func (e *BroadcastConditionError) Error() string {
+	return "The tensor whose shape is " + e.A.String() + " and the tensor whose shape is " + e.B.String() +
+		" do not meet the broadcast condition"
+}
+
+// Unwrap returns the underlying broadcast or shape error.
+func (e *BroadcastConditionError) Unwrap() error { return e.Err }

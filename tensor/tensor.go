@@ -57,11 +57,31 @@ func New[T dtype.Elem](shape ...int) (*Tensor[T], error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkAlloc[T](s, n); err != nil {
+		return nil, err
+	}
 	return &Tensor[T]{data: make([]T, n), shape: s, strides: rowMajorStrides(s)}, nil
 }
 
 // Zeros is New: a zero-filled row-major tensor.
 func Zeros[T dtype.Elem](shape ...int) (*Tensor[T], error) { return New[T](shape...) }
+
+// maxAllocBytes bounds one allocation: past it make would panic ("len out
+// of range") instead of the constructor returning an error.
+const maxAllocBytes = 1 << 46
+
+// checkAlloc reports a *ShapeError when n elements of T are more than one
+// allocation can hold.
+func checkAlloc[T dtype.Elem](s Shape, n int) error {
+	size := dtype.Of[T]().Size()
+	if size == 0 {
+		size = 16 // a named element type: assume the widest
+	}
+	if n > maxAllocBytes/size {
+		return &ShapeError{Shape: s, Axis: -1, Reason: fmt.Sprintf("%d elements are too many to allocate", n)}
+	}
+	return nil
+}
 
 // AsStrided returns a view of data with the given shape, strides and offset,
 // as torch.as_strided does. Every element the view can reach must lie inside
@@ -78,17 +98,23 @@ func AsStrided[T dtype.Elem](data []T, shape Shape, strides []int, offset int) (
 	if offset < 0 {
 		return nil, &ShapeError{Shape: shape, Axis: -1, Reason: fmt.Sprintf("negative offset %d", offset)}
 	}
-	last := offset
+	if offset > len(data) || (n > 0 && offset >= len(data)) {
+		return nil, &ShapeError{Shape: shape, Axis: -1, Reason: fmt.Sprintf("offset %d is outside storage of length %d", offset, len(data))}
+	}
+	// room is how far past offset the view may still reach; checking each
+	// axis against it by division keeps huge strides from overflowing.
+	room := len(data) - 1 - offset
 	for i, st := range strides {
 		if st < 0 {
 			return nil, &ShapeError{Shape: shape, Axis: i, Reason: fmt.Sprintf("negative stride %d", st)}
 		}
-		if n > 0 {
-			last += (shape[i] - 1) * st
+		if n == 0 || st == 0 || shape[i] == 1 {
+			continue
 		}
-	}
-	if n > 0 && last >= len(data) {
-		return nil, &ShapeError{Shape: shape, Axis: -1, Reason: fmt.Sprintf("strides %v at offset %d reach element %d of storage of length %d", strides, offset, last, len(data))}
+		if shape[i]-1 > room/st {
+			return nil, &ShapeError{Shape: shape, Axis: i, Reason: fmt.Sprintf("strides %v at offset %d reach past the end of storage of length %d", strides, offset, len(data))}
+		}
+		room -= (shape[i] - 1) * st
 	}
 	return &Tensor[T]{data: data, offset: offset, shape: shape, strides: append([]int{}, strides...)}, nil
 }
@@ -151,6 +177,9 @@ func (t *Tensor[T]) Dim(i int) (int, error) {
 // IsContiguous reports whether t is row-major and dense (ignoring the strides
 // of size-1 axes), so that its elements are Data()[Offset():Offset()+Numel()].
 func (t *Tensor[T]) IsContiguous() bool {
+	if t.Numel() == 0 {
+		return true
+	}
 	acc := 1
 	for i := len(t.shape) - 1; i >= 0; i-- {
 		if t.shape[i] == 1 {
