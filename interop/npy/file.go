@@ -1,0 +1,108 @@
+package npy
+
+import (
+	"bufio"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// Load reads the .npy file at path into a Tensor[T] as Read does. The file
+// must hold exactly one array: data past it is a *LengthError, and an empty
+// file is a *TruncatedError.
+func Load[T dtype.Elem](path string) (*tensor.Tensor[T], error) {
+	return loadFile(path, decode[T])
+}
+
+// LoadConvert reads the .npy file at path into a Tensor[T], converting as
+// ReadConvert does.
+func LoadConvert[T dtype.Elem](path string) (*tensor.Tensor[T], error) {
+	return loadFile(path, decodeConvert[T])
+}
+
+// LoadAny reads the .npy file at path into a tensor of the file's dtype, as
+// ReadAny does.
+func LoadAny(path string) (tensor.Any, error) {
+	return loadFile(path, decodeAny)
+}
+
+// loadFile opens path and decodes the one array it holds.
+func loadFile[R any](path string, dec func(*headerReader, io.Reader) (R, error)) (R, error) {
+	var zero R
+	f, err := os.Open(path)
+	if err != nil {
+		return zero, err
+	}
+	defer f.Close()
+	return decodeWhole(f, dec)
+}
+
+// decodeWhole decodes the single array r must hold from start to end.
+func decodeWhole[R any](r io.Reader, dec func(*headerReader, io.Reader) (R, error)) (R, error) {
+	var zero R
+	hr, err := readHeader(r)
+	if err == io.EOF {
+		err = &TruncatedError{Section: "header", Want: 10}
+	}
+	if err != nil {
+		return zero, err
+	}
+	t, err := dec(hr, r)
+	if err != nil {
+		return zero, err
+	}
+	if err := checkEnd(hr, r); err != nil {
+		return zero, err
+	}
+	return t, nil
+}
+
+// Save writes t to the .npy file at path as Write does. The file appears
+// whole or not at all: the array is written to a temporary file in the same
+// directory, which is renamed to path only once it is complete, so a failed
+// Save leaves any previous file at path as it was.
+func Save[T dtype.Elem](path string, t *tensor.Tensor[T]) error {
+	return writeFileAtomic(path, func(w io.Writer) error { return Write(w, t) })
+}
+
+// writeFileAtomic runs write on a buffered temporary file next to path and
+// renames it to path if write and the flush, sync and close all succeed;
+// otherwise it removes the temporary file. A new file gets mode 0644; a
+// replaced one keeps its mode.
+func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
+	mode := fs.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 1<<16)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := f.Chmod(mode); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
