@@ -100,17 +100,31 @@ func (m Matrix[T]) zero() {
 }
 
 // copyTo is: for i, j { dst.At(i, j) = src.At(i, j) }.
+//
+// Unless both have unit column stride, it goes in square tiles, so that a
+// transposing copy touches a few cache lines of each matrix at a time rather
+// than a new line of src for every element.
 func copyTo[T dtype.Numeric](dst, src Matrix[T]) {
-	for i := range dst.Rows {
-		if dst.ColStride == 1 && src.ColStride == 1 {
+	if dst.ColStride == 1 && src.ColStride == 1 {
+		for i := range dst.Rows {
 			copy(dst.rowSlice(i)[:dst.Cols], src.rowSlice(i)[:src.Cols])
-			continue
 		}
-		d, s := dst.Offset+i*dst.RowStride, src.Offset+i*src.RowStride
-		for range dst.Cols {
-			dst.Data[d] = src.Data[s]
-			d += dst.ColStride
-			s += src.ColStride
+		return
+	}
+	const tile = 32
+	for i0 := 0; i0 < dst.Rows; i0 += tile {
+		i1 := min(i0+tile, dst.Rows)
+		for j0 := 0; j0 < dst.Cols; j0 += tile {
+			nj := min(j0+tile, dst.Cols) - j0
+			for i := i0; i < i1; i++ {
+				d := dst.Offset + i*dst.RowStride + j0*dst.ColStride
+				s := src.Offset + i*src.RowStride + j0*src.ColStride
+				for range nj {
+					dst.Data[d] = src.Data[s]
+					d += dst.ColStride
+					s += src.ColStride
+				}
+			}
 		}
 	}
 }
