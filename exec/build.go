@@ -1,0 +1,244 @@
+package exec
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// buildSteps turns the regions, reductions and matmuls into steps and
+// orders all steps by level.
+func (pl *planner) buildSteps() error {
+	for _, k := range pl.groups {
+		ms := pl.members[k]
+		g, err := pl.buildRegion(ms[0].shape, ms)
+		if err != nil {
+			return err
+		}
+		for _, cp := range pl.pendingStage {
+			pl.addStep(k.level, cp)
+		}
+		pl.pendingStage = pl.pendingStage[:0]
+		pl.addStep(k.level, g)
+	}
+	for _, n := range pl.order {
+		switch n.Op().Class() {
+		case expr.ClassReduce:
+			s, err := pl.buildReduce(n)
+			if err != nil {
+				return err
+			}
+			pl.addStep(pl.level[n], s)
+		case expr.ClassMatMul:
+			s, err := pl.buildMatMul(n)
+			if err != nil {
+				return err
+			}
+			pl.addStep(pl.level[n], s)
+		}
+	}
+	idx := make([]int, len(pl.p.steps))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return pl.stepLevel[idx[a]] < pl.stepLevel[idx[b]] })
+	steps := make([]step, len(idx))
+	for i, j := range idx {
+		steps[i] = pl.p.steps[j]
+	}
+	pl.p.steps = steps
+	return nil
+}
+
+func (pl *planner) addStep(level int, s step) {
+	pl.p.steps = append(pl.p.steps, s)
+	pl.stepLevel = append(pl.stepLevel, level)
+}
+
+// program is the elementwise part of a region or a reduction: the input
+// values it loads, the nodes it computes in order, and their slots.
+type program struct {
+	inputs  []int // value per input slot
+	nodes   []*expr.Node
+	slotOf  map[*expr.Node]int
+	inSlot  map[int]int // value -> input slot
+	members map[*expr.Node]bool
+}
+
+// compileNodes collects what computing roots inside one kernel needs:
+// nodes with a tensor of their own (other than members) are inputs, the
+// rest are computed, operands first.
+func (pl *planner) compileNodes(roots []*expr.Node, members map[*expr.Node]bool) *program {
+	pr := &program{slotOf: map[*expr.Node]int{}, inSlot: map[int]int{}, members: members}
+	var computed []*expr.Node
+	seen := map[*expr.Node]bool{}
+	var visit func(n *expr.Node)
+	visit = func(n *expr.Node) {
+		if seen[n] {
+			return
+		}
+		seen[n] = true
+		if v, ok := pl.valueOf[n]; ok && !(n.Op().Elementwise() && members[n]) {
+			if _, ok := pr.inSlot[v]; !ok {
+				pr.inSlot[v] = len(pr.inputs)
+				pr.inputs = append(pr.inputs, v)
+			}
+			pr.slotOf[n] = pr.inSlot[v]
+			return
+		}
+		for _, a := range pl.args(n) {
+			visit(a)
+		}
+		computed = append(computed, n)
+	}
+	for _, r := range roots {
+		visit(r)
+	}
+	for i, n := range computed {
+		pr.slotOf[n] = len(pr.inputs) + i
+	}
+	pr.nodes = computed
+	return pr
+}
+
+// buildRegion compiles the members of one group into a fused kernel over
+// the iteration shape.
+func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error) {
+	roots := make([]*expr.Node, len(ms))
+	memberSet := map[*expr.Node]bool{}
+	for i, m := range ms {
+		roots[i] = m.node
+		memberSet[m.node] = true
+	}
+	pr := pl.compileNodes(roots, memberSet)
+	g := &region{shape: shape.Clone(), inputs: pr.inputs}
+
+	// Operands: outputs, then inputs, each with strides over shape.
+	nops := len(ms) + len(pr.inputs)
+	strides := make([][]int, 0, nops)
+	g.offsets = make([]int, 0, nops)
+	for _, m := range ms {
+		v := &pl.p.values[m.value]
+		strides = append(strides, v.strides)
+		g.offsets = append(g.offsets, v.offset)
+	}
+	for _, in := range pr.inputs {
+		v := &pl.p.values[in]
+		st, err := tensor.BroadcastStrides(v.shape, v.strides, shape)
+		if err != nil {
+			return nil, err
+		}
+		strides = append(strides, st)
+		g.offsets = append(g.offsets, v.offset)
+	}
+	g.lay = mergeDims(shape, strides, 0)
+	g.tile(pl.x.block)
+
+	// Slots and which of them are constant within a block.
+	nslots := len(pr.inputs) + len(pr.nodes)
+	g.slotDT = make([]dtype.DType, nslots)
+	g.scalar = make([]bool, nslots)
+	d := len(g.lay.sizes)
+	for s, in := range pr.inputs {
+		g.slotDT[s] = pl.p.values[in].dt
+		st := g.lay.strides[len(ms)+s]
+		g.scalar[s] = st[d-1] == 0 && (g.r == 1 || d < 2 || st[d-2] == 0)
+	}
+	for i, n := range pr.nodes {
+		s := len(pr.inputs) + i
+		g.slotDT[s] = n.DType()
+		g.scalar[s] = true
+		spec := instrSpec{op: n.Op(), dst: s, node: n}
+		for _, a := range pl.args(n) {
+			spec.args = append(spec.args, pr.slotOf[a])
+			g.scalar[s] = g.scalar[s] && g.scalar[pr.slotOf[a]]
+		}
+		if n.Op() == expr.OpWhere {
+			spec.argType = pl.args(n)[1].DType()
+		} else {
+			spec.argType = pl.args(n)[0].DType()
+		}
+		g.instrs = append(g.instrs, spec)
+	}
+
+	// Outputs, staging inputs that partially overlap them.
+	lastRead := make([]int, nslots)
+	for i, in := range g.instrs {
+		for _, a := range in.args {
+			lastRead[a] = i
+		}
+	}
+	redirected := map[int]bool{}
+	for oi, m := range ms {
+		src := pr.slotOf[m.node]
+		out := regionOutput{value: m.value, src: src}
+		direct := src >= len(pr.inputs) && !g.scalar[src] && !redirected[src] && oi < 64
+		producer := src - len(pr.inputs)
+		for s, in := range pr.inputs {
+			if !pl.shareStorage(in, m.value) {
+				continue
+			}
+			if slices.Equal(g.lay.strides[len(ms)+s], g.lay.strides[oi]) && g.offsets[len(ms)+s] == g.offsets[oi] {
+				// Exactly the destination: each element is read before it
+				// is written, as long as the write comes last.
+				direct = direct && lastRead[s] <= producer
+				continue
+			}
+			staged, err := pl.stage(in, g, s)
+			if err != nil {
+				return nil, err
+			}
+			pr.inputs[s] = staged
+		}
+		if direct {
+			redirected[src] = true
+		}
+		out.direct = direct
+		g.outputs = append(g.outputs, out)
+	}
+	return g, nil
+}
+
+// shareStorage reports whether values a and b may share memory.
+func (pl *planner) shareStorage(a, b int) bool {
+	va, vb := &pl.p.values[pl.p.values[a].storage], &pl.p.values[pl.p.values[b].storage]
+	if va == vb {
+		return true
+	}
+	if va.kind == valFixed && vb.kind == valFixed {
+		return va.fixed.SameStorage(vb.fixed)
+	}
+	return false
+}
+
+// stage copies input value in (read by region g through slot s) to a new
+// contiguous tensor before g runs, so that g's writes cannot change what it
+// reads. The copy is the only extra memory an overlapping in-place op costs.
+func (pl *planner) stage(in int, g *region, s int) (int, error) {
+	v := pl.p.values[in]
+	tmp := pl.addValue(value{kind: valTemp, node: v.node, dt: v.dt, shape: v.shape, strides: rowMajor(v.shape)})
+	cp, err := pl.copyRegion(in, tmp)
+	if err != nil {
+		return 0, err
+	}
+	// Run the copy just before g: g's level is the last one appended.
+	pl.pendingStage = append(pl.pendingStage, cp)
+	return tmp, nil
+}
+
+// copyRegion builds a region that copies value src into value dst (same shape).
+func (pl *planner) copyRegion(src, dst int) (*region, error) {
+	v := &pl.p.values[src]
+	g := &region{shape: v.shape.Clone(), inputs: []int{src}}
+	d := &pl.p.values[dst]
+	g.offsets = []int{d.offset, v.offset}
+	g.lay = mergeDims(v.shape, [][]int{d.strides, v.strides}, 0)
+	g.tile(pl.x.block)
+	g.slotDT = []dtype.DType{v.dt}
+	g.scalar = []bool{false}
+	g.outputs = []regionOutput{{value: dst, src: 0}}
+	return g, nil
+}

@@ -1,0 +1,152 @@
+package exec
+
+import (
+	"io"
+	"os"
+	"runtime"
+	"sync"
+
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// Executor evaluates graphs with a fixed pool of workers. Its zero value is
+// not usable; create one with New. Executors are safe for concurrent use.
+type Executor struct {
+	workers int
+	grain   int
+	block   int
+	debug   io.Writer
+
+	poolOnce sync.Once
+	workPool *pool
+
+	cache planCache
+}
+
+// Option configures an Executor.
+type Option func(*Executor)
+
+// Workers sets the number of goroutines that evaluate (default GOMAXPROCS).
+func Workers(n int) Option { return func(x *Executor) { x.workers = max(1, n) } }
+
+// Grain sets the element count below which a kernel runs on the calling
+// goroutine alone (default 32768).
+func Grain(n int) Option { return func(x *Executor) { x.grain = max(1, n) } }
+
+// BlockSize sets the number of elements a kernel processes per step
+// (default 2048): small enough for a block of every operand to stay in
+// cache, large enough that per-block dispatch costs nothing.
+func BlockSize(n int) Option { return func(x *Executor) { x.block = max(16, n) } }
+
+// Debug makes the executor print every plan it builds to w: the fused
+// kernels, their merged layouts and their tiles. The TENSORPLAY_DEBUG
+// environment variable (any non-empty value) does the same on stderr for the
+// default executor.
+func Debug(w io.Writer) Option { return func(x *Executor) { x.debug = w } }
+
+// New returns an executor with the given options.
+func New(opts ...Option) *Executor {
+	x := &Executor{workers: runtime.GOMAXPROCS(0), grain: 32768, block: 2048}
+	for _, o := range opts {
+		o(x)
+	}
+	return x
+}
+
+// Workers returns the number of goroutines x evaluates with.
+func (x *Executor) Workers() int { return x.workers }
+
+func (x *Executor) pool() *pool {
+	x.poolOnce.Do(func() { x.workPool = newPool(x.workers) })
+	return x.workPool
+}
+
+// Default is the executor of the package-level functions.
+var Default = func() *Executor {
+	var opts []Option
+	if os.Getenv("TENSORPLAY_DEBUG") != "" {
+		opts = append(opts, Debug(os.Stderr))
+	}
+	return New(opts...)
+}()
+
+// Binding gives a placeholder its tensor for one evaluation.
+type Binding struct {
+	node *expr.Node
+	t    tensor.Any
+}
+
+// Bind binds placeholder p to t for an evaluation.
+func Bind[T dtype.Elem](p expr.Expr[T], t *tensor.Tensor[T]) Binding {
+	return Binding{node: p.Node(), t: t}
+}
+
+// Eval evaluates e with the default executor into a new tensor.
+func Eval[T dtype.Elem](e expr.Expr[T], binds ...Binding) (*tensor.Tensor[T], error) {
+	return EvalWith(Default, e, binds...)
+}
+
+// EvalWith evaluates e with executor x into a new tensor.
+func EvalWith[T dtype.Elem](x *Executor, e expr.Expr[T], binds ...Binding) (*tensor.Tensor[T], error) {
+	out, err := x.Run([]*expr.Node{e.Node()}, nil, binds...)
+	if err != nil {
+		return nil, err
+	}
+	return out[0].(*tensor.Tensor[T]), nil
+}
+
+// EvalN evaluates several expressions of one element type in one plan:
+// shared subexpressions are computed once and outputs of one shape are
+// written by one fused kernel.
+func EvalN[T dtype.Elem](es ...expr.Expr[T]) ([]*tensor.Tensor[T], error) {
+	roots := make([]*expr.Node, len(es))
+	for i, e := range es {
+		roots[i] = e.Node()
+	}
+	outs, err := Default.Run(roots, nil)
+	if err != nil {
+		return nil, err
+	}
+	res := make([]*tensor.Tensor[T], len(outs))
+	for i, o := range outs {
+		res[i] = o.(*tensor.Tensor[T])
+	}
+	return res, nil
+}
+
+// EvalTo evaluates e into dst with the default executor (see Executor.Run).
+func EvalTo[T dtype.Elem](dst *tensor.Tensor[T], e expr.Expr[T], binds ...Binding) error {
+	return EvalToWith(Default, dst, e, binds...)
+}
+
+// EvalToWith evaluates e into dst with executor x.
+func EvalToWith[T dtype.Elem](x *Executor, dst *tensor.Tensor[T], e expr.Expr[T], binds ...Binding) error {
+	if dst == nil {
+		return &InplaceError{Reason: "nil destination"}
+	}
+	_, err := x.Run([]*expr.Node{e.Node()}, []tensor.Any{dst}, binds...)
+	return err
+}
+
+// Run evaluates roots in one plan. dsts, when non-nil, has one entry per
+// root: a tensor to write the root's value into (it may be read by the
+// graph itself), or nil for a new tensor. It returns the tensors holding the
+// roots' values. Every check runs before anything is written: on error no
+// destination has changed.
+func (x *Executor) Run(roots []*expr.Node, dsts []tensor.Any, binds ...Binding) ([]tensor.Any, error) {
+	for _, r := range roots {
+		if r == nil {
+			return nil, errNilRoot
+		}
+		if err := r.Err(); err != nil {
+			return nil, err
+		}
+	}
+	p, err := x.planFor(roots, dsts, binds)
+	if err != nil {
+		return nil, err
+	}
+	return p.run(x)
+}

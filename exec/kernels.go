@@ -1,0 +1,128 @@
+package exec
+
+//go:generate go run ./internal/kernelgen
+
+import (
+	"math"
+	"math/cmplx"
+
+	"github.com/tensorplay/tensorplay/dtype"
+)
+
+// inexact is a floating or complex element type: one with true division.
+type inexact interface {
+	dtype.Float | dtype.Complex
+}
+
+// binFns are the three loop variants of one binary op: both operands
+// vectors, the second a scalar, the first a scalar.
+type binFns[T any] struct {
+	vv func(d, a, b []T)
+	vs func(d, a []T, s T)
+	sv func(d []T, s T, b []T)
+}
+
+// cmpFns are binFns for ops with a bool result.
+type cmpFns[T any] struct {
+	vv func(d []bool, a, b []T)
+	vs func(d []bool, a []T, s T)
+	sv func(d []bool, s T, b []T)
+}
+
+// maxNaN is NumPy's maximum: NaN in either operand gives NaN.
+func maxNaN[T dtype.Real](x, y T) T {
+	if x > y || x != x {
+		return x
+	}
+	return y
+}
+
+// minNaN is NumPy's minimum: NaN in either operand gives NaN.
+func minNaN[T dtype.Real](x, y T) T {
+	if x < y || x != x {
+		return x
+	}
+	return y
+}
+
+func reluNaN[T dtype.Real](x T) T {
+	if x > 0 || x != x {
+		return x
+	}
+	return 0
+}
+
+func signNaN[T dtype.Real](x T) T {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		one := T(1)
+		return -one
+	}
+	return x // 0, -0 or NaN
+}
+
+func absInt[T dtype.Integer](x T) T {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// divTruncInt divides rounding toward zero; division by zero gives 0 (NumPy).
+func divTruncInt[T dtype.Integer](x, y T) T {
+	if y == 0 {
+		return 0
+	}
+	return x / y
+}
+
+// divFloorInt divides rounding toward negative infinity; by zero gives 0.
+func divFloorInt[T dtype.Integer](x, y T) T {
+	if y == 0 {
+		return 0
+	}
+	q := x / y
+	if (x%y != 0) && ((x < 0) != (y < 0)) {
+		q--
+	}
+	return q
+}
+
+// divFloorFloat is Python's float floor division.
+func divFloorFloat[T dtype.Float](x, y T) T {
+	return T(math.Floor(float64(x) / float64(y)))
+}
+
+// powInt is exponentiation by squaring, wrapping like Go's integer
+// arithmetic. A negative exponent truncates: 1 for x == 1, ±1 for x == -1,
+// otherwise 0.
+func powInt[T dtype.Integer](x, y T) T {
+	if y < 0 {
+		one := T(1)
+		switch {
+		case x == 1:
+			return 1
+		case x == -one:
+			if y%2 == 0 {
+				return 1
+			}
+			return x
+		}
+		return 0
+	}
+	r := T(1)
+	for y > 0 {
+		if y&1 == 1 {
+			r *= x
+		}
+		x *= x
+		y >>= 1
+	}
+	return r
+}
+
+func powComplex[T dtype.Complex](x, y T) T {
+	return T(cmplx.Pow(complex128(x), complex128(y)))
+}

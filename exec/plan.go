@@ -1,0 +1,148 @@
+package exec
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// A plan is a graph compiled for execution: the tensors it handles (values)
+// and the steps that produce them, in dependency order.
+type plan struct {
+	values  []value
+	steps   []step
+	results []int // value of each root
+	temps   []int // values allocated per run
+
+	runs sync.Pool // *[]tensor.Any
+}
+
+type valueKind uint8
+
+const (
+	valFixed valueKind = iota // a leaf, bound placeholder or destination tensor
+	valTemp                   // allocated for each run
+	valView                   // a view of another value's storage
+)
+
+// value is a tensor of the run: its layout is known when the plan is built.
+type value struct {
+	kind    valueKind
+	node    *expr.Node
+	dt      dtype.DType
+	shape   tensor.Shape
+	strides []int
+	offset  int
+	fixed   tensor.Any
+	src     int // valView: the value whose storage it views
+	storage int // the fixed or temp value that owns the storage
+}
+
+// step is one stage of a plan: a fused kernel, a reduction, a matmul or a
+// view.
+type step interface {
+	run(x *Executor, vals []tensor.Any) error
+	describe(w io.Writer, names func(v int) string)
+}
+
+// viewStep makes a view value from its source's storage.
+type viewStep struct {
+	v   int
+	val *value
+}
+
+func (s *viewStep) run(x *Executor, vals []tensor.Any) error {
+	vals[s.v] = typedFor(s.val.dt).asStrided(vals[s.val.src], s.val.shape, s.val.strides, s.val.offset)
+	return nil
+}
+
+func (s *viewStep) describe(w io.Writer, names func(int) string) {
+	fmt.Fprintf(w, "  view %s = %s of %s: shape %v strides %v offset %d\n", names(s.v), s.val.node.Op(), names(s.val.src), s.val.shape, s.val.strides, s.val.offset)
+}
+
+func (p *plan) run(x *Executor) ([]tensor.Any, error) {
+	vp, _ := p.runs.Get().(*[]tensor.Any)
+	if vp == nil {
+		vs := make([]tensor.Any, len(p.values))
+		vp = &vs
+	}
+	vals := *vp
+	for i := range p.values {
+		if p.values[i].kind == valFixed {
+			vals[i] = p.values[i].fixed
+		}
+	}
+	for _, t := range p.temps {
+		v := &p.values[t]
+		vals[t] = typedFor(v.dt).alloc(v.shape)
+	}
+	var err error
+	for _, s := range p.steps {
+		if err = s.run(x, vals); err != nil {
+			break
+		}
+	}
+	var out []tensor.Any
+	if err == nil {
+		out = make([]tensor.Any, len(p.results))
+		for i, r := range p.results {
+			out[i] = vals[r]
+		}
+	}
+	clear(vals)
+	p.runs.Put(vp)
+	return out, err
+}
+
+// describe prints the plan for the Debug option.
+func (p *plan) describe(w io.Writer) {
+	names := func(v int) string {
+		val := &p.values[v]
+		kind := [...]string{"fixed", "temp", "view"}[val.kind]
+		return fmt.Sprintf("v%d:%s%v(%s)", v, val.dt.Short(), val.shape, kind)
+	}
+	fmt.Fprintf(w, "exec plan: %d values, %d steps\n", len(p.values), len(p.steps))
+	for _, s := range p.steps {
+		s.describe(w, names)
+	}
+	fmt.Fprint(w, "  results:")
+	for _, r := range p.results {
+		fmt.Fprintf(w, " %s", names(r))
+	}
+	fmt.Fprintln(w)
+}
+
+// rowMajor returns the row-major strides of shape.
+func rowMajor(shape tensor.Shape) []int { return tensor.RowMajorStrides(shape) }
+
+// internalOverlap reports whether two elements of the layout can share a
+// storage location: a stride-0 axis of extent > 1, or strides that let one
+// axis step onto another's elements. Sorting by stride, each axis must step
+// past everything the inner axes span (sufficient, as in PyTorch's check; a
+// layout it rejects may in rare cases not overlap, which costs a clone).
+func internalOverlap(shape tensor.Shape, strides []int) bool {
+	type ax struct{ size, stride int }
+	var axes []ax
+	for i, d := range shape {
+		if d == 0 {
+			return false
+		}
+		if d > 1 {
+			axes = append(axes, ax{d, strides[i]})
+		}
+	}
+	slices.SortFunc(axes, func(a, b ax) int { return a.stride - b.stride })
+	span := 0 // the largest offset the inner axes reach
+	for _, a := range axes {
+		if a.stride <= span {
+			return true
+		}
+		span += (a.size - 1) * a.stride
+	}
+	return false
+}

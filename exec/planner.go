@@ -1,0 +1,245 @@
+package exec
+
+import (
+	"slices"
+
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// planner compiles roots into a plan: common subexpressions are merged,
+// elementwise nodes are fused into regions (one kernel per region), and
+// every node whose value is needed by more than one region, by a non-fusable
+// op, or as a result gets a tensor of its own.
+type planner struct {
+	x     *Executor
+	p     *plan
+	binds map[*expr.Node]tensor.Any
+
+	order   []*expr.Node         // post-order of canonical nodes
+	canon   map[*expr.Node]*expr.Node
+	mat     map[*expr.Node]bool  // elementwise nodes that get a tensor
+	valueOf map[*expr.Node]int   // node -> value
+	level   map[*expr.Node]int   // dependency depth counted in steps
+	members map[groupKey][]member
+	groups  []groupKey
+
+	stepLevel    []int     // level of each step in p.steps
+	pendingStage []*region // copies the region being built needs first
+}
+
+// member is one output of a fused region: node's value written to value.
+type member struct {
+	node  *expr.Node
+	value int
+	shape tensor.Shape // the iteration shape (a destination may be larger)
+}
+
+type groupKey struct {
+	level int
+	shape string
+}
+
+type cseKey struct {
+	op      expr.Op
+	a, b, c *expr.Node
+	leaf    tensor.Any
+	attr    string
+}
+
+func (x *Executor) buildPlan(roots []*expr.Node, dsts []tensor.Any, binds []Binding) (*plan, error) {
+	pl := &planner{x: x, p: &plan{}, canon: map[*expr.Node]*expr.Node{}, mat: map[*expr.Node]bool{},
+		valueOf: map[*expr.Node]int{}, level: map[*expr.Node]int{}, members: map[groupKey][]member{}}
+	if len(binds) > 0 {
+		pl.binds = make(map[*expr.Node]tensor.Any, len(binds))
+		for _, b := range binds {
+			pl.binds[b.node] = b.t
+		}
+	}
+	croots := pl.cse(roots)
+	if err := pl.checkDsts(croots, dsts); err != nil {
+		return nil, err
+	}
+	pl.materialize(croots, dsts)
+	if err := pl.assignValues(croots, dsts); err != nil {
+		return nil, err
+	}
+	if err := pl.buildSteps(); err != nil {
+		return nil, err
+	}
+	return pl.p, nil
+}
+
+// cse returns the canonical roots, merging nodes that compute the same thing.
+func (pl *planner) cse(roots []*expr.Node) []*expr.Node {
+	seen := map[cseKey]*expr.Node{}
+	for _, n := range expr.PostOrder(roots...) {
+		k := cseKey{op: n.Op(), leaf: n.Tensor()}
+		args := n.Args()
+		cargs := make([]*expr.Node, len(args))
+		for i, a := range args {
+			cargs[i] = pl.canon[a]
+		}
+		if len(cargs) > 0 {
+			k.a = cargs[0]
+		}
+		if len(cargs) > 1 {
+			k.b = cargs[1]
+		}
+		if len(cargs) > 2 {
+			k.c = cargs[2]
+		}
+		switch {
+		case n.Op() == expr.OpPlaceholder || n.Op() == expr.OpScalar:
+			k.a = n // never merged with another leaf
+		case !n.Op().Elementwise() && n.Op() != expr.OpTensor:
+			ax, s0, s1, s2 := n.SliceArgs()
+			k.attr = n.DType().String() + n.Shape().String() + tensor.Shape(n.Axes()).String() +
+				tensor.Shape{ax, s0, s1, s2}.String()
+			if n.KeepDim() {
+				k.attr += "k"
+			}
+		case n.Op() == expr.OpCast:
+			k.attr = n.DType().String()
+		}
+		if c, ok := seen[k]; ok {
+			pl.canon[n] = c
+			continue
+		}
+		seen[k] = n
+		pl.canon[n] = n
+		pl.order = append(pl.order, n)
+	}
+	// Rewrite nothing: canonical nodes keep their own (possibly duplicate)
+	// args; args are looked up through canon wherever they are used.
+	out := make([]*expr.Node, len(roots))
+	for i, r := range roots {
+		out[i] = pl.canon[r]
+	}
+	return out
+}
+
+func (pl *planner) args(n *expr.Node) []*expr.Node {
+	args := n.Args()
+	out := make([]*expr.Node, len(args))
+	for i, a := range args {
+		out[i] = pl.canon[a]
+	}
+	return out
+}
+
+// checkDsts applies the in-place rules to destinations before anything runs.
+func (pl *planner) checkDsts(roots []*expr.Node, dsts []tensor.Any) error {
+	for i, d := range dsts {
+		if d == nil {
+			continue
+		}
+		r := roots[i]
+		if d.DType() != r.DType() {
+			return &InplaceError{Reason: "destination is " + d.DType().String() + ", value is " + r.DType().String()}
+		}
+		if internalOverlap(d.Shape(), d.Strides()) {
+			return &OverlapError{Shape: d.Shape().Clone(), Strides: slices.Clone(d.Strides())}
+		}
+		if err := checkInplaceShape(d.Shape(), r.Shape()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkInplaceShape reports whether a value of shape v can be written into
+// a destination of shape dst: v must broadcast to exactly dst.
+func checkInplaceShape(dst, v tensor.Shape) error {
+	if len(v) > len(dst) {
+		return &InplaceError{Dst: dst.Clone(), Value: v.Clone()}
+	}
+	if _, err := tensor.BroadcastStrides(v, make([]int, len(v)), dst); err != nil {
+		return err
+	}
+	return nil
+}
+
+func isValueNode(n *expr.Node) bool { return !n.Op().Elementwise() }
+
+// materialize decides which elementwise nodes get a tensor of their own:
+// results, operands of views and matmuls, and nodes that several regions
+// would otherwise each recompute. It iterates because giving a node a
+// tensor changes the regions.
+func (pl *planner) materialize(roots []*expr.Node, dsts []tensor.Any) {
+	for _, r := range roots {
+		if r.Op().Elementwise() {
+			pl.mat[r] = true
+		}
+	}
+	for _, n := range pl.order {
+		if c := n.Op().Class(); c == expr.ClassShape || c == expr.ClassMatMul {
+			for _, a := range pl.args(n) {
+				if a.Op().Elementwise() {
+					pl.mat[a] = true
+				}
+			}
+		}
+	}
+	for {
+		pl.computeLevels()
+		claim := map[*expr.Node]any{}
+		changed := false
+		var visit func(n *expr.Node, owner any)
+		visit = func(n *expr.Node, owner any) {
+			for _, a := range pl.args(n) {
+				if !a.Op().Elementwise() || pl.mat[a] {
+					continue
+				}
+				if prev, ok := claim[a]; ok {
+					if prev != owner && !pl.mat[a] {
+						pl.mat[a] = true
+						changed = true
+					}
+					continue
+				}
+				claim[a] = owner
+				visit(a, owner)
+			}
+		}
+		for _, n := range pl.order {
+			switch {
+			case n.Op().Elementwise() && pl.mat[n]:
+				visit(n, groupKey{pl.level[n], n.Shape().String()})
+			case n.Op().Class() == expr.ClassReduce:
+				a := pl.args(n)[0]
+				if a.Op().Elementwise() && !pl.mat[a] {
+					if prev, ok := claim[a]; ok && prev != any(n) {
+						pl.mat[a] = true
+						changed = true
+						continue
+					}
+					claim[a] = n
+					visit(a, n)
+				}
+			}
+		}
+		if !changed {
+			return
+		}
+	}
+}
+
+// computeLevels gives every node the number of steps below it: a fused node
+// without a tensor sits at the level of its deepest input; a node with a
+// tensor, a view, a reduction or a matmul one above.
+func (pl *planner) computeLevels() {
+	for _, n := range pl.order {
+		lv := 0
+		for _, a := range pl.args(n) {
+			lv = max(lv, pl.level[a])
+		}
+		switch {
+		case n.Op().Class() == expr.ClassLeaf:
+			lv = 0
+		case !n.Op().Elementwise() || pl.mat[n]:
+			lv++
+		}
+		pl.level[n] = lv
+	}
+}

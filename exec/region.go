@@ -1,0 +1,273 @@
+package exec
+
+import (
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// region is one fused elementwise kernel: it computes several outputs of one
+// shape in one pass over memory. Its operands are its outputs (first) and
+// its inputs, walked over a merged layout in blocks of r rows × c columns of
+// the layout's two innermost axes.
+type region struct {
+	shape   tensor.Shape
+	lay     layout
+	offsets []int // per operand, the tensor's storage offset
+
+	slotDT  []dtype.DType // inputs first, then computed nodes
+	scalar  []bool
+	inputs  []int // value of each input slot
+	instrs  []instrSpec
+	outputs []regionOutput
+
+	// Tiling.
+	r, c, rows, cols int
+	outer            []int // extents of the axes outside the tile
+	rowChunks        int
+	colChunks        int
+	blocks           int
+	numel            int
+
+	states sync.Pool // *regionState, one per concurrent task
+	runs   sync.Pool // *regionRun
+}
+
+type instrSpec struct {
+	op      expr.Op
+	dst     int
+	args    []int
+	argType dtype.DType
+	node    *expr.Node
+}
+
+type regionOutput struct {
+	value  int
+	src    int  // slot that holds the output's values
+	direct bool // the producing kernel writes the output's storage itself
+}
+
+// regionState is one worker's scratch for a region: typed slots, the
+// kernel calls bound to them, and per-operand block geometry.
+type regionState struct {
+	slots  []slotAny
+	outs   []slotAny
+	instrs []func(n int)
+	geoms  []geom
+	offs   []int
+	idx    []int
+	cs     castScratch
+}
+
+func (g *region) newState(block int) (*regionState, error) {
+	st := &regionState{
+		slots: make([]slotAny, len(g.slotDT)),
+		outs:  make([]slotAny, len(g.outputs)),
+		geoms: make([]geom, len(g.lay.strides)),
+		offs:  make([]int, len(g.lay.strides)),
+		idx:   make([]int, len(g.outer)),
+	}
+	for i, dt := range g.slotDT {
+		st.slots[i] = typedFor(dt).newSlot(block, g.scalar[i])
+	}
+	for i, o := range g.outputs {
+		st.outs[i] = typedFor(g.slotDT[o.src]).newSlot(0, true)
+	}
+	for _, in := range g.instrs {
+		args := make([]slotAny, len(in.args))
+		for k, a := range in.args {
+			args[k] = st.slots[a]
+		}
+		f, err := typedFor(g.slotDT[in.dst]).instr(in.op, st.slots[in.dst], args, in.argType, &st.cs)
+		if err != nil {
+			return nil, err
+		}
+		st.instrs = append(st.instrs, f)
+	}
+	d := len(g.lay.sizes)
+	for op := range st.geoms {
+		gm := &st.geoms[op]
+		gm.cols = g.cols
+		gm.stC = g.lay.strides[op][d-1]
+		if d >= 2 {
+			gm.stR = g.lay.strides[op][d-2]
+		}
+	}
+	return st, nil
+}
+
+// regionRun is one evaluation of a region: the tensors it reads and writes
+// and how the blocks are split into tasks.
+type regionRun struct {
+	g             *region
+	vals          []tensor.Any
+	blocksPerTask int
+	err           error
+	mu            sync.Mutex
+}
+
+func (g *region) run(x *Executor, vals []tensor.Any) error {
+	if g.numel == 0 {
+		return nil
+	}
+	rr, _ := g.runs.Get().(*regionRun)
+	if rr == nil {
+		rr = &regionRun{g: g}
+	}
+	rr.vals, rr.err = vals, nil
+	tasks := 1
+	if x.workers > 1 && g.numel >= x.grain {
+		tasks = min(g.blocks, x.workers*4)
+	}
+	rr.blocksPerTask = (g.blocks + tasks - 1) / tasks
+	tasks = (g.blocks + rr.blocksPerTask - 1) / rr.blocksPerTask
+	if tasks == 1 {
+		rr.runTask(0)
+	} else {
+		x.pool().parallel(tasks, rr)
+	}
+	err := rr.err
+	rr.vals = nil
+	g.runs.Put(rr)
+	return err
+}
+
+func (rr *regionRun) runTask(task int) {
+	g := rr.g
+	st, _ := g.states.Get().(*regionState)
+	if st == nil {
+		var err error
+		if st, err = g.newState(g.r * g.c); err != nil {
+			rr.mu.Lock()
+			rr.err = err
+			rr.mu.Unlock()
+			return
+		}
+	}
+	nout := len(g.outputs)
+	for i, o := range g.outputs {
+		st.outs[i].bind(rr.vals[o.value])
+	}
+	for s, v := range g.inputs {
+		st.slots[s].bind(rr.vals[v])
+	}
+	lo := task * rr.blocksPerTask
+	hi := min(lo+rr.blocksPerTask, g.blocks)
+	for b := lo; b < hi; b++ {
+		g.blockOffsets(st, b)
+		n := st.geoms[0].r * st.geoms[0].c
+		for s := len(g.inputs); s < len(st.slots); s++ {
+			st.slots[s].prepare(n)
+		}
+		for s := range g.inputs {
+			st.slots[s].load(&st.geoms[nout+s], st.offs[nout+s])
+		}
+		var direct uint64
+		for i, o := range g.outputs {
+			if o.direct && st.outs[i].redirect(st.slots[o.src], &st.geoms[i], st.offs[i]) {
+				direct |= 1 << i
+			}
+		}
+		for _, f := range st.instrs {
+			f(n)
+		}
+		for i, o := range g.outputs {
+			if direct&(1<<i) == 0 {
+				st.outs[i].storeFrom(st.slots[o.src], &st.geoms[i], st.offs[i])
+			}
+		}
+	}
+	g.states.Put(st)
+}
+
+// blockOffsets sets every operand's storage offset and the block's extent
+// for block b.
+func (g *region) blockOffsets(st *regionState, b int) {
+	cc := b % g.colChunks
+	b /= g.colChunks
+	rc := b % g.rowChunks
+	b /= g.rowChunks
+	for k := len(g.outer) - 1; k >= 0; k-- {
+		st.idx[k] = b % g.outer[k]
+		b /= g.outer[k]
+	}
+	r := min(g.r, g.rows-rc*g.r)
+	c := min(g.c, g.cols-cc*g.c)
+	for op, strides := range g.lay.strides {
+		off := g.offsets[op]
+		for k, i := range st.idx {
+			off += i * strides[k]
+		}
+		gm := &st.geoms[op]
+		off += rc*g.r*gm.stR + cc*g.c*gm.stC
+		st.offs[op] = off
+		gm.r, gm.c = r, c
+	}
+}
+
+// tile chooses the block shape: whole rows of up to `block` elements, several
+// short rows per block, or r×c tiles when an operand is strided along the
+// inner axis (a transposed view), so that it is read a cache line at a time.
+func (g *region) tile(block int) {
+	sizes := g.lay.sizes
+	d := len(sizes)
+	g.cols = sizes[d-1]
+	g.rows = 1
+	if d >= 2 {
+		g.rows = sizes[d-2]
+		g.outer = sizes[:d-2]
+	}
+	strided := false
+	for _, st := range g.lay.strides {
+		if st[d-1] > 1 {
+			strided = true
+		}
+	}
+	switch {
+	case strided && d >= 2:
+		g.c = min(g.cols, 64)
+		g.r = min(g.rows, max(1, block/g.c))
+	case d >= 2 && g.cols <= block:
+		g.c = g.cols
+		g.r = min(g.rows, max(1, block/g.cols))
+	default:
+		g.c = min(g.cols, block)
+		g.r = 1
+	}
+	g.rowChunks = (g.rows + g.r - 1) / g.r
+	g.colChunks = (g.cols + g.c - 1) / g.c
+	g.blocks = g.rowChunks * g.colChunks
+	for _, o := range g.outer {
+		g.blocks *= o
+	}
+	g.numel = 1
+	for _, s := range sizes {
+		g.numel *= s
+	}
+}
+
+func (g *region) describe(w io.Writer, names func(v int) string) {
+	fmt.Fprintf(w, "  fused %s: %d outputs, %d kernels, layout %v, tile %dx%d, %d blocks\n",
+		g.shape, len(g.outputs), len(g.instrs), g.lay, g.r, g.c, g.blocks)
+	for _, in := range g.instrs {
+		fmt.Fprintf(w, "    s%d = %s", in.dst, in.op)
+		for _, a := range in.args {
+			fmt.Fprintf(w, " s%d", a)
+		}
+		fmt.Fprintln(w)
+	}
+	for i, s := range g.inputs {
+		fmt.Fprintf(w, "    in  s%d <- %s\n", i, names(s))
+	}
+	for _, o := range g.outputs {
+		mode := "store"
+		if o.direct {
+			mode = "direct"
+		}
+		fmt.Fprintf(w, "    out %s <- s%d (%s)\n", names(o.value), o.src, mode)
+	}
+}

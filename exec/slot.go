@@ -1,0 +1,185 @@
+package exec
+
+import (
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// slot holds one node's values for the current block of one worker: a
+// vector v (len n: a slice of storage, or of buf) or, when the node is
+// constant over every block (scalar), the single value s.
+type slot[T dtype.Elem] struct {
+	buf    []T
+	v      []T
+	s      T
+	one    [1]T // scratch for computing scalars with the vector kernels
+	scalar bool
+
+	data []T // storage of a bound input or output tensor
+}
+
+// slotAny is a slot of any element type.
+type slotAny interface {
+	isScalar() bool
+	// prepare points v at the slot's own buffer for an n-element block.
+	prepare(n int)
+	// bind sets the storage the slot loads from or stores to.
+	bind(t tensor.Any)
+	// load fills the slot from its storage for the block at off (see geom).
+	load(g *geom, off int)
+	// redirect and storeFrom are called on output slots, whose storage is
+	// a destination tensor, with the slot of the node that produces it.
+	redirect(src slotAny, g *geom, off int) bool
+	storeFrom(src slotAny, g *geom, off int)
+	// block returns the current values as a []T of length n (scalars filled).
+	block(n int) any
+}
+
+// geom is the shape of the current block: r rows of c columns, with the
+// operand's strides along the tile's row and column axes, and the extent of
+// the whole column axis (to tell when a multi-row tile is contiguous).
+type geom struct {
+	r, c     int
+	stR, stC int
+	cols     int
+}
+
+func newSlot[T dtype.Elem](block int, scalar bool) *slot[T] {
+	s := &slot[T]{scalar: scalar}
+	if !scalar {
+		s.buf = make([]T, block)
+	}
+	return s
+}
+
+func (s *slot[T]) isScalar() bool { return s.scalar }
+
+func (s *slot[T]) prepare(n int) {
+	if !s.scalar {
+		s.v = s.buf[:n]
+	}
+}
+
+func (s *slot[T]) bind(t tensor.Any) { s.data = t.(*tensor.Tensor[T]).Data() }
+
+func contiguousTile(g *geom) bool {
+	return g.stC == 1 && (g.r == 1 || (g.c == g.cols && g.stR == g.cols))
+}
+
+func (s *slot[T]) load(g *geom, off int) {
+	if s.scalar {
+		s.s = s.data[off]
+		return
+	}
+	n := g.r * g.c
+	if contiguousTile(g) {
+		s.v = s.data[off : off+n]
+		return
+	}
+	s.v = s.buf[:n]
+	gather(s.v, s.data, off, g)
+}
+
+func (s *slot[T]) block(n int) any {
+	if s.scalar {
+		return s.one[:1]
+	}
+	return s.v[:n]
+}
+
+// gather copies the r×c tile at off (strides stR, stC) into dst, row-major.
+// It walks the source in its memory order: by rows when the column stride is
+// the smaller, else by columns (a transposed operand), so each cache line of
+// the source is read once per tile.
+func gather[T any](dst, src []T, off int, g *geom) {
+	r, c := g.r, g.c
+	switch {
+	case g.stC == 1:
+		for i := 0; i < r; i++ {
+			o := off + i*g.stR
+			copy(dst[i*c:(i+1)*c], src[o:o+c])
+		}
+	case g.stC == 0:
+		for i := 0; i < r; i++ {
+			v := src[off+i*g.stR]
+			row := dst[i*c : (i+1)*c]
+			for j := range row {
+				row[j] = v
+			}
+		}
+	case r > 1 && g.stR < g.stC:
+		for j := 0; j < c; j++ {
+			o := off + j*g.stC
+			for i := 0; i < r; i++ {
+				dst[i*c+j] = src[o+i*g.stR]
+			}
+		}
+	default:
+		for i := 0; i < r; i++ {
+			o := off + i*g.stR
+			row := dst[i*c : (i+1)*c]
+			for j := range row {
+				row[j] = src[o+j*g.stC]
+			}
+		}
+	}
+}
+
+// scatter is gather's inverse: it writes the row-major tile src to dst.
+func scatter[T any](dst, src []T, off int, g *geom) {
+	r, c := g.r, g.c
+	switch {
+	case g.stC == 1:
+		for i := 0; i < r; i++ {
+			o := off + i*g.stR
+			copy(dst[o:o+c], src[i*c:(i+1)*c])
+		}
+	case r > 1 && g.stR < g.stC:
+		for j := 0; j < c; j++ {
+			o := off + j*g.stC
+			for i := 0; i < r; i++ {
+				dst[o+i*g.stR] = src[i*c+j]
+			}
+		}
+	default:
+		for i := 0; i < r; i++ {
+			o := off + i*g.stR
+			row := src[i*c : (i+1)*c]
+			for j, v := range row {
+				dst[o+j*g.stC] = v
+			}
+		}
+	}
+}
+
+// redirect points the node slot src at this output slot's storage for the
+// block at off, so the node's kernel writes the output in place. It reports
+// false when the block is not contiguous in the output.
+func (s *slot[T]) redirect(src slotAny, g *geom, off int) bool {
+	if !contiguousTile(g) {
+		return false
+	}
+	src.(*slot[T]).v = s.data[off : off+g.r*g.c]
+	return true
+}
+
+// storeFrom writes the block of node slot src to this output slot's storage.
+func (s *slot[T]) storeFrom(src slotAny, g *geom, off int) {
+	n := g.r * g.c
+	from := src.(*slot[T])
+	if from.scalar {
+		v := from.s
+		for i := 0; i < g.r; i++ {
+			row := off + i*g.stR
+			for j := 0; j < g.c; j++ {
+				s.data[row+j*g.stC] = v
+			}
+		}
+		return
+	}
+	if contiguousTile(g) {
+		copy(s.data[off:off+n], from.v[:n])
+		return
+	}
+	scatter(s.data, from.v[:n], off, g)
+}

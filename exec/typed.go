@@ -1,0 +1,284 @@
+package exec
+
+import (
+	"fmt"
+	"math/cmplx"
+
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// typed is everything the executor does that depends on the element type,
+// behind one interface: the planner works on dtypes, and typedFor maps a
+// dtype to the generic implementation instantiated for it.
+type typed interface {
+	newSlot(block int, scalar bool) slotAny
+	alloc(shape tensor.Shape) tensor.Any
+	asStrided(t tensor.Any, shape tensor.Shape, strides []int, off int) tensor.Any
+	// instr builds the kernel call of an elementwise node whose result has
+	// this element type, reading args and writing d.
+	instr(op expr.Op, d slotAny, args []slotAny, argType dtype.DType, cs *castScratch) (func(n int), error)
+	reducer
+}
+
+// impl is typed for T. Its kernel lookups are filled per dtype family in
+// typedTable, since Go cannot narrow T's constraint inside a method.
+type impl[T dtype.Elem] struct {
+	bin     func(expr.Op) (binFns[T], bool)
+	cmp     func(expr.Op) (cmpFns[T], bool)
+	un      func(expr.Op) (func(d, a []T), bool)
+	realOf  func(op expr.Op, d any, a any) bool // d = a's real, imag or |a|
+	reduces reduceFns[T]
+}
+
+var typedTable = map[dtype.DType]typed{
+	dtype.Bool:       &impl[bool]{bin: boolBinary[bool], cmp: elemCompare[bool], un: boolUnary[bool], reduces: boolReduces()},
+	dtype.Int8:       intImpl[int8](),
+	dtype.Int16:      intImpl[int16](),
+	dtype.Int32:      intImpl[int32](),
+	dtype.Int64:      intImpl[int64](),
+	dtype.Uint8:      intImpl[uint8](),
+	dtype.Uint16:     intImpl[uint16](),
+	dtype.Uint32:     intImpl[uint32](),
+	dtype.Uint64:     intImpl[uint64](),
+	dtype.Float32:    floatImpl[float32](),
+	dtype.Float64:    floatImpl[float64](),
+	dtype.Complex64:  complexImpl[complex64](),
+	dtype.Complex128: complexImpl[complex128](),
+}
+
+func typedFor(d dtype.DType) typed { return typedTable[d] }
+
+func intImpl[T dtype.Integer]() *impl[T] {
+	return &impl[T]{
+		bin:     firstOf(numericBinary[T], realBinary[T], integerBinary[T]),
+		cmp:     firstOf(elemCompare[T], realCompare[T]),
+		un:      firstOf(numericUnary[T], realUnary[T], integerUnary[T]),
+		reduces: realReduces[T](),
+	}
+}
+
+func floatImpl[T dtype.Float]() *impl[T] {
+	return &impl[T]{
+		bin:     firstOf(numericBinary[T], realBinary[T], floatBinary[T], inexactBinary[T]),
+		cmp:     firstOf(elemCompare[T], realCompare[T]),
+		un:      firstOf(numericUnary[T], realUnary[T], floatUnary[T]),
+		reduces: floatReduces[T](),
+	}
+}
+
+func complexImpl[T dtype.Complex]() *impl[T] {
+	return &impl[T]{
+		bin:     firstOf(numericBinary[T], complexBinary[T], inexactBinary[T]),
+		cmp:     elemCompare[T],
+		un:      firstOf(numericUnary[T], complexUnary[T]),
+		realOf:  complexParts[T],
+		reduces: complexReduces[T](),
+	}
+}
+
+// firstOf chains kernel lookups: the first that knows the op answers.
+func firstOf[K any](fs ...func(expr.Op) (K, bool)) func(expr.Op) (K, bool) {
+	return func(op expr.Op) (K, bool) {
+		for _, f := range fs {
+			if k, ok := f(op); ok {
+				return k, true
+			}
+		}
+		var zero K
+		return zero, false
+	}
+}
+
+// complexParts computes real, imag or cabs of a complex block a (a []C)
+// into d (a []float32 or []float64).
+func complexParts[C dtype.Complex](op expr.Op, d any, a any) bool {
+	src := a.([]C)
+	switch d := d.(type) {
+	case []float32:
+		partsInto(op, d, src)
+	case []float64:
+		partsInto(op, d, src)
+	default:
+		return false
+	}
+	return true
+}
+
+func partsInto[F dtype.Float, C dtype.Complex](op expr.Op, d []F, a []C) {
+	a = a[:len(d)]
+	switch op {
+	case expr.OpReal:
+		for i := range d {
+			d[i] = F(real(complex128(a[i])))
+		}
+	case expr.OpImag:
+		for i := range d {
+			d[i] = F(imag(complex128(a[i])))
+		}
+	case expr.OpCAbs:
+		for i := range d {
+			d[i] = F(cmplx.Abs(complex128(a[i])))
+		}
+	}
+}
+
+func (impl[T]) newSlot(block int, scalar bool) slotAny { return newSlot[T](block, scalar) }
+
+func (impl[T]) alloc(shape tensor.Shape) tensor.Any {
+	t, _ := tensor.New[T](shape...)
+	return t
+}
+
+func (impl[T]) asStrided(t tensor.Any, shape tensor.Shape, strides []int, off int) tensor.Any {
+	v, err := tensor.AsStrided(t.(*tensor.Tensor[T]).Data(), shape, strides, off)
+	if err != nil {
+		panic("exec: internal error: " + err.Error()) // layouts are derived from valid views
+	}
+	return v
+}
+
+func (m *impl[T]) instr(op expr.Op, ds slotAny, args []slotAny, argType dtype.DType, cs *castScratch) (func(n int), error) {
+	d := ds.(*slot[T])
+	switch op.Class() {
+	case expr.ClassUnary:
+		return m.unaryInstr(op, d, args[0], argType, cs)
+	case expr.ClassBinary:
+		if dtype.Of[T]() == dtype.Bool && argType != dtype.Bool || op >= expr.OpEq && op <= expr.OpGe {
+			return compareInstr(op, d, args, argType)
+		}
+		k, ok := m.bin(op)
+		if !ok {
+			return nil, fmt.Errorf("exec: no %s kernel for %s", op, dtype.Of[T]())
+		}
+		return binaryInstr(k, d, args[0].(*slot[T]), args[1].(*slot[T])), nil
+	case expr.ClassTernary:
+		return whereInstr(d, args[0].(*slot[bool]), args[1].(*slot[T]), args[2].(*slot[T])), nil
+	}
+	return nil, fmt.Errorf("exec: %s is not elementwise", op)
+}
+
+func (m *impl[T]) unaryInstr(op expr.Op, d *slot[T], src slotAny, argType dtype.DType, cs *castScratch) (func(n int), error) {
+	switch op {
+	case expr.OpCast:
+		path := castPath(argType, dtype.Of[T]())
+		return func(n int) {
+			if d.scalar {
+				cs.cast(path, d.one[:], src.block(1), 1)
+				d.s = d.one[0]
+				return
+			}
+			cs.cast(path, d.v[:n], src.block(n), n)
+		}, nil
+	case expr.OpReal, expr.OpImag, expr.OpCAbs:
+		parts := typedFor(argType).(partsTaker)
+		return func(n int) {
+			if d.scalar {
+				parts.parts(op, d.one[:], src.block(1))
+				d.s = d.one[0]
+				return
+			}
+			parts.parts(op, d.v[:n], src.block(n))
+		}, nil
+	}
+	f, ok := m.un(op)
+	if !ok {
+		return nil, fmt.Errorf("exec: no %s kernel for %s", op, dtype.Of[T]())
+	}
+	a := src.(*slot[T])
+	if d.scalar {
+		return func(int) {
+			a.one[0] = a.s
+			f(d.one[:], a.one[:])
+			d.s = d.one[0]
+		}, nil
+	}
+	return func(n int) { f(d.v[:n], a.v[:n]) }, nil
+}
+
+// partsTaker is implemented by the complex impls: real, imag and |z|.
+type partsTaker interface {
+	parts(op expr.Op, d any, a any)
+}
+
+func (m *impl[T]) parts(op expr.Op, d any, a any) { m.realOf(op, d, a) }
+
+func binaryInstr[T dtype.Elem](k binFns[T], d, a, b *slot[T]) func(n int) {
+	switch {
+	case d.scalar:
+		return func(int) {
+			d.one[0] = a.s
+			k.vs(d.one[:], d.one[:], b.s)
+			d.s = d.one[0]
+		}
+	case a.scalar:
+		return func(n int) { k.sv(d.v[:n], a.s, b.v[:n]) }
+	case b.scalar:
+		return func(n int) { k.vs(d.v[:n], a.v[:n], b.s) }
+	}
+	return func(n int) { k.vv(d.v[:n], a.v[:n], b.v[:n]) }
+}
+
+func compareInstr[T dtype.Elem](op expr.Op, dAny *slot[T], args []slotAny, argType dtype.DType) (func(n int), error) {
+	d := any(dAny).(*slot[bool])
+	return typedFor(argType).(comparer).compareTo(op, d, args[0], args[1])
+}
+
+// comparer builds comparison kernels, which read one type and write bools.
+type comparer interface {
+	compareTo(op expr.Op, d *slot[bool], a, b slotAny) (func(n int), error)
+}
+
+func (m *impl[T]) compareTo(op expr.Op, d *slot[bool], as, bs slotAny) (func(n int), error) {
+	k, ok := m.cmp(op)
+	if !ok {
+		return nil, fmt.Errorf("exec: no %s kernel for %s", op, dtype.Of[T]())
+	}
+	a, b := as.(*slot[T]), bs.(*slot[T])
+	switch {
+	case d.scalar:
+		return func(int) {
+			a.one[0] = a.s
+			k.vs(d.one[:], a.one[:], b.s)
+			d.s = d.one[0]
+		}, nil
+	case a.scalar:
+		return func(n int) { k.sv(d.v[:n], a.s, b.v[:n]) }, nil
+	case b.scalar:
+		return func(n int) { k.vs(d.v[:n], a.v[:n], b.s) }, nil
+	}
+	return func(n int) { k.vv(d.v[:n], a.v[:n], b.v[:n]) }, nil
+}
+
+// whereInstr is: for i := range d { if c[i] { d[i] = a[i] } else { d[i] = b[i] } }
+func whereInstr[T dtype.Elem](d *slot[T], c *slot[bool], a, b *slot[T]) func(n int) {
+	if d.scalar {
+		return func(int) {
+			if c.s {
+				d.s = a.s
+			} else {
+				d.s = b.s
+			}
+		}
+	}
+	return func(n int) {
+		dv := d.v[:n]
+		for i := range dv {
+			ci := c.s
+			if !c.scalar {
+				ci = c.v[i]
+			}
+			switch {
+			case ci && a.scalar:
+				dv[i] = a.s
+			case ci:
+				dv[i] = a.v[i]
+			case b.scalar:
+				dv[i] = b.s
+			default:
+				dv[i] = b.v[i]
+			}
+		}
+	}
+}

@@ -1,0 +1,202 @@
+package exec
+
+import (
+	"fmt"
+
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+func (pl *planner) addValue(v value) int {
+	id := len(pl.p.values)
+	if v.kind != valView {
+		v.storage = id
+	}
+	pl.p.values = append(pl.p.values, v)
+	if v.kind == valTemp {
+		pl.p.temps = append(pl.p.temps, id)
+	}
+	return id
+}
+
+func (pl *planner) fixedValue(n *expr.Node, t tensor.Any) int {
+	return pl.addValue(value{kind: valFixed, node: n, dt: t.DType(), shape: t.Shape(), strides: t.Strides(), offset: t.Offset(), fixed: t})
+}
+
+func (pl *planner) tempValue(n *expr.Node, shape tensor.Shape) int {
+	return pl.addValue(value{kind: valTemp, node: n, dt: n.DType(), shape: shape, strides: rowMajor(shape)})
+}
+
+// addMember makes node's value (computed, or copied from its tensor) be
+// written to value v by a fused region at the given level.
+func (pl *planner) addMember(level int, m member) {
+	k := groupKey{level, m.shape.String()}
+	if _, ok := pl.members[k]; !ok {
+		pl.groups = append(pl.groups, k)
+	}
+	pl.members[k] = append(pl.members[k], m)
+}
+
+// assignValues gives each leaf, materialized node, view, reduction and
+// matmul its tensor, and each root its result tensor.
+func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
+	rootDst := map[*expr.Node]tensor.Any{}
+	for i, r := range roots {
+		if dsts != nil && dsts[i] != nil && r.Op().Elementwise() && r.Shape().Equal(dsts[i].Shape()) {
+			if _, ok := rootDst[r]; !ok {
+				rootDst[r] = dsts[i]
+			}
+		}
+	}
+	for _, n := range pl.order {
+		switch c := n.Op().Class(); {
+		case n.Op() == expr.OpTensor || n.Op() == expr.OpScalar:
+			pl.valueOf[n] = pl.fixedValue(n, n.Tensor())
+		case n.Op() == expr.OpPlaceholder:
+			t, ok := pl.binds[n]
+			switch {
+			case !ok:
+				return &BindError{Name: n.Name(), Reason: "no tensor bound"}
+			case t.DType() != n.DType():
+				return &BindError{Name: n.Name(), Reason: fmt.Sprintf("bound to a %s tensor, declared %s", t.DType(), n.DType())}
+			case !t.Shape().Equal(n.Shape()):
+				return &BindError{Name: n.Name(), Reason: fmt.Sprintf("bound to a tensor of shape %v, declared %v", t.Shape(), n.Shape())}
+			}
+			pl.valueOf[n] = pl.fixedValue(n, t)
+		case n.Op().Elementwise():
+			if !pl.mat[n] {
+				continue
+			}
+			var v int
+			if d, ok := rootDst[n]; ok {
+				v = pl.fixedValue(n, d)
+			} else {
+				v = pl.tempValue(n, n.Shape())
+			}
+			pl.valueOf[n] = v
+			pl.addMember(pl.level[n], member{node: n, value: v, shape: n.Shape()})
+		case c == expr.ClassShape:
+			pl.valueOf[n] = pl.viewValue(n)
+		default: // reductions and matmul
+			pl.valueOf[n] = pl.tempValue(n, n.Shape())
+		}
+	}
+	for i, r := range roots {
+		v := pl.valueOf[r]
+		var d tensor.Any
+		if dsts != nil {
+			d = dsts[i]
+		}
+		switch {
+		case d != nil && pl.p.values[v].fixed == d:
+			// Written by its region.
+		case d != nil:
+			v = pl.fixedValue(r, d)
+			pl.addMember(pl.level[r]+1, member{node: r, value: v, shape: d.Shape()})
+		case !r.Op().Elementwise() && pl.p.values[v].kind != valTemp, pl.isResult(v):
+			// A leaf or view must not be handed out as a new tensor, nor
+			// one tensor as two results: copy.
+			v = pl.tempValue(r, r.Shape())
+			pl.addMember(pl.level[r]+1, member{node: r, value: v, shape: r.Shape()})
+		}
+		pl.p.results = append(pl.p.results, v)
+	}
+	return nil
+}
+
+func (pl *planner) isResult(v int) bool {
+	for _, r := range pl.p.results {
+		if r == v {
+			return true
+		}
+	}
+	return false
+}
+
+// viewValue makes the value of a shape op: a view of its operand's storage,
+// or, for a reshape the layout does not allow, a view of a contiguous copy.
+func (pl *planner) viewValue(n *expr.Node) int {
+	arg := pl.args(n)[0]
+	src := pl.valueOf[arg]
+	sv := pl.p.values[src]
+	v := value{kind: valView, node: n, dt: n.DType(), shape: n.Shape(), offset: sv.offset, src: src, storage: sv.storage}
+	switch n.Op() {
+	case expr.OpPermute:
+		v.strides = make([]int, len(n.Axes()))
+		for i, p := range n.Axes() {
+			v.strides[i] = sv.strides[p]
+		}
+	case expr.OpExpand:
+		v.strides, _ = tensor.BroadcastStrides(sv.shape, sv.strides, n.Shape())
+	case expr.OpSlice:
+		axis, start, _, step := n.SliceArgs()
+		v.strides = append([]int(nil), sv.strides...)
+		if n.Shape()[axis] > 0 {
+			v.offset += start * sv.strides[axis]
+		}
+		v.strides[axis] *= step
+	case expr.OpReshape:
+		st, ok := reshapeStrides(sv.shape, sv.strides, n.Shape())
+		if !ok {
+			// Copy the operand to a contiguous tensor, then view that.
+			tmp := pl.tempValue(arg, sv.shape)
+			pl.addMember(pl.level[arg]+1, member{node: arg, value: tmp, shape: sv.shape})
+			pl.level[n] = max(pl.level[n], pl.level[arg]+2)
+			v.src, v.storage, v.offset = tmp, tmp, 0
+			st, _ = reshapeStrides(sv.shape, rowMajor(sv.shape), n.Shape())
+		}
+		v.strides = st
+	}
+	id := pl.addValue(v)
+	pl.p.steps = append(pl.p.steps, &viewStep{v: id, val: &pl.p.values[id]})
+	pl.stepLevel = append(pl.stepLevel, pl.level[n])
+	return id
+}
+
+// reshapeStrides returns strides that view a tensor of shape `shape` and
+// strides `strides` as newShape in row-major order, or false when no view
+// can (NumPy's attempt_nocopy_reshape).
+func reshapeStrides(shape tensor.Shape, strides []int, newShape tensor.Shape) ([]int, bool) {
+	var os, ost []int // the operand without its size-1 axes
+	for i, d := range shape {
+		if d == 0 {
+			return rowMajor(newShape), true
+		}
+		if d != 1 {
+			os = append(os, d)
+			ost = append(ost, strides[i])
+		}
+	}
+	out := make([]int, len(newShape))
+	oi, ni := 0, 0
+	for ni < len(newShape) && oi < len(os) {
+		// Grow an old and a new group of axes until their extents match.
+		oj, nj := oi+1, ni+1
+		op, np := os[oi], newShape[ni]
+		for op != np {
+			if np < op {
+				np *= newShape[nj]
+				nj++
+			} else {
+				op *= os[oj]
+				oj++
+			}
+		}
+		// The old group must be contiguous within itself.
+		for k := oi; k < oj-1; k++ {
+			if ost[k] != os[k+1]*ost[k+1] {
+				return nil, false
+			}
+		}
+		out[nj-1] = ost[oj-1]
+		for k := nj - 1; k > ni; k-- {
+			out[k-1] = out[k] * newShape[k]
+		}
+		oi, ni = oj, nj
+	}
+	// Trailing size-1 axes of the new shape.
+	for k := ni; k < len(newShape); k++ {
+		out[k] = 1
+	}
+	return out, true
+}
