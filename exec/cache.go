@@ -54,4 +54,3 @@ func (x *Executor) planFor(roots []*expr.Node, dsts []tensor.Any, binds []Bindin
 	}
 	return p, nil
 }
-

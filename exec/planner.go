@@ -16,11 +16,11 @@ type planner struct {
 	p     *plan
 	binds map[*expr.Node]tensor.Any
 
-	order   []*expr.Node         // post-order of canonical nodes
+	order   []*expr.Node // post-order of canonical nodes
 	canon   map[*expr.Node]*expr.Node
-	mat     map[*expr.Node]bool  // elementwise nodes that get a tensor
-	valueOf map[*expr.Node]int   // node -> value
-	level   map[*expr.Node]int   // dependency depth counted in steps
+	mat     map[*expr.Node]bool // elementwise nodes that get a tensor
+	valueOf map[*expr.Node]int  // node -> value
+	level   map[*expr.Node]int  // dependency depth counted in steps
 	members map[groupKey][]member
 	groups  []groupKey
 

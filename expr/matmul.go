@@ -61,4 +61,3 @@ func matmulShape(a, b tensor.Shape) (tensor.Shape, error) {
 	}
 	return out, nil
 }
-

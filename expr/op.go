@@ -85,13 +85,13 @@ type Class uint8
 
 // The classes.
 const (
-	ClassLeaf     Class = iota
-	ClassUnary          // elementwise, one operand
-	ClassBinary         // elementwise, two operands, broadcasting
-	ClassTernary        // elementwise, three operands, broadcasting (where)
-	ClassShape          // a view: reshape, permute, expand, slice
-	ClassReduce         // a reduction over axes
-	ClassMatMul         // matrix product
+	ClassLeaf    Class = iota
+	ClassUnary         // elementwise, one operand
+	ClassBinary        // elementwise, two operands, broadcasting
+	ClassTernary       // elementwise, three operands, broadcasting (where)
+	ClassShape         // a view: reshape, permute, expand, slice
+	ClassReduce        // a reduction over axes
+	ClassMatMul        // matrix product
 )
 
 // kinds is a bit set of dtype kinds an op accepts for its (first data) operand.

@@ -71,7 +71,9 @@ func reduce(op Op, a *Node, axes []int, keepDim bool) *Node {
 func (x Expr[T]) Sum(axes ...int) Expr[T] { return Expr[T]{reduce(OpSum, x.Node(), axes, false)} }
 
 // SumKeepDims is Sum keeping the reduced axes with extent 1.
-func (x Expr[T]) SumKeepDims(axes ...int) Expr[T] { return Expr[T]{reduce(OpSum, x.Node(), axes, true)} }
+func (x Expr[T]) SumKeepDims(axes ...int) Expr[T] {
+	return Expr[T]{reduce(OpSum, x.Node(), axes, true)}
+}
 
 // Mean returns the arithmetic mean over axes, for floating and complex T;
 // see MeanAs for integers.
@@ -95,13 +97,17 @@ func (x Expr[T]) ProdKeepDims(axes ...int) Expr[T] {
 func (x Expr[T]) Max(axes ...int) Expr[T] { return Expr[T]{reduce(OpMax, x.Node(), axes, false)} }
 
 // MaxKeepDims is Max keeping the reduced axes with extent 1.
-func (x Expr[T]) MaxKeepDims(axes ...int) Expr[T] { return Expr[T]{reduce(OpMax, x.Node(), axes, true)} }
+func (x Expr[T]) MaxKeepDims(axes ...int) Expr[T] {
+	return Expr[T]{reduce(OpMax, x.Node(), axes, true)}
+}
 
 // Min returns the minimum over axes; NaN propagates.
 func (x Expr[T]) Min(axes ...int) Expr[T] { return Expr[T]{reduce(OpMin, x.Node(), axes, false)} }
 
 // MinKeepDims is Min keeping the reduced axes with extent 1.
-func (x Expr[T]) MinKeepDims(axes ...int) Expr[T] { return Expr[T]{reduce(OpMin, x.Node(), axes, true)} }
+func (x Expr[T]) MinKeepDims(axes ...int) Expr[T] {
+	return Expr[T]{reduce(OpMin, x.Node(), axes, true)}
+}
 
 // ArgMax returns the index of the maximum along axis (the first on ties, the
 // first NaN if any).
