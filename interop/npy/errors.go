@@ -34,7 +34,7 @@ func (e *HeaderError) Error() string {
 	if e.Field == "" {
 		b.WriteString("malformed header")
 	} else {
-		fmt.Fprintf(&b, "unsupported header field %s", e.Field)
+		fmt.Fprintf(&b, "header field %s", e.Field)
 		if e.Value != "" {
 			fmt.Fprintf(&b, " %s", e.Value)
 		}

@@ -100,7 +100,7 @@ func parseWithNpyio(r io.Reader) (nr *npyio.Reader, err error) {
 	}()
 	nr, err = npyio.NewReader(r)
 	if err != nil {
-		return nil, &HeaderError{Reason: err.Error(), Err: err}
+		return nil, &HeaderError{Reason: strings.TrimPrefix(err.Error(), "npy: "), Err: err}
 	}
 	return nr, nil
 }

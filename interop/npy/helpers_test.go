@@ -89,3 +89,10 @@ var suites = []suite{
 	suiteFor[uint8](), suiteFor[uint16](), suiteFor[uint32](), suiteFor[uint64](),
 	suiteFor[float32](), suiteFor[float64](), suiteFor[complex64](), suiteFor[complex128](),
 }
+
+// tensorOf wraps data as a 1-d tensor.
+func tensorOf[T dtype.Elem](t *testing.T, data []T) *tensor.Tensor[T] {
+	x, err := tensor.FromSlice(data, len(data))
+	require.NoError(t, err)
+	return x
+}
