@@ -229,4 +229,3 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 	w.n -= len(p)
 	return len(p), nil
 }
-
