@@ -248,15 +248,20 @@ func (f *floatFormat) sign(x float64) string {
 }
 
 // posParts returns x's integer part (with sign) and fraction digits in
-// positional notation: the shortest digits that identify x as a float of
-// f.bits, rounded to at most prec after the point (numpy's Dragon4 in unique
-// mode), trailing zeros trimmed or padded per f.
+// positional notation as numpy's Dragon4 does in unique mode: the shortest
+// digits that identify x as a float of f.bits, rounded to at most prec after
+// the point, or extended with the exact value's digits to f.minDigits.
 func (f *floatFormat) posParts(x float64, prec int) (ip, fp string) {
 	a := math.Abs(x)
 	s := strconv.FormatFloat(a, 'f', -1, f.bits)
 	ip, fp, _ = strings.Cut(s, ".")
-	if len(fp) > prec {
+	switch {
+	case len(fp) > prec:
 		ip, fp, _ = strings.Cut(strconv.FormatFloat(a, 'f', prec, f.bits), ".")
+	case len(fp) < f.minDigits:
+		// Dragon4 generates the further digits of the exact value: float32
+		// 3.3 with 8 digits is 3.29999995, not 3.30000000.
+		ip, fp, _ = strings.Cut(strconv.FormatFloat(a, 'f', f.minDigits, f.bits), ".")
 	}
 	return f.sign(x) + ip, f.fraction(fp)
 }
@@ -268,8 +273,8 @@ func (f *floatFormat) sciParts(x float64, prec int) (ip, fp, ep string) {
 	s := strconv.FormatFloat(a, 'e', -1, f.bits)
 	m, e, _ := strings.Cut(s, "e")
 	ip, fp, _ = strings.Cut(m, ".")
-	if len(fp) > prec {
-		m, e, _ = strings.Cut(strconv.FormatFloat(a, 'e', prec, f.bits), "e")
+	if len(fp) > prec || len(fp) < f.minDigits {
+		m, e, _ = strings.Cut(strconv.FormatFloat(a, 'e', max(min(len(fp), prec), f.minDigits), f.bits), "e")
 		ip, fp, _ = strings.Cut(m, ".")
 	}
 	return f.sign(x) + ip, f.fraction(fp), e
