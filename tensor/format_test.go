@@ -46,7 +46,9 @@ func printed(x fmt.Formatter, formats ...string) string {
 // 1.24's str() and repr() (with "array" read as "tensor" and the dtype
 // always shown). Refresh with go test ./tensor -run TestFormatGolden -update.
 func TestFormatGolden(t *testing.T) {
-	f64 := func(shape []int, v ...float64) *tensor.Tensor[float64] { return tensor.Must(tensor.FromSlice(v, shape...)) }
+	f64 := func(shape []int, v ...float64) *tensor.Tensor[float64] {
+		return tensor.Must(tensor.FromSlice(v, shape...))
+	}
 	nan, inf := math.NaN(), math.Inf(1)
 	tests := []struct {
 		name string
