@@ -123,7 +123,10 @@ func TestShapeErrors(t *testing.T) {
 		}},
 		{"Dense with no rows", func() error { _, err := gonumx.Dense(view(t, nil, tensor.Shape{0, 3}, []int{3, 1}, 0)); return err }},
 		{"Matrix with no columns", func() error { _, err := gonumx.Matrix(view(t, nil, tensor.Shape{2, 0}, []int{0, 1}, 0)); return err }},
-		{"VecDense of 2-D", func() error { _, err := gonumx.VecDense(view(t, seq(4), tensor.Shape{2, 2}, []int{2, 1}, 0)); return err }},
+		{"VecDense of 2-D", func() error {
+			_, err := gonumx.VecDense(view(t, seq(4), tensor.Shape{2, 2}, []int{2, 1}, 0))
+			return err
+		}},
 		{"VecDense empty", func() error { _, err := gonumx.VecDense(view(t, nil, tensor.Shape{0}, []int{1}, 0)); return err }},
 		{"VecDense of 0-d", func() error { _, err := gonumx.VecDense(view(t, seq(1), tensor.Shape{}, nil, 0)); return err }},
 	}
