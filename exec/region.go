@@ -54,13 +54,14 @@ type regionOutput struct {
 // regionState is one worker's scratch for a region: typed slots, the
 // kernel calls bound to them, and per-operand block geometry.
 type regionState struct {
-	slots  []slotAny
-	outs   []slotAny
-	instrs []func(n int)
-	geoms  []geom
-	offs   []int
-	idx    []int
-	cs     castScratch
+	slots    []slotAny
+	outs     []slotAny
+	instrs   []func(n int)
+	geoms    []geom
+	offs     []int
+	idx      []int
+	cs       castScratch
+	rscratch any // a *reduceScratch[T] once the state has reduced
 }
 
 func (g *region) newState(block int) (*regionState, error) {

@@ -82,6 +82,7 @@ func (s *slot[T]) load(g *geom, off int) {
 
 func (s *slot[T]) block(n int) any {
 	if s.scalar {
+		s.one[0] = s.s
 		return s.one[:1]
 	}
 	return s.v[:n]

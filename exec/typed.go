@@ -30,6 +30,7 @@ type impl[T dtype.Elem] struct {
 	un      func(expr.Op) (func(d, a []T), bool)
 	realOf  func(op expr.Op, d any, a any) bool // d = a's real, imag or |a|
 	reduces reduceFns[T]
+	gemm    func(s *matmulStep, vals []tensor.Any, workers int)
 }
 
 var typedTable = map[dtype.DType]typed{
@@ -56,6 +57,7 @@ func intImpl[T dtype.Integer]() *impl[T] {
 		cmp:     firstOf(elemCompare[T], realCompare[T]),
 		un:      firstOf(numericUnary[T], realUnary[T], integerUnary[T]),
 		reduces: realReduces[T](),
+		gemm:    batchedGemm[T],
 	}
 }
 
@@ -65,6 +67,7 @@ func floatImpl[T dtype.Float]() *impl[T] {
 		cmp:     firstOf(elemCompare[T], realCompare[T]),
 		un:      firstOf(numericUnary[T], realUnary[T], floatUnary[T]),
 		reduces: floatReduces[T](),
+		gemm:    batchedGemm[T],
 	}
 }
 
@@ -75,6 +78,7 @@ func complexImpl[T dtype.Complex]() *impl[T] {
 		un:      firstOf(numericUnary[T], complexUnary[T]),
 		realOf:  complexParts[T],
 		reduces: complexReduces[T](),
+		gemm:    batchedGemm[T],
 	}
 }
 

@@ -1,0 +1,112 @@
+package exec
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/matmul"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// matmulStep multiplies two values with NumPy's matmul rules. Each operand
+// is seen as a batch of strided matrices (a 1-D operand as a row or column
+// vector, broadcast batch axes with stride 0) and handed to internal/matmul,
+// which passes strided views to gonum BLAS for float32 and float64.
+type matmulStep struct {
+	node       *expr.Node
+	a, b, out  int
+	batch      tensor.Shape
+	aMat, bMat mat   // the matrix part of each operand
+	aBatch     []int // operand strides over batch
+	bBatch     []int
+	n, k, m    int
+	dt         dtype.DType
+}
+
+// mat is a matrix view: offset, extents and strides.
+type mat struct{ off, rows, cols, rs, cs int }
+
+func (pl *planner) buildMatMul(n *expr.Node) (step, error) {
+	args := pl.args(n)
+	s := &matmulStep{node: n, a: pl.valueOf[args[0]], b: pl.valueOf[args[1]], out: pl.valueOf[n], dt: n.DType()}
+	av, bv := &pl.p.values[s.a], &pl.p.values[s.b]
+	as, ast := av.shape, av.strides
+	bs, bst := bv.shape, bv.strides
+	if len(as) == 1 {
+		as, ast = tensor.Shape{1, as[0]}, []int{0, ast[0]}
+	}
+	if len(bs) == 1 {
+		bs, bst = tensor.Shape{bs[0], 1}, []int{bst[0], 0}
+	}
+	ra, rb := len(as), len(bs)
+	s.n, s.k, s.m = as[ra-2], as[ra-1], bs[rb-1]
+	s.aMat = mat{av.offset, s.n, s.k, ast[ra-2], ast[ra-1]}
+	s.bMat = mat{bv.offset, s.k, s.m, bst[rb-2], bst[rb-1]}
+	batch, err := tensor.BroadcastShapes(as[:ra-2], bs[:rb-2])
+	if err != nil {
+		return nil, err
+	}
+	s.batch = batch
+	if s.aBatch, err = tensor.BroadcastStrides(as[:ra-2], ast[:ra-2], batch); err != nil {
+		return nil, err
+	}
+	if s.bBatch, err = tensor.BroadcastStrides(bs[:rb-2], bst[:rb-2], batch); err != nil {
+		return nil, err
+	}
+	if _, ok := typedFor(s.dt).(matmuler); !ok {
+		return nil, fmt.Errorf("exec: no matmul kernel for %s", s.dt)
+	}
+	return s, nil
+}
+
+// matmuler is implemented by the numeric impls.
+type matmuler interface {
+	matmul(s *matmulStep, vals []tensor.Any, workers int)
+}
+
+func (s *matmulStep) run(x *Executor, vals []tensor.Any) error {
+	typedFor(s.dt).(matmuler).matmul(s, vals, x.workers)
+	return nil
+}
+
+func (s *matmulStep) describe(w io.Writer, names func(v int) string) {
+	fmt.Fprintf(w, "  matmul %s = %s @ %s: batch %v of %dx%d @ %dx%d\n", names(s.out), names(s.a), names(s.b), s.batch, s.n, s.k, s.k, s.m)
+}
+
+func (m *impl[T]) matmul(s *matmulStep, vals []tensor.Any, workers int) {
+	m.gemm(s, vals, workers)
+}
+
+// batchedGemm runs s with internal/matmul for a numeric T.
+func batchedGemm[T dtype.Numeric](s *matmulStep, vals []tensor.Any, workers int) {
+	ad := vals[s.a].(*tensor.Tensor[T]).Data()
+	bd := vals[s.b].(*tensor.Tensor[T]).Data()
+	od := vals[s.out].(*tensor.Tensor[T]).Data()
+	nb := 1
+	for _, d := range s.batch {
+		nb *= d
+	}
+	dst := make([]matmul.Matrix[T], nb)
+	as := make([]matmul.Matrix[T], nb)
+	bs := make([]matmul.Matrix[T], nb)
+	idx := make([]int, len(s.batch))
+	for i := 0; i < nb; i++ {
+		ao, bo := s.aMat.off, s.bMat.off
+		for k, ix := range idx {
+			ao += ix * s.aBatch[k]
+			bo += ix * s.bBatch[k]
+		}
+		as[i] = matmul.Matrix[T]{Data: ad, Offset: ao, Rows: s.n, Cols: s.k, RowStride: s.aMat.rs, ColStride: s.aMat.cs}
+		bs[i] = matmul.Matrix[T]{Data: bd, Offset: bo, Rows: s.k, Cols: s.m, RowStride: s.bMat.rs, ColStride: s.bMat.cs}
+		dst[i] = matmul.Matrix[T]{Data: od, Offset: i * s.n * s.m, Rows: s.n, Cols: s.m, RowStride: s.m, ColStride: 1}
+		for k := len(idx) - 1; k >= 0; k-- {
+			if idx[k]++; idx[k] < s.batch[k] {
+				break
+			}
+			idx[k] = 0
+		}
+	}
+	matmul.Batched(dst, as, bs, workers)
+}

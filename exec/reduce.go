@@ -1,0 +1,278 @@
+package exec
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// reduceStep evaluates a reduction with its elementwise producer fused in:
+// the producer is computed block by block (as in a region) and each block is
+// folded into the result; no tensor of the producer's size is made.
+//
+// Determinism: the reduction sequence of every output is cut into a fixed
+// number of chunks that depends only on the shapes, never on the number of
+// workers; inside a chunk, values are combined pairwise (block sums, then a
+// binary-counter stack of block partials), and chunk partials are combined
+// in chunk order. Any worker count gives the same bits.
+type reduceStep struct {
+	node  *expr.Node
+	op    expr.Op
+	prod  *region // the producer: its operands are its inputs, then out
+	root  int     // producer slot holding the values reduced
+	out   int     // result value
+	argDT dtype.DType
+
+	inner      bool  // case A: the innermost layout axis is reduced
+	kept, red  []int // layout axes (outermost first), the inner one excluded
+	innerSize  int
+	c          int // block length along the innermost axis
+	innerBlks  int // blocks along the innermost axis
+	seqLen     int // per output (A) or output block (B): blocks (A) or rows (B)
+	nOut       int // outputs (A) or output blocks (B)
+	chunks     int
+	perChunk   int
+	perGroup   int
+	groups     int
+	count      int // elements reduced into each output, for mean
+	outNumel   int
+	outStrides []int // the result's strides on the layout axes
+}
+
+const reduceChunk = 65536 // elements per chunk of a split reduction
+
+func (pl *planner) buildReduce(n *expr.Node) (step, error) {
+	arg := pl.args(n)[0]
+	pr := pl.compileNodes([]*expr.Node{arg}, nil)
+	shape := arg.Shape()
+	rs := &reduceStep{node: n, op: n.Op(), out: pl.valueOf[n], argDT: arg.DType(), root: pr.slotOf[arg]}
+
+	// Operands: the producer's inputs, then the result with stride 0 on the
+	// reduced axes.
+	isRed := make([]bool, len(shape))
+	rs.count = 1
+	for _, a := range n.Axes() {
+		isRed[a] = true
+		rs.count *= shape[a]
+	}
+	keptShape := tensor.Shape{}
+	for i, d := range shape {
+		if !isRed[i] {
+			keptShape = append(keptShape, d)
+		}
+	}
+	ks := rowMajor(keptShape)
+	outSt := make([]int, len(shape))
+	for i, k := 0, 0; i < len(shape); i++ {
+		if !isRed[i] {
+			outSt[i] = ks[k]
+			k++
+		}
+	}
+	g := &region{shape: shape.Clone(), inputs: pr.inputs}
+	var strides [][]int
+	order, best := 0, -1
+	for s, in := range pr.inputs {
+		v := &pl.p.values[in]
+		st, err := tensor.BroadcastStrides(v.shape, v.strides, shape)
+		if err != nil {
+			return nil, err
+		}
+		nz := 0
+		for _, x := range st {
+			if x != 0 {
+				nz++
+			}
+		}
+		if nz > best {
+			order, best = s, nz
+		}
+		strides = append(strides, st)
+		g.offsets = append(g.offsets, v.offset)
+	}
+	strides = append(strides, outSt)
+	g.offsets = append(g.offsets, 0)
+	g.lay = mergeDims(shape, strides, order)
+	rs.prod = g
+
+	outOp := len(pr.inputs)
+	sizes := g.lay.sizes
+	d := len(sizes)
+	rs.outStrides = g.lay.strides[outOp]
+	rs.inner = rs.outStrides[d-1] == 0
+	for ax := 0; ax < d-1; ax++ {
+		if rs.outStrides[ax] == 0 {
+			rs.red = append(rs.red, ax)
+		} else {
+			rs.kept = append(rs.kept, ax)
+		}
+	}
+	rs.innerSize = sizes[d-1]
+	rs.c = max(1, min(rs.innerSize, pl.x.block))
+	rs.innerBlks = (rs.innerSize + rs.c - 1) / rs.c
+	rs.outNumel = 1
+	for _, x := range n.Shape() {
+		rs.outNumel *= x
+	}
+	redRows := 1
+	for _, ax := range rs.red {
+		redRows *= sizes[ax]
+	}
+	keptOuter := 1
+	for _, ax := range rs.kept {
+		keptOuter *= sizes[ax]
+	}
+	var work int // elements per output (A) or per output block (B)
+	if rs.inner {
+		rs.seqLen = redRows * rs.innerBlks
+		rs.nOut = keptOuter
+		work = redRows * rs.innerSize
+	} else {
+		rs.seqLen = redRows
+		rs.nOut = keptOuter * rs.innerBlks
+		work = redRows * rs.c
+	}
+	rs.chunks = 1
+	if rs.nOut < 32 && rs.op != expr.OpArgMax && rs.op != expr.OpArgMin {
+		rs.chunks = max(1, min(256, (work+reduceChunk-1)/reduceChunk, rs.seqLen))
+	}
+	rs.perChunk = max(1, (rs.seqLen+rs.chunks-1)/rs.chunks)
+	rs.perGroup = max(1, reduceChunk/max(1, work))
+	rs.groups = (rs.nOut + rs.perGroup - 1) / rs.perGroup
+
+	// Producer slots: blocks are one run along the innermost axis.
+	g.r, g.rows, g.c, g.cols, g.rowChunks, g.colChunks = 1, 1, rs.c, rs.innerSize, 1, rs.innerBlks
+	nslots := len(pr.inputs) + len(pr.nodes)
+	g.slotDT = make([]dtype.DType, nslots)
+	g.scalar = make([]bool, nslots)
+	for s, in := range pr.inputs {
+		g.slotDT[s] = pl.p.values[in].dt
+		g.scalar[s] = g.lay.strides[s][d-1] == 0
+	}
+	for i, nd := range pr.nodes {
+		s := len(pr.inputs) + i
+		g.slotDT[s] = nd.DType()
+		g.scalar[s] = true
+		spec := instrSpec{op: nd.Op(), dst: s, node: nd}
+		for _, a := range pl.args(nd) {
+			spec.args = append(spec.args, pr.slotOf[a])
+			g.scalar[s] = g.scalar[s] && g.scalar[pr.slotOf[a]]
+		}
+		spec.argType = pl.args(nd)[0].DType()
+		if nd.Op() == expr.OpWhere {
+			spec.argType = pl.args(nd)[1].DType()
+		}
+		g.instrs = append(g.instrs, spec)
+	}
+	g.numel = 1
+	for _, x := range sizes {
+		g.numel *= x
+	}
+	if _, ok := typedFor(rs.argDT).(reducer); !ok {
+		return nil, fmt.Errorf("exec: no reduction kernels for %s", rs.argDT)
+	}
+	return rs, nil
+}
+
+// reducer is implemented by impl[T]: the typed part of a reduction.
+type reducer interface {
+	reduceTask(rs *reduceStep, st *regionState, task int, out tensor.Any, partial any)
+	reduceFinish(rs *reduceStep, out tensor.Any, partial any)
+	newPartial(rs *reduceStep) any
+}
+
+// reduceRun is one evaluation of a reduce step.
+type reduceRun struct {
+	rs      *reduceStep
+	vals    []tensor.Any
+	partial any
+	red     reducer
+	err     error
+}
+
+func (rs *reduceStep) run(x *Executor, vals []tensor.Any) error {
+	if rs.outNumel == 0 {
+		return nil
+	}
+	rr := &reduceRun{rs: rs, vals: vals, red: typedFor(rs.argDT).(reducer)}
+	if rs.chunks > 1 {
+		rr.partial = rr.red.newPartial(rs)
+	}
+	tasks := rs.chunks * rs.groups
+	if x.workers > 1 && rs.prod.numel >= x.grain && tasks > 1 {
+		x.pool().parallel(tasks, rr)
+	} else {
+		for t := 0; t < tasks; t++ {
+			rr.runTask(t)
+		}
+	}
+	if rr.err != nil {
+		return rr.err
+	}
+	rr.red.reduceFinish(rs, vals[rs.out], rr.partial)
+	return nil
+}
+
+func (rr *reduceRun) runTask(task int) {
+	g := rr.rs.prod
+	st, _ := g.states.Get().(*regionState)
+	if st == nil {
+		var err error
+		if st, err = g.newState(rr.rs.c); err != nil {
+			rr.err = err
+			return
+		}
+	}
+	for s, v := range g.inputs {
+		st.slots[s].bind(rr.vals[v])
+	}
+	rr.red.reduceTask(rr.rs, st, task, rr.vals[rr.rs.out], rr.partial)
+	g.states.Put(st)
+}
+
+// evalBlock computes the producer for the n-element run at st.offs.
+func (g *region) evalBlock(st *regionState, n int) {
+	for s := len(g.inputs); s < len(st.slots); s++ {
+		st.slots[s].prepare(n)
+	}
+	for s := range g.inputs {
+		gm := &st.geoms[s]
+		gm.r, gm.c = 1, n
+		st.slots[s].load(gm, st.offs[s])
+	}
+	for _, f := range st.instrs {
+		f(n)
+	}
+}
+
+// seek sets st.offs to the start of the layout position given by the
+// indices of the listed axes, on top of the operands' base offsets.
+func (rs *reduceStep) seek(st *regionState, base []int, axes []int, flat int) {
+	lay := rs.prod.lay
+	for op := range st.offs {
+		st.offs[op] = base[op]
+	}
+	for k := len(axes) - 1; k >= 0; k-- {
+		ax := axes[k]
+		i := flat % lay.sizes[ax]
+		flat /= lay.sizes[ax]
+		for op := range st.offs {
+			st.offs[op] += i * lay.strides[op][ax]
+		}
+	}
+}
+
+func (rs *reduceStep) describe(w io.Writer, names func(v int) string) {
+	kind := "outer (rows into columns)"
+	if rs.inner {
+		kind = "inner (along rows)"
+	}
+	fmt.Fprintf(w, "  reduce %s -> %s: %s, layout %v, block %d, %d chunks x %d groups, %d fused kernels\n",
+		rs.op, names(rs.out), kind, rs.prod.lay, rs.c, rs.chunks, rs.groups, len(rs.prod.instrs))
+	for i, s := range rs.prod.inputs {
+		fmt.Fprintf(w, "    in  s%d <- %s\n", i, names(s))
+	}
+}

@@ -1,0 +1,251 @@
+package exec
+
+import (
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// reduceScratch is one worker's typed scratch for reductions.
+type reduceScratch[T dtype.Elem] struct {
+	fill   []T   // a scalar block expanded
+	kbase  []int // operand offsets at the current output
+	levels [][]T // pairwise stack of row partials (outer reductions)
+	weight []int
+	group  []T
+	bestV  []T
+	bestI  []int64
+}
+
+// pstack combines partial results pairwise: a binary counter whose slot i
+// holds the combination of 2^i consecutive partials. The order of
+// combination depends only on the number of partials.
+type pstack[T any] struct {
+	v [64]T
+	w [64]int
+	n int
+}
+
+func (s *pstack[T]) push(x T, combine func(a, b T) T) {
+	s.v[s.n], s.w[s.n] = x, 1
+	s.n++
+	for s.n >= 2 && s.w[s.n-1] == s.w[s.n-2] {
+		s.v[s.n-2] = combine(s.v[s.n-2], s.v[s.n-1])
+		s.w[s.n-2] *= 2
+		s.n--
+	}
+}
+
+func (s *pstack[T]) total(identity T, combine func(a, b T) T) T {
+	if s.n == 0 {
+		return identity
+	}
+	r := s.v[s.n-1]
+	for i := s.n - 2; i >= 0; i-- {
+		r = combine(s.v[i], r)
+	}
+	return r
+}
+
+func (m *impl[T]) newPartial(rs *reduceStep) any {
+	return make([]T, rs.chunks*rs.outNumel)
+}
+
+func (m *impl[T]) scratch(st *regionState, n int) *reduceScratch[T] {
+	sc, _ := st.rscratch.(*reduceScratch[T])
+	if sc == nil {
+		sc = &reduceScratch[T]{fill: make([]T, n), kbase: make([]int, len(st.offs)),
+			group: make([]T, n), bestV: make([]T, n), bestI: make([]int64, n)}
+		st.rscratch = sc
+	}
+	return sc
+}
+
+// values returns the producer's block as a slice, expanding a scalar.
+func (sc *reduceScratch[T]) values(s *slot[T], n int) []T {
+	if !s.scalar {
+		return s.v[:n]
+	}
+	f := sc.fill[:n]
+	for i := range f {
+		f[i] = s.s
+	}
+	return f
+}
+
+func (m *impl[T]) reduceTask(rs *reduceStep, st *regionState, task int, outAny tensor.Any, partialAny any) {
+	g := rs.prod
+	sc := m.scratch(st, rs.c)
+	src := st.slots[rs.root].(*slot[T])
+	k, grp := task%rs.chunks, task/rs.chunks
+	lo, hi := grp*rs.perGroup, min((grp+1)*rs.perGroup, rs.nOut)
+	j0, j1 := k*rs.perChunk, min((k+1)*rs.perChunk, rs.seqLen)
+	outOp := len(g.inputs)
+	d := len(g.lay.sizes)
+	arg := rs.op == expr.OpArgMax || rs.op == expr.OpArgMin
+	var rop *reduceOp[T]
+	var beats func(a, b T) bool
+	if arg {
+		beats = m.reduces.argmax
+		if rs.op == expr.OpArgMin {
+			beats = m.reduces.argmin
+		}
+	} else {
+		rop = m.reduces.op(rs.op)
+	}
+	var out []T
+	var outIdx []int64
+	if arg {
+		outIdx = outAny.(*tensor.Tensor[int64]).Data()
+	} else if rs.chunks == 1 {
+		out = outAny.(*tensor.Tensor[T]).Data()
+	} else {
+		out = partialAny.([]T)[k*rs.outNumel:]
+	}
+	for o := lo; o < hi; o++ {
+		if rs.inner {
+			rs.seek(st, g.offsets, rs.kept, o)
+			copy(sc.kbase, st.offs)
+			outOff := st.offs[outOp]
+			var ps pstack[T]
+			var bestV T
+			bestI := int64(-1)
+			for j := j0; j < j1; j++ {
+				rb, ib := j/rs.innerBlks, j%rs.innerBlks
+				rs.seek(st, sc.kbase, rs.red, rb)
+				for op := range st.offs {
+					st.offs[op] += ib * rs.c * g.lay.strides[op][d-1]
+				}
+				n := min(rs.c, rs.innerSize-ib*rs.c)
+				g.evalBlock(st, n)
+				v := sc.values(src, n)
+				if arg {
+					for i, x := range v {
+						if bestI < 0 || beats(x, bestV) {
+							bestV, bestI = x, int64(ib*rs.c+i)
+						}
+					}
+					continue
+				}
+				ps.push(rop.block(v), rop.combine)
+			}
+			if arg {
+				outIdx[outOff] = max(bestI, 0)
+			} else {
+				out[outOff] = ps.total(rop.identity, rop.combine)
+			}
+			continue
+		}
+		// Outer reduction: rows of the reduced axes fold into a run of
+		// outputs along the innermost (kept) axis.
+		ko, cb := o/rs.innerBlks, o%rs.innerBlks
+		rs.seek(st, g.offsets, rs.kept, ko)
+		for op := range st.offs {
+			st.offs[op] += cb * rs.c * g.lay.strides[op][d-1]
+		}
+		copy(sc.kbase, st.offs)
+		outOff, outStride := st.offs[outOp], rs.outStrides[d-1]
+		n := min(rs.c, rs.innerSize-cb*rs.c)
+		if arg {
+			bv, bi := sc.bestV[:n], sc.bestI[:n]
+			for j := j0; j < j1; j++ {
+				rs.seek(st, sc.kbase, rs.red, j)
+				g.evalBlock(st, n)
+				v := sc.values(src, n)
+				for i, x := range v {
+					if j == j0 || beats(x, bv[i]) {
+						bv[i], bi[i] = x, int64(j)
+					}
+				}
+			}
+			for i := range bi {
+				outIdx[outOff+i*outStride] = bi[i]
+			}
+			continue
+		}
+		res := sc.foldRows(rs, st, src, sc, j0, j1, n, rop, g)
+		for i, x := range res {
+			out[outOff+i*outStride] = x
+		}
+	}
+}
+
+// foldRows folds rows j0..j1 of an outer reduction into n outputs: rows are
+// summed eight at a time, and those groups pairwise.
+func (sc *reduceScratch[T]) foldRows(rs *reduceStep, st *regionState, src *slot[T], _ *reduceScratch[T], j0, j1, n int, rop *reduceOp[T], g *region) []T {
+	const groupRows = 8
+	sc.levels = sc.levels[:0]
+	sc.weight = sc.weight[:0]
+	grp := sc.group[:n]
+	inGroup := 0
+	push := func(v []T) {
+		// Reuse a level buffer beyond the current depth, if any.
+		depth := len(sc.weight)
+		if cap(sc.levels) > depth && cap(sc.levels[:depth+1][depth]) >= n {
+			sc.levels = sc.levels[:depth+1]
+		} else {
+			sc.levels = append(sc.levels[:depth], make([]T, n))
+		}
+		copy(sc.levels[depth][:n], v)
+		sc.levels[depth] = sc.levels[depth][:n]
+		sc.weight = append(sc.weight, 1)
+		for l := len(sc.weight); l >= 2 && sc.weight[l-1] == sc.weight[l-2]; l-- {
+			rop.vcombine(sc.levels[l-2], sc.levels[l-1])
+			sc.weight[l-2] *= 2
+			sc.weight = sc.weight[:l-1]
+			sc.levels = sc.levels[:l-1]
+		}
+	}
+	for j := j0; j < j1; j++ {
+		rs.seek(st, sc.kbase, rs.red, j)
+		g.evalBlock(st, n)
+		v := sc.values(src, n)
+		if inGroup == 0 {
+			copy(grp, v)
+		} else {
+			rop.vcombine(grp, v)
+		}
+		inGroup++
+		if inGroup == groupRows {
+			push(grp)
+			inGroup = 0
+		}
+	}
+	if inGroup > 0 {
+		push(grp)
+	}
+	if len(sc.weight) == 0 {
+		for i := range grp {
+			grp[i] = rop.identity
+		}
+		return grp
+	}
+	res := sc.levels[len(sc.weight)-1]
+	for l := len(sc.weight) - 2; l >= 0; l-- {
+		// res = levels[l] combined with res, in that order.
+		rop.vcombine(sc.levels[l], res)
+		res = sc.levels[l]
+	}
+	return res
+}
+
+func (m *impl[T]) reduceFinish(rs *reduceStep, outAny tensor.Any, partialAny any) {
+	if rs.op == expr.OpArgMax || rs.op == expr.OpArgMin {
+		return
+	}
+	out := outAny.(*tensor.Tensor[T]).Data()
+	if rs.chunks > 1 {
+		rop := m.reduces.op(rs.op)
+		partial := partialAny.([]T)
+		for e := range rs.outNumel {
+			var ps pstack[T]
+			for k := 0; k < rs.chunks; k++ {
+				ps.push(partial[k*rs.outNumel+e], rop.combine)
+			}
+			out[e] = ps.total(rop.identity, rop.combine)
+		}
+	}
+	if rs.op == expr.OpMean {
+		m.reduces.scale(out, rs.count)
+	}
+}
