@@ -44,7 +44,8 @@ func printed(x fmt.Formatter, formats ...string) string {
 // TestFormatGolden prints tensors of every dtype and layout and compares
 // them with testdata/golden, whose contents were checked against NumPy
 // 1.24's str() and repr() (with "array" read as "tensor" and the dtype
-// always shown). Refresh with go test ./tensor -run TestFormatGolden -update.
+// always shown); testdata/numpy_golden.py redoes that check. Refresh with
+// go test ./tensor -run TestFormatGolden -update.
 func TestFormatGolden(t *testing.T) {
 	f64 := func(shape []int, v ...float64) *tensor.Tensor[float64] {
 		return tensor.Must(tensor.FromSlice(v, shape...))
