@@ -82,8 +82,8 @@ for name, want in cases.items():
     if got != want:
         bad += 1
         print('DIFF', name)
-
         for l in difflib.unified_diff(want.splitlines(), got.splitlines(), 'numpy', 'go', lineterm='', n=1):
             print(l)
 missing = set(f[:-7] for f in os.listdir(G)) - set(cases)
 print('checked', len(cases), 'bad', bad, 'unchecked', missing)
+raise SystemExit(1 if bad or missing else 0)
