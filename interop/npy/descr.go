@@ -20,15 +20,24 @@ type Header struct {
 	ByteOrder binary.ByteOrder
 }
 
-// typeCodes maps NumPy's type codes (the descr without its byte-order
-// character) to dtypes. "?" is NumPy's one-character code for bool.
-var typeCodes = map[string]dtype.DType{
-	"b1": dtype.Bool, "?": dtype.Bool,
-	"i1": dtype.Int8, "i2": dtype.Int16, "i4": dtype.Int32, "i8": dtype.Int64,
-	"u1": dtype.Uint8, "u2": dtype.Uint16, "u4": dtype.Uint32, "u8": dtype.Uint64,
-	"f4": dtype.Float32, "f8": dtype.Float64,
-	"c8": dtype.Complex64, "c16": dtype.Complex128,
+// typeCodes are NumPy's type codes (a descr without its byte-order
+// character) for each dtype.
+var typeCodes = [...]string{
+	dtype.Bool: "b1",
+	dtype.Int8: "i1", dtype.Int16: "i2", dtype.Int32: "i4", dtype.Int64: "i8",
+	dtype.Uint8: "u1", dtype.Uint16: "u2", dtype.Uint32: "u4", dtype.Uint64: "u8",
+	dtype.Float32: "f4", dtype.Float64: "f8",
+	dtype.Complex64: "c8", dtype.Complex128: "c16",
 }
+
+// codeDTypes inverts typeCodes, adding "?", NumPy's one-character code for bool.
+var codeDTypes = func() map[string]dtype.DType {
+	m := map[string]dtype.DType{"?": dtype.Bool}
+	for _, d := range dtype.All {
+		m[typeCodes[d]] = d
+	}
+	return m
+}()
 
 // unsupportedKinds explains the NumPy kinds a tensor cannot hold.
 var unsupportedKinds = map[byte]string{
@@ -73,7 +82,7 @@ func parseDescr(v string) (dtype.DType, binary.ByteOrder, error) {
 	case '=':
 		order, code = nativeOrder, code[1:]
 	}
-	d, ok := typeCodes[code]
+	d, ok := codeDTypes[code]
 	if !ok {
 		if code != "" {
 			if reason, ok := unsupportedKinds[code[0]]; ok {
@@ -91,17 +100,11 @@ func parseDescr(v string) (dtype.DType, binary.ByteOrder, error) {
 // formatDescr returns NumPy's type string for d in the given order, unquoted:
 // "<f8", ">i4", "|b1".
 func formatDescr(d dtype.DType, order binary.ByteOrder) string {
-	var code string
-	for c, cd := range typeCodes {
-		if cd == d && c != "?" {
-			code = c
-		}
-	}
 	switch {
 	case d.Size() == 1:
-		return "|" + code
+		return "|" + typeCodes[d]
 	case order == binary.BigEndian:
-		return ">" + code
+		return ">" + typeCodes[d]
 	}
-	return "<" + code
+	return "<" + typeCodes[d]
 }

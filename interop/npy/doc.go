@@ -17,7 +17,8 @@
 // all read. The element type is checked, never guessed: Read[float32] of a
 // float64 file is a *DTypeError naming both dtypes. ReadConvert converts as
 // NumPy's astype does, and ReadAny returns a tensor of the file's dtype for
-// callers that dispatch on it.
+// callers that dispatch on it. LoadHeader and (*NPZ).Header read only the
+// header: dtype, shape, memory order and byte order.
 //
 // # Layout
 //

@@ -14,6 +14,7 @@ type MagicError struct {
 	Got []byte // the first bytes of the input, at most six
 }
 
+// Error describes the failure.
 func (e *MagicError) Error() string {
 	return fmt.Sprintf("npy: not a .npy file: starts with %q, want %q", e.Got, magic)
 }
@@ -28,6 +29,7 @@ type HeaderError struct {
 	Err    error // the underlying error, if any
 }
 
+// Error describes the failure.
 func (e *HeaderError) Error() string {
 	var b strings.Builder
 	b.WriteString("npy: ")
@@ -46,6 +48,7 @@ func (e *HeaderError) Error() string {
 	return b.String()
 }
 
+// Unwrap returns the underlying error.
 func (e *HeaderError) Unwrap() error { return e.Err }
 
 // TruncatedError reports input that ends before the header or the data it
@@ -55,6 +58,7 @@ type TruncatedError struct {
 	Want, Got int64  // bytes of the section needed and bytes present
 }
 
+// Error describes the failure.
 func (e *TruncatedError) Error() string {
 	return fmt.Sprintf("npy: truncated %s: need %d bytes, got %d", e.Section, e.Want, e.Got)
 }
@@ -67,6 +71,7 @@ type LengthError struct {
 	Want, Got int64 // data bytes the header accounts for and bytes present
 }
 
+// Error describes the failure.
 func (e *LengthError) Error() string {
 	return fmt.Sprintf("npy: data does not match the header: shape %v of %v is %d bytes, data has %d",
 		e.Shape, e.DType, e.Want, e.Got)
@@ -80,6 +85,7 @@ type DTypeError struct {
 	Elem string      // the Go element type, as %T prints it (the tensor type for a dtype-erased write)
 }
 
+// Error describes the failure.
 func (e *DTypeError) Error() string {
 	if e.Want == dtype.Invalid {
 		return fmt.Sprintf("npy: %s has no NumPy dtype (use a basic element type such as float64)", e.Elem)
@@ -96,6 +102,7 @@ type ArchiveError struct {
 	Err  error
 }
 
+// Error describes the failure.
 func (e *ArchiveError) Error() string {
 	if e.Name == "" {
 		return "npy: npz archive: " + e.Err.Error()
@@ -103,4 +110,5 @@ func (e *ArchiveError) Error() string {
 	return fmt.Sprintf("npy: npz entry %q: %v", e.Name, e.Err)
 }
 
+// Unwrap returns the underlying error.
 func (e *ArchiveError) Unwrap() error { return e.Err }

@@ -160,3 +160,13 @@ func ExampleNPZWriter() {
 	fmt.Println(a.Names(), y.Values())
 	// Output: [x] [1 2 3]
 }
+
+func ExampleLoadHeader() {
+	// Learn a file's dtype and shape without reading its data.
+	h, err := npy.LoadHeader(filepath.Join("testdata", "int16_be.npy"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(h.DType, h.Shape, h.Fortran, h.ByteOrder)
+	// Output: int16 [2, 3] false BigEndian
+}

@@ -30,6 +30,31 @@ func LoadAny(path string) (tensor.Any, error) {
 	return loadFile(path, decodeAny)
 }
 
+// LoadHeader reads only the header of the .npy file at path: its dtype,
+// shape, memory order and byte order, for choosing T before Load[T].
+func LoadHeader(path string) (Header, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Header{}, err
+	}
+	defer f.Close()
+	hr, err := readFileHeader(f)
+	if err != nil {
+		return Header{}, err
+	}
+	return hr.Header, nil
+}
+
+// readFileHeader is readHeader for input that must hold an array: an empty
+// file is truncated, not the clean end of a stream.
+func readFileHeader(r io.Reader) (*headerReader, error) {
+	hr, err := readHeader(r)
+	if err == io.EOF {
+		return nil, &TruncatedError{Section: "header", Want: 10}
+	}
+	return hr, err
+}
+
 // loadFile opens path and decodes the one array it holds.
 func loadFile[R any](path string, dec func(*headerReader, io.Reader) (R, error)) (R, error) {
 	var zero R
@@ -44,10 +69,7 @@ func loadFile[R any](path string, dec func(*headerReader, io.Reader) (R, error))
 // decodeWhole decodes the single array r must hold from start to end.
 func decodeWhole[R any](r io.Reader, dec func(*headerReader, io.Reader) (R, error)) (R, error) {
 	var zero R
-	hr, err := readHeader(r)
-	if err == io.EOF {
-		err = &TruncatedError{Section: "header", Want: 10}
-	}
+	hr, err := readFileHeader(r)
 	if err != nil {
 		return zero, err
 	}

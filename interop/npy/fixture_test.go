@@ -3,6 +3,7 @@ package npy_test
 import (
 	"bytes"
 	"encoding/binary"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -102,4 +103,36 @@ func TestLoadAnyFixtures(t *testing.T) {
 			assert.Equal(t, tensor.Shape{2, 3}, x.Shape())
 		})
 	}
+}
+
+func TestLoadHeader(t *testing.T) {
+	cases := []struct {
+		file string
+		want npy.Header
+	}{
+		{"float64.npy", npy.Header{DType: dtype.Float64, Shape: tensor.Shape{2, 3}, ByteOrder: binary.LittleEndian}},
+		{"int16_be.npy", npy.Header{DType: dtype.Int16, Shape: tensor.Shape{2, 3}, ByteOrder: binary.BigEndian}},
+		{"uint8_f.npy", npy.Header{DType: dtype.Uint8, Shape: tensor.Shape{2, 3}, Fortran: true, ByteOrder: binary.LittleEndian}},
+		{"bool_0d.npy", npy.Header{DType: dtype.Bool, Shape: tensor.Shape{}, ByteOrder: binary.LittleEndian}},
+		{"complex64_empty.npy", npy.Header{DType: dtype.Complex64, Shape: tensor.Shape{0, 3}, ByteOrder: binary.LittleEndian}},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			h, err := npy.LoadHeader(filepath.Join("testdata", c.file))
+			require.NoError(t, err)
+			assert.Equal(t, c.want, h)
+		})
+	}
+	_, err := npy.LoadHeader(filepath.Join("testdata", "arrays.npz"))
+	var e *npy.MagicError
+	assert.ErrorAs(t, err, &e)
+
+	a, err := npy.OpenNPZ(filepath.Join("testdata", "arrays_z.npz"))
+	require.NoError(t, err)
+	defer a.Close()
+	h, err := a.Header("a")
+	require.NoError(t, err)
+	assert.Equal(t, npy.Header{DType: dtype.Int32, Shape: tensor.Shape{2, 3}, ByteOrder: binary.LittleEndian}, h)
+	_, err = a.Header("zz")
+	assert.ErrorIs(t, err, fs.ErrNotExist)
 }

@@ -70,6 +70,20 @@ func (a *NPZ) ReadAny(name string) (tensor.Any, error) {
 	return readEntry(a, name, decodeAny)
 }
 
+// Header reads only the header of the named array.
+func (a *NPZ) Header(name string) (Header, error) {
+	rc, err := a.open(name)
+	if err != nil {
+		return Header{}, err
+	}
+	defer rc.Close()
+	hr, err := readFileHeader(rc)
+	if err != nil {
+		return Header{}, &ArchiveError{Name: name, Err: err}
+	}
+	return hr.Header, nil
+}
+
 // ReadNPZ reads the named array of a into a Tensor[T] as Read does; the entry
 // must hold exactly one array.
 func ReadNPZ[T dtype.Elem](a *NPZ, name string) (*tensor.Tensor[T], error) {
@@ -82,16 +96,25 @@ func ReadNPZConvert[T dtype.Elem](a *NPZ, name string) (*tensor.Tensor[T], error
 	return readEntry(a, name, decodeConvert[T])
 }
 
-// readEntry decodes the named entry of a, which must hold exactly one array.
-func readEntry[R any](a *NPZ, name string, dec func(*headerReader, io.Reader) (R, error)) (R, error) {
-	var zero R
+// open opens the named entry.
+func (a *NPZ) open(name string) (io.ReadCloser, error) {
 	key, ok := a.keys[name]
 	if !ok {
-		return zero, &ArchiveError{Name: name, Err: fs.ErrNotExist}
+		return nil, &ArchiveError{Name: name, Err: fs.ErrNotExist}
 	}
 	rc, err := a.zr.Open(key)
 	if err != nil {
-		return zero, &ArchiveError{Name: name, Err: err}
+		return nil, &ArchiveError{Name: name, Err: err}
+	}
+	return rc, nil
+}
+
+// readEntry decodes the named entry of a, which must hold exactly one array.
+func readEntry[R any](a *NPZ, name string, dec func(*headerReader, io.Reader) (R, error)) (R, error) {
+	var zero R
+	rc, err := a.open(name)
+	if err != nil {
+		return zero, err
 	}
 	defer rc.Close()
 	t, err := decodeWhole(rc, dec)
