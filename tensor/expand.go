@@ -46,7 +46,7 @@ func (t *Tensor[T]) BroadcastTo(shape ...int) (*Tensor[T], error) {
 	}
 	off := t.offset
 	if t.Numel() == 0 {
-		off = min(off, len(t.data))
+		off = emptyOffset(off, len(t.data))
 	}
 	return t.view(off, target, strides), nil
 }

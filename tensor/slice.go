@@ -26,11 +26,14 @@ func (t *Tensor[T]) Slice(axis, start, stop, step int) (*Tensor[T], error) {
 	strides := append([]int{}, t.strides...)
 	shape[ax] = length
 	strides[ax] = t.strides[ax] * step
+	if st := t.strides[ax]; st > 0 && step > maxInt/st {
+		// Only a slice of at most one element can get here (a longer one
+		// would reach past its storage), and its stride is never used.
+		strides[ax] = st
+	}
 	off := t.offset + begin*t.strides[ax]
 	if length == 0 || t.Numel() == 0 {
-		// An empty view reads nothing; keep its offset inside the storage so
-		// that Data()[Offset():] stays valid.
-		off = min(off, len(t.data))
+		off = emptyOffset(off, len(t.data))
 	}
 	return t.view(off, shape, strides), nil
 }
@@ -66,7 +69,11 @@ func (t *Tensor[T]) Index(axis, i int) (*Tensor[T], error) {
 	strides := append(append([]int{}, t.strides[:ax]...), t.strides[ax+1:]...)
 	off := t.offset + j*t.strides[ax]
 	if t.Numel() == 0 {
-		off = min(off, len(t.data))
+		off = emptyOffset(off, len(t.data))
 	}
 	return t.view(off, shape, strides), nil
 }
+
+// emptyOffset keeps the offset of an empty view inside [0, n], so that
+// Data()[Offset():] stays valid although the view reads nothing.
+func emptyOffset(off, n int) int { return min(max(off, 0), n) }

@@ -146,6 +146,16 @@ func TestSqueezeExpand(t *testing.T) {
 	checkView(t, se, viewWant{tensor.Shape{2, 2}, []int{0, 0}, 0, []float64{7, 7, 7, 7}})
 }
 
+func TestSliceHugeStep(t *testing.T) {
+	x, err := grid(t, 10).Slice(0, 1, 10, 2)
+	require.NoError(t, err)
+	y, err := x.Slice(0, 0, math.MaxInt, math.MaxInt)
+	require.NoError(t, err)
+	assert.Equal(t, tensor.Shape{1}, y.Shape())
+	assert.GreaterOrEqual(t, y.Strides()[0], 0, "the stride does not overflow")
+	assert.Equal(t, []float64{1}, y.Values())
+}
+
 func TestTVectorAndScalar(t *testing.T) {
 	v := grid(t, 3)
 	vt, err := v.T()
