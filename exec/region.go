@@ -239,6 +239,7 @@ func (g *region) tile(block int) {
 		g.c = min(g.cols, block)
 		g.r = 1
 	}
+	g.r, g.c = max(g.r, 1), max(g.c, 1) // zero-size spaces run no blocks
 	g.rowChunks = (g.rows + g.r - 1) / g.r
 	g.colChunks = (g.cols + g.c - 1) / g.c
 	g.blocks = g.rowChunks * g.colChunks

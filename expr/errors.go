@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/tensor"
 )
 
 var errZeroExpr = errors.New("expr: use of a zero Expr (build expressions with Of, Scalar or Placeholder)")
@@ -32,3 +33,17 @@ type ShapeOpError struct {
 }
 
 func (e *ShapeOpError) Error() string { return "expr: " + e.Op + ": " + e.Reason }
+
+// RestrictedRankError reports a broadcast of a restricted dtype (complex64,
+// complex128, float64, int16, uint16, uint64) whose merged rank is 6 or more.
+// compat.SetRestrictedRank(false) lifts the rule.
+type RestrictedRankError struct {
+	DType  dtype.DType
+	A, B   tensor.Shape
+	Merged tensor.Shape
+}
+
+func (e *RestrictedRankError) Error() string {
+	return fmt.Sprintf("expr: broadcasting %s tensors of shapes %v and %v merges to rank %d (%v); %s broadcasts must merge to fewer than %d dimensions",
+		e.DType, e.A, e.B, len(e.Merged), e.Merged, e.DType, MaxRestrictedRank)
+}
