@@ -27,10 +27,9 @@ import (
 // float32, float64 and complex64 go through gonum's BLAS (the implementation
 // registered with blas32, blas64 and cblas64); complex128, the integer types
 // and named element types use a cache-blocked Go loop, with Go's wrapping
-// integer arithmetic. Either way
-// the summation order of each element does not depend on GOMAXPROCS, so results are
-// reproducible from run to run. Large products use up to GOMAXPROCS
-// goroutines, as gonum's Dgemm does.
+// integer arithmetic. Large products use up to GOMAXPROCS goroutines, as
+// gonum's Dgemm does; the order in which each element is summed does not
+// depend on their number, so results are the same from run to run.
 //
 // Preconditions, the caller's: a.Rows == dst.Rows, b.Cols == dst.Cols and
 // a.Cols == b.Rows; every view lies inside its Data; no two elements of dst
