@@ -114,6 +114,26 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		memberSet[m.node] = true
 	}
 	pr := pl.compileNodes(roots, memberSet)
+
+	// Inputs that share memory with an output: exactly the output is fine
+	// (each element is read before it is written); any other overlap is
+	// staged through a copy, decided here before the layout is built.
+	exact := make([][]int, len(ms)) // per output, input slots that are exactly it
+	for oi, m := range ms {
+		ov := &pl.p.values[m.value]
+		for s, in := range pr.inputs {
+			if !pl.shareStorage(in, m.value) {
+				continue
+			}
+			iv := &pl.p.values[in]
+			st, err := tensor.BroadcastStrides(iv.shape, iv.strides, shape)
+			if err == nil && iv.offset == ov.offset && slices.Equal(st, ov.strides) {
+				exact[oi] = append(exact[oi], s)
+				continue
+			}
+			pr.inputs[s] = pl.stage(in)
+		}
+	}
 	g := &region{shape: shape.Clone(), inputs: pr.inputs}
 
 	// Operands: outputs, then inputs, each with strides over shape.
@@ -164,7 +184,8 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		g.instrs = append(g.instrs, spec)
 	}
 
-	// Outputs, staging inputs that partially overlap them.
+	// Outputs. A kernel writes its output's storage directly unless an input
+	// that is exactly that output is still read by a later kernel.
 	lastRead := make([]int, nslots)
 	for i, in := range g.instrs {
 		for _, a := range in.args {
@@ -174,30 +195,14 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 	redirected := map[int]bool{}
 	for oi, m := range ms {
 		src := pr.slotOf[m.node]
-		out := regionOutput{value: m.value, src: src}
 		direct := src >= len(pr.inputs) && !g.scalar[src] && !redirected[src] && oi < 64
-		producer := src - len(pr.inputs)
-		for s, in := range pr.inputs {
-			if !pl.shareStorage(in, m.value) {
-				continue
-			}
-			if slices.Equal(g.lay.strides[len(ms)+s], g.lay.strides[oi]) && g.offsets[len(ms)+s] == g.offsets[oi] {
-				// Exactly the destination: each element is read before it
-				// is written, as long as the write comes last.
-				direct = direct && lastRead[s] <= producer
-				continue
-			}
-			staged, err := pl.stage(in, g, s)
-			if err != nil {
-				return nil, err
-			}
-			pr.inputs[s] = staged
+		for _, s := range exact[oi] {
+			direct = direct && lastRead[s] <= src-len(pr.inputs)
 		}
 		if direct {
 			redirected[src] = true
 		}
-		out.direct = direct
-		g.outputs = append(g.outputs, out)
+		g.outputs = append(g.outputs, regionOutput{value: m.value, src: src, direct: direct})
 	}
 	return g, nil
 }
@@ -214,23 +219,18 @@ func (pl *planner) shareStorage(a, b int) bool {
 	return false
 }
 
-// stage copies input value in (read by region g through slot s) to a new
-// contiguous tensor before g runs, so that g's writes cannot change what it
-// reads. The copy is the only extra memory an overlapping in-place op costs.
-func (pl *planner) stage(in int, g *region, s int) (int, error) {
+// stage copies value in to a new contiguous tensor before the region being
+// built runs, so that the region's writes cannot change what it reads. The
+// copy is the only extra memory an overlapping in-place op costs.
+func (pl *planner) stage(in int) int {
 	v := pl.p.values[in]
 	tmp := pl.addValue(value{kind: valTemp, node: v.node, dt: v.dt, shape: v.shape, strides: rowMajor(v.shape)})
-	cp, err := pl.copyRegion(in, tmp)
-	if err != nil {
-		return 0, err
-	}
-	// Run the copy just before g: g's level is the last one appended.
-	pl.pendingStage = append(pl.pendingStage, cp)
-	return tmp, nil
+	pl.pendingStage = append(pl.pendingStage, pl.copyRegion(in, tmp))
+	return tmp
 }
 
 // copyRegion builds a region that copies value src into value dst (same shape).
-func (pl *planner) copyRegion(src, dst int) (*region, error) {
+func (pl *planner) copyRegion(src, dst int) *region {
 	v := &pl.p.values[src]
 	g := &region{shape: v.shape.Clone(), inputs: []int{src}}
 	d := &pl.p.values[dst]
@@ -240,5 +240,5 @@ func (pl *planner) copyRegion(src, dst int) (*region, error) {
 	g.slotDT = []dtype.DType{v.dt}
 	g.scalar = []bool{false}
 	g.outputs = []regionOutput{{value: dst, src: 0}}
-	return g, nil
+	return g
 }

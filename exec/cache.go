@@ -30,10 +30,7 @@ func (x *Executor) planFor(roots []*expr.Node, dsts []tensor.Any, binds []Bindin
 	if cacheable {
 		copy(key.roots[:], roots)
 		copy(key.dsts[:], dsts)
-		x.cache.mu.Lock()
-		p := x.cache.plans[key]
-		x.cache.mu.Unlock()
-		if p != nil {
+		if p := x.cache.get(key); p != nil {
 			return p, nil
 		}
 	}
@@ -53,4 +50,11 @@ func (x *Executor) planFor(roots []*expr.Node, dsts []tensor.Any, binds []Bindin
 		x.cache.mu.Unlock()
 	}
 	return p, nil
+}
+
+func (c *planCache) get(key cacheKey) *plan {
+	c.mu.Lock()
+	p := c.plans[key]
+	c.mu.Unlock()
+	return p
 }

@@ -36,7 +36,7 @@ func Workers(n int) Option { return func(x *Executor) { x.workers = max(1, n) } 
 func Grain(n int) Option { return func(x *Executor) { x.grain = max(1, n) } }
 
 // BlockSize sets the number of elements a kernel processes per step
-// (default 2048): small enough for a block of every operand to stay in
+// (default 512): small enough for a block of every operand to stay in
 // cache, large enough that per-block dispatch costs nothing.
 func BlockSize(n int) Option { return func(x *Executor) { x.block = max(16, n) } }
 
@@ -48,7 +48,7 @@ func Debug(w io.Writer) Option { return func(x *Executor) { x.debug = w } }
 
 // New returns an executor with the given options.
 func New(opts ...Option) *Executor {
-	x := &Executor{workers: runtime.GOMAXPROCS(0), grain: 32768, block: 2048}
+	x := &Executor{workers: runtime.GOMAXPROCS(0), grain: 32768, block: 512}
 	for _, o := range opts {
 		o(x)
 	}
@@ -126,8 +126,14 @@ func EvalToWith[T dtype.Elem](x *Executor, dst *tensor.Tensor[T], e expr.Expr[T]
 	if dst == nil {
 		return &InplaceError{Reason: "nil destination"}
 	}
-	_, err := x.Run([]*expr.Node{e.Node()}, []tensor.Any{dst}, binds...)
-	return err
+	if err := checkDst(dst); err != nil {
+		return err
+	}
+	if len(binds) > 0 {
+		_, err := x.Run([]*expr.Node{e.Node()}, []tensor.Any{dst}, binds...)
+		return err
+	}
+	return x.runTo(e.Node(), dst)
 }
 
 // Run evaluates roots in one plan. dsts, when non-nil, has one entry per
@@ -136,6 +142,18 @@ func EvalToWith[T dtype.Elem](x *Executor, dst *tensor.Tensor[T], e expr.Expr[T]
 // roots' values. Every check runs before anything is written: on error no
 // destination has changed.
 func (x *Executor) Run(roots []*expr.Node, dsts []tensor.Any, binds ...Binding) ([]tensor.Any, error) {
+	if dsts != nil && len(dsts) != len(roots) {
+		return nil, &InplaceError{Reason: "one destination per root is needed"}
+	}
+	// PyTorch's order: a destination with overlapping elements is refused
+	// before any shape is looked at.
+	for _, d := range dsts {
+		if d != nil {
+			if err := checkDst(d); err != nil {
+				return nil, err
+			}
+		}
+	}
 	for _, r := range roots {
 		if r == nil {
 			return nil, errNilRoot

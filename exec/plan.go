@@ -3,7 +3,6 @@ package exec
 import (
 	"fmt"
 	"io"
-	"slices"
 	"sync"
 
 	"github.com/tensorplay/tensorplay/dtype"
@@ -65,7 +64,23 @@ func (s *viewStep) describe(w io.Writer, names func(int) string) {
 	fmt.Fprintf(w, "  view %s = %s of %s: shape %v strides %v offset %d\n", names(s.v), s.val.node.Op(), names(s.val.src), s.val.shape, s.val.strides, s.val.offset)
 }
 
+// run evaluates the plan and returns its results.
 func (p *plan) run(x *Executor) ([]tensor.Any, error) {
+	var out []tensor.Any
+	err := p.exec(x, func(vals []tensor.Any) {
+		out = make([]tensor.Any, len(p.results))
+		for i, r := range p.results {
+			out[i] = vals[r]
+		}
+	})
+	return out, err
+}
+
+// runInto evaluates a plan whose results are all destinations.
+func (p *plan) runInto(x *Executor) error { return p.exec(x, nil) }
+
+// exec runs the steps; done, if non-nil, sees the values after success.
+func (p *plan) exec(x *Executor, done func(vals []tensor.Any)) error {
 	vp, _ := p.runs.Get().(*[]tensor.Any)
 	if vp == nil {
 		vs := make([]tensor.Any, len(p.values))
@@ -87,16 +102,12 @@ func (p *plan) run(x *Executor) ([]tensor.Any, error) {
 			break
 		}
 	}
-	var out []tensor.Any
-	if err == nil {
-		out = make([]tensor.Any, len(p.results))
-		for i, r := range p.results {
-			out[i] = vals[r]
-		}
+	if err == nil && done != nil {
+		done(vals)
 	}
 	clear(vals)
 	p.runs.Put(vp)
-	return out, err
+	return err
 }
 
 // describe prints the plan for the Debug option.
@@ -127,7 +138,8 @@ func rowMajor(shape tensor.Shape) []int { return tensor.RowMajorStrides(shape) }
 // layout it rejects may in rare cases not overlap, which costs a clone).
 func internalOverlap(shape tensor.Shape, strides []int) bool {
 	type ax struct{ size, stride int }
-	var axes []ax
+	var buf [16]ax
+	axes := buf[:0]
 	for i, d := range shape {
 		if d == 0 {
 			return false
@@ -136,7 +148,12 @@ func internalOverlap(shape tensor.Shape, strides []int) bool {
 			axes = append(axes, ax{d, strides[i]})
 		}
 	}
-	slices.SortFunc(axes, func(a, b ax) int { return a.stride - b.stride })
+	// Insertion sort by stride: ranks are small, and sort.Slice allocates.
+	for i := 1; i < len(axes); i++ {
+		for j := i; j > 0 && axes[j].stride < axes[j-1].stride; j-- {
+			axes[j], axes[j-1] = axes[j-1], axes[j]
+		}
+	}
 	span := 0 // the largest offset the inner axes reach
 	for _, a := range axes {
 		if a.stride <= span {

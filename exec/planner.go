@@ -1,8 +1,6 @@
 package exec
 
 import (
-	"slices"
-
 	"github.com/tensorplay/tensorplay/expr"
 	"github.com/tensorplay/tensorplay/tensor"
 )
@@ -138,24 +136,12 @@ func (pl *planner) checkDsts(roots []*expr.Node, dsts []tensor.Any) error {
 		if d.DType() != r.DType() {
 			return &InplaceError{Reason: "destination is " + d.DType().String() + ", value is " + r.DType().String()}
 		}
-		if internalOverlap(d.Shape(), d.Strides()) {
-			return &OverlapError{Shape: d.Shape().Clone(), Strides: slices.Clone(d.Strides())}
-		}
-		if err := checkInplaceShape(d.Shape(), r.Shape()); err != nil {
+		if err := checkDst(d); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// checkInplaceShape reports whether a value of shape v can be written into
-// a destination of shape dst: v must broadcast to exactly dst.
-func checkInplaceShape(dst, v tensor.Shape) error {
-	if len(v) > len(dst) {
-		return &InplaceError{Dst: dst.Clone(), Value: v.Clone()}
-	}
-	if _, err := tensor.BroadcastStrides(v, make([]int, len(v)), dst); err != nil {
-		return err
+		if err := checkExpands(d.Shape(), r.Shape()); err != nil {
+			return err
+		}
 	}
 	return nil
 }
