@@ -52,7 +52,7 @@ type step interface {
 // viewStep makes a view value from its source's storage.
 type viewStep struct {
 	v   int
-	val *value
+	val value
 }
 
 func (s *viewStep) run(x *Executor, vals []tensor.Any) error {

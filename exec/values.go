@@ -75,6 +75,8 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 			}
 			pl.valueOf[n] = v
 			pl.addMember(pl.level[n], member{node: n, value: v, shape: n.Shape()})
+		case n.Op() == expr.OpEmbed:
+			pl.valueOf[n] = pl.embedValue(n)
 		case c == expr.ClassShape:
 			pl.valueOf[n] = pl.viewValue(n)
 		default: // reductions and matmul
@@ -148,9 +150,27 @@ func (pl *planner) viewValue(n *expr.Node) int {
 		v.strides = st
 	}
 	id := pl.addValue(v)
-	pl.p.steps = append(pl.p.steps, &viewStep{v: id, val: &pl.p.values[id]})
-	pl.stepLevel = append(pl.stepLevel, pl.level[n])
+	pl.addStep(pl.level[n], &viewStep{v: id, val: pl.p.values[id]})
 	return id
+}
+
+// embedValue makes the value of an embed: a new tensor of zeros, with the
+// operand copied into the view of it that a slice would read.
+func (pl *planner) embedValue(n *expr.Node) int {
+	arg := pl.args(n)[0]
+	tmp := pl.tempValue(n, n.Shape())
+	t := pl.p.values[tmp]
+	axis, start, _, step := n.SliceArgs()
+	v := value{kind: valView, node: n, dt: n.DType(), shape: arg.Shape(), src: tmp, storage: tmp,
+		strides: append([]int(nil), t.strides...)}
+	if arg.Shape()[axis] > 0 {
+		v.offset = start * t.strides[axis]
+	}
+	v.strides[axis] *= step
+	view := pl.addValue(v)
+	pl.addStep(pl.level[n], &viewStep{v: view, val: pl.p.values[view]})
+	pl.addMember(pl.level[n], member{node: arg, value: view, shape: arg.Shape()})
+	return tmp
 }
 
 // reshapeStrides returns strides that view a tensor of shape `shape` and

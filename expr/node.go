@@ -23,7 +23,7 @@ type Node struct {
 
 	axes    []int // reductions: sorted, non-negative; permute: the permutation
 	keepDim bool
-	slice   sliceSpec // OpSlice
+	slice   sliceSpec // OpSlice, OpEmbed
 }
 
 type sliceSpec struct{ axis, start, stop, step int }
@@ -84,7 +84,8 @@ func (n *Node) Axes() []int { return n.axes }
 func (n *Node) KeepDim() bool { return n.keepDim }
 
 // SliceArgs returns a slice node's axis, start, stop and step, normalised so
-// that 0 <= start <= stop <= extent and step >= 1.
+// that 0 <= start <= stop <= extent and step >= 1. For an embed node they
+// are the slice of the result that holds the operand.
 func (n *Node) SliceArgs() (axis, start, stop, step int) {
 	s := n.slice
 	return s.axis, s.start, s.stop, s.step

@@ -64,6 +64,7 @@ const (
 	OpPermute
 	OpExpand
 	OpSlice
+	OpEmbed // the adjoint of slice: zeros with the operand placed at start::step
 
 	OpSum
 	OpMean
@@ -204,6 +205,7 @@ var opTable = [opCount]opInfo{
 	OpPermute: {name: "permute", class: ClassShape, accept: kAll},
 	OpExpand:  {name: "expand", class: ClassShape, accept: kAll},
 	OpSlice:   {name: "slice", class: ClassShape, accept: kAll},
+	OpEmbed:   {name: "embed", class: ClassShape, accept: kAll},
 
 	OpSum:    {name: "sum", class: ClassReduce, accept: kNumeric},
 	OpMean:   {name: "mean", class: ClassReduce, accept: kInexact},

@@ -252,3 +252,32 @@ func (x Expr[T]) Slice(axis, start, stop, step int) Expr[T] {
 	n.dt, n.shape, n.slice = a.dt, shape, sliceSpec{p, lo, hi, step}
 	return Expr[T]{n}
 }
+
+// Embed is the adjoint of Slice: a tensor of zeros whose axis has extent
+// size, with x placed at start, start+step, … along it (NumPy: z =
+// zeros(shape); z[..., start::step, ...] = x). Its gradient is the slice.
+func (x Expr[T]) Embed(axis, start, step, size int) Expr[T] {
+	a := x.Node()
+	n, ok := newNode(OpEmbed, a)
+	if !ok {
+		return Expr[T]{n}
+	}
+	p, err := tensor.Axis(axis, len(a.shape))
+	if err != nil {
+		n.err = err
+		return Expr[T]{n}
+	}
+	k := a.shape[p]
+	if step < 1 || start < 0 || size < 0 || (k > 0 && start+(k-1)*step >= size) {
+		n.err = &ShapeOpError{Op: "embed", Reason: fmt.Sprintf("%d elements at %d::%d do not fit in extent %d", k, start, step, size)}
+		return Expr[T]{n}
+	}
+	shape := a.shape.Clone()
+	shape[p] = size
+	stop := start + k*step
+	if k == 0 {
+		stop = start
+	}
+	n.dt, n.shape, n.slice = a.dt, shape, sliceSpec{p, start, min(stop, size), step}
+	return Expr[T]{n}
+}
