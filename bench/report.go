@@ -1,0 +1,110 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+)
+
+// Report is the result of one run of the harness: the machine, the settings,
+// the bandwidth probe and one row per workload and size. It round-trips
+// through JSON (WriteJSON, ReadReport) so runs can be compared later.
+type Report struct {
+	Date       time.Time `json:"date"`
+	GoVersion  string    `json:"go_version"`
+	GOOS       string    `json:"goos"`
+	GOARCH     string    `json:"goarch"`
+	NumCPU     int       `json:"num_cpu"`
+	GOMAXPROCS int       `json:"gomaxprocs"`
+	Workers    int       `json:"workers"`
+	Warmup     int       `json:"warmup"`
+	Reps       int       `json:"reps"`
+	Probes     []Probe   `json:"probes,omitempty"`
+	Rows       []Row     `json:"rows"`
+	// Baseline names the report Compare compared this one against.
+	Baseline string `json:"baseline,omitempty"`
+}
+
+// Row is one workload at one size. Throughputs are computed from median
+// times. A refused row (Err set) carries no numbers.
+type Row struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Bound       Bound  `json:"bound"`
+	Size        int    `json:"size"`  // Params.Size
+	Shape       string `json:"shape"` // the operands, as the workload describes them
+	Bytes       int64  `json:"bytes"` // per run
+	Flops       int64  `json:"flops"` // per run
+
+	Tensorplay Stats  `json:"tensorplay"`
+	HandLoop   *Stats `json:"hand_loop,omitempty"` // nil without a hand loop
+
+	// AllocsPerRun and AllocBytesPerRun are the heap allocations of one
+	// tensorplay run, averaged over the timed repetitions.
+	AllocsPerRun     float64 `json:"allocs_per_run"`
+	AllocBytesPerRun float64 `json:"alloc_bytes_per_run"`
+
+	GBps     float64 `json:"gbps"`                // Bytes over the tensorplay median
+	GFLOPs   float64 `json:"gflops"`              // Flops over the tensorplay median
+	HandGBps float64 `json:"hand_gbps,omitempty"` // Bytes over the hand loop median
+	// Ratio is tensorplay's throughput over the hand loop's (hand median /
+	// tensorplay median): 1.1 means tensorplay is 10% faster.
+	Ratio float64 `json:"ratio,omitempty"`
+	// BandwidthGBps is the probe's bandwidth for this size and worker count;
+	// PctBandwidth is 100·GBps/BandwidthGBps, for memory-bound rows only.
+	BandwidthGBps float64 `json:"bandwidth_gbps,omitempty"`
+	PctBandwidth  float64 `json:"pct_bandwidth,omitempty"`
+
+	// Err is why the row was refused: a setup or run error, or outputs that
+	// disagree with the hand loop.
+	Err string `json:"error,omitempty"`
+
+	// Change is set by Compare: how this row moved against a baseline run.
+	Change *Change `json:"change,omitempty"`
+}
+
+// derive fills in the throughputs, the ratio and the bandwidth share from
+// the timings; bw is the probe bandwidth for the row (0 if none).
+func (r *Row) derive(bw float64) {
+	r.GBps = GBps(r.Bytes, r.Tensorplay.Median)
+	r.GFLOPs = GFLOPs(r.Flops, r.Tensorplay.Median)
+	r.HandGBps, r.Ratio = 0, 0
+	if r.HandLoop != nil {
+		r.HandGBps = GBps(r.Bytes, r.HandLoop.Median)
+		r.Ratio = SpeedRatio(r.Tensorplay.Median, r.HandLoop.Median)
+	}
+	r.BandwidthGBps, r.PctBandwidth = 0, 0
+	if r.Bound == MemoryBound && bw > 0 {
+		r.BandwidthGBps = bw
+		r.PctBandwidth = 100 * r.GBps / bw
+	}
+}
+
+// Refused returns the rows that were refused.
+func (r *Report) Refused() []Row {
+	var out []Row
+	for _, row := range r.Rows {
+		if row.Err != "" {
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+// WriteJSON writes r as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// ReadReport reads a report written by WriteJSON (tpbench -format json).
+func ReadReport(rd io.Reader) (*Report, error) {
+	var r Report
+	dec := json.NewDecoder(rd)
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("bench: reading report: %w", err)
+	}
+	return &r, nil
+}

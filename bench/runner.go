@@ -1,0 +1,274 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/pprof"
+	"time"
+
+	"github.com/tensorplay/tensorplay/exec"
+)
+
+// Defaults of Options.
+const (
+	DefaultSize    = 1_000_000
+	DefaultMatMulN = 512
+	DefaultReps    = 15
+	DefaultWarmup  = 2
+)
+
+// Options configure Run. The zero value runs each workload at DefaultSize
+// with GOMAXPROCS workers.
+type Options struct {
+	// Sizes are the Params.Size values to run every workload at; each
+	// workload runs once per size. Default: DefaultSize.
+	Sizes []int
+	// MatMulN is the side of the matmul workloads (default 512).
+	MatMulN int
+	// Workers is the number of executor workers and hand-loop goroutines
+	// (default GOMAXPROCS). Ignored when Executor is set.
+	Workers int
+	// Executor evaluates the tensorplay runs; default exec.New(exec.Workers(Workers)).
+	Executor *exec.Executor
+	// Warmup untimed runs and Reps timed runs of each side, per row.
+	Warmup, Reps int
+	// Seed seeds the workloads' random inputs (default 1).
+	Seed uint64
+	// NoProbe skips the bandwidth probe (no % of bandwidth then).
+	NoProbe bool
+	// Progress, when set, receives a line per finished row once the run
+	// has taken longer than ProgressAfter (default 3s).
+	Progress      io.Writer
+	ProgressAfter time.Duration
+}
+
+func (o *Options) defaults() error {
+	if len(o.Sizes) == 0 {
+		o.Sizes = []int{DefaultSize}
+	}
+	for _, s := range o.Sizes {
+		if s < 1 {
+			return fmt.Errorf("bench: size %d: must be at least 1", s)
+		}
+	}
+	if o.MatMulN == 0 {
+		o.MatMulN = DefaultMatMulN
+	}
+	if o.Executor != nil {
+		o.Workers = o.Executor.Workers()
+	}
+	if o.Workers == 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.Reps == 0 {
+		o.Reps = DefaultReps
+	}
+	if o.Warmup == 0 {
+		o.Warmup = DefaultWarmup
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	if o.ProgressAfter == 0 {
+		o.ProgressAfter = 3 * time.Second
+	}
+	switch {
+	case o.MatMulN < 1:
+		return fmt.Errorf("bench: matmul size %d: must be at least 1", o.MatMulN)
+	case o.Workers < 1:
+		return fmt.Errorf("bench: %d workers: must be at least 1", o.Workers)
+	case o.Reps < 1:
+		return fmt.Errorf("bench: %d repetitions: must be at least 1", o.Reps)
+	case o.Warmup < 0:
+		return fmt.Errorf("bench: %d warm-up runs: must not be negative", o.Warmup)
+	}
+	if o.Executor == nil {
+		o.Executor = exec.New(exec.Workers(o.Workers))
+	}
+	return nil
+}
+
+// Run times every workload at every size and returns the report. For each
+// row it sets the workload up, runs tensorplay and the hand loop once and
+// checks that they agree (refusing the row if not), then does the warm-up
+// runs and the timed repetitions, alternating the two sides so that
+// background load hits both alike. The bandwidth probe runs first at each
+// size, in the same process. Run returns an error only for invalid options;
+// a workload that fails is a refused row.
+func Run(o Options, ws ...Workload) (*Report, error) {
+	if err := o.defaults(); err != nil {
+		return nil, err
+	}
+	rep := &Report{
+		Date:       time.Now().UTC().Truncate(time.Second),
+		GoVersion:  runtime.Version(),
+		GOOS:       runtime.GOOS,
+		GOARCH:     runtime.GOARCH,
+		NumCPU:     runtime.NumCPU(),
+		GOMAXPROCS: runtime.GOMAXPROCS(0),
+		Workers:    o.Workers,
+		Warmup:     o.Warmup,
+		Reps:       o.Reps,
+	}
+	prog := progress{w: o.Progress, after: o.ProgressAfter, start: time.Now(), total: len(ws) * len(o.Sizes)}
+	defer pprof.SetGoroutineLabels(context.Background())
+	for _, size := range o.Sizes {
+		if !o.NoProbe {
+			setSide("probe")
+			probes := measureBandwidth(size, o.Workers, o.Warmup, o.Reps)
+			rep.Probes = append(rep.Probes, probes...)
+			prog.step(fmt.Sprintf("bandwidth probe, %d float64 per array", size), false)
+		}
+		bw := bandwidth(rep.Probes, size, o.Workers)
+		for _, w := range ws {
+			row := runRow(w, size, o)
+			if row.Err == "" {
+				row.derive(bw)
+			}
+			rep.Rows = append(rep.Rows, row)
+			prog.step(fmt.Sprintf("%s %s %s", w.Name, w.Description, row.Shape), true)
+		}
+	}
+	return rep, nil
+}
+
+// runRow sets w up at size and measures it.
+func runRow(w Workload, size int, o Options) Row {
+	row := Row{Name: w.Name, Description: w.Description, Bound: w.Bound, Size: size}
+	if w.Bound == "" {
+		row.Bound = MemoryBound
+	}
+	setSide("setup")
+	runtime.GC()
+	p := Params{Size: size, MatMulN: o.MatMulN, Workers: o.Workers, Exec: o.Executor, Seed: o.Seed}
+	if w.Setup == nil {
+		row.Err = "setup: no Setup function"
+		return row
+	}
+	c, err := w.Setup(p)
+	if err == nil && (c == nil || c.Tensorplay == nil) {
+		err = errors.New("no Tensorplay function")
+	}
+	if err != nil {
+		row.Err = "setup: " + err.Error()
+		return row
+	}
+	row.Shape, row.Bytes, row.Flops = c.Shape, c.Bytes, c.Flops
+	if err := checkCase(c); err != nil {
+		row.Err = err.Error()
+		return row
+	}
+	runtime.GC()
+	m, err := measure(c, o.Warmup, o.Reps)
+	if err != nil {
+		row.Err = err.Error()
+		return row
+	}
+	row.Tensorplay, row.HandLoop = m.tensorplay, m.hand
+	row.AllocsPerRun, row.AllocBytesPerRun = m.allocs, m.allocBytes
+	return row
+}
+
+// checkCase runs each side once and compares their outputs.
+func checkCase(c *Case) error {
+	setSide("tensorplay")
+	if err := c.Tensorplay(); err != nil {
+		return fmt.Errorf("tensorplay: %w", err)
+	}
+	if c.HandLoop != nil {
+		setSide("handloop")
+		if err := c.HandLoop(); err != nil {
+			return fmt.Errorf("hand loop: %w", err)
+		}
+	}
+	if c.Check != nil {
+		if err := c.Check(); err != nil {
+			return fmt.Errorf("refused: %w", err)
+		}
+	}
+	return nil
+}
+
+type measurement struct {
+	tensorplay         Stats
+	hand               *Stats
+	allocs, allocBytes float64
+}
+
+// measure does the warm-up and timed runs of c. Heap statistics are read
+// around each timed tensorplay run, outside the timed interval.
+func measure(c *Case, warmup, reps int) (measurement, error) {
+	var m measurement
+	for range warmup {
+		if err := timeSide(c.Tensorplay, "tensorplay", nil); err != nil {
+			return m, fmt.Errorf("tensorplay: %w", err)
+		}
+		if c.HandLoop != nil {
+			if err := timeSide(c.HandLoop, "handloop", nil); err != nil {
+				return m, fmt.Errorf("hand loop: %w", err)
+			}
+		}
+	}
+	tp := make([]time.Duration, reps)
+	var hand []time.Duration
+	if c.HandLoop != nil {
+		hand = make([]time.Duration, reps)
+	}
+	var before, after runtime.MemStats
+	var mallocs, bytes uint64
+	for i := range reps {
+		runTP := func() error {
+			runtime.ReadMemStats(&before)
+			err := timeSide(c.Tensorplay, "tensorplay", &tp[i])
+			runtime.ReadMemStats(&after)
+			mallocs += after.Mallocs - before.Mallocs
+			bytes += after.TotalAlloc - before.TotalAlloc
+			if err != nil {
+				return fmt.Errorf("tensorplay: %w", err)
+			}
+			return nil
+		}
+		runHand := func() error {
+			if c.HandLoop == nil {
+				return nil
+			}
+			if err := timeSide(c.HandLoop, "handloop", &hand[i]); err != nil {
+				return fmt.Errorf("hand loop: %w", err)
+			}
+			return nil
+		}
+		first, second := runTP, runHand
+		if i%2 == 1 {
+			first, second = runHand, runTP
+		}
+		if err := first(); err != nil {
+			return m, err
+		}
+		if err := second(); err != nil {
+			return m, err
+		}
+	}
+	m.tensorplay = Summarize(tp)
+	if hand != nil {
+		s := Summarize(hand)
+		m.hand = &s
+	}
+	m.allocs = float64(mallocs) / float64(reps)
+	m.allocBytes = float64(bytes) / float64(reps)
+	return m, nil
+}
+
+// timeSide runs fn under the profiler label side=name and stores its
+// duration in d, if d is not nil.
+func timeSide(fn func() error, name string, d *time.Duration) error {
+	setSide(name)
+	start := time.Now()
+	err := fn()
+	if d != nil {
+		*d = time.Since(start)
+	}
+	return err
+}

@@ -1,0 +1,27 @@
+package bench
+
+// Standard returns the standard workloads W1–W12 of the executor issues,
+// float64 unless the description says f32. Workloads with several variants
+// (W10's three sums, W11's two dtypes, W12's two expressions) are one row
+// each, named W10/-1, W11/f64, W12/W2 and so on, so -run 'W10' selects all
+// three sums and -run 'W1$' only a+b.
+func Standard() []Workload {
+	return []Workload{
+		{"W1", "a+b", MemoryBound, w1[float64]},
+		{"W2", "a*b+c", MemoryBound, w2[float64]},
+		{"W3", "(a*b+c)*(a-b)/(c+1.5)", MemoryBound, w3[float64]},
+		{"W4", "exp(a)*sin(b)+sqrt(abs(c))", ComputeBound, w4[float64]},
+		{"W5", "[R,C]+[1,C]", MemoryBound, w5},
+		{"W6", "[R,C]+[R,1]", MemoryBound, w6},
+		{"W7", "[R,1]*[1,C]", MemoryBound, w7},
+		{"W8", "a += b (in place)", MemoryBound, w8},
+		{"W9", "a + b.T", MemoryBound, w9},
+		{"W10/-1", "sum(x, -1)", MemoryBound, w10Rows},
+		{"W10/0", "sum(x, 0)", MemoryBound, w10Cols},
+		{"W10/all", "sum(x)", MemoryBound, w10All},
+		{"W11/f64", "matmul f64 vs mat.Dense.Mul", ComputeBound, w11F64},
+		{"W11/f32", "matmul f32 vs blas32.Gemm", ComputeBound, w11F32},
+		{"W12/W2", "a*b+c f32", MemoryBound, w2[float32]},
+		{"W12/W4", "exp(a)*sin(b)+sqrt(abs(c)) f32", ComputeBound, w4[float32]},
+	}
+}

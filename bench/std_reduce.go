@@ -1,0 +1,93 @@
+package bench
+
+import (
+	"fmt"
+
+	"github.com/tensorplay/tensorplay/exec"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// sumCase sets up a sum of a Side(p.Size)-square float64 matrix over axes
+// (none: every axis) into a preallocated output of outLen elements, with a
+// hand loop that writes hand.
+func sumCase(p Params, axes []int, outLen func(n int) int, kernel func(x, hand []float64, n, workers int)) (*Case, error) {
+	n := Side(p.Size)
+	x, err := tensor.Rand[float64](p.Seed, n, n)
+	if err != nil {
+		return nil, err
+	}
+	e := expr.Of(x).Sum(axes...)
+	if err := e.Err(); err != nil {
+		return nil, err
+	}
+	out, err := tensor.New[float64](e.Shape()...)
+	if err != nil {
+		return nil, err
+	}
+	m := outLen(n)
+	hand := make([]float64, m)
+	xd := x.Data()
+	return &Case{
+		Shape:      fmt.Sprintf("%dx%d", n, n),
+		Tensorplay: func() error { return exec.EvalToWith(p.Exec, out, e) },
+		HandLoop:   func() error { kernel(xd, hand, n, p.Workers); return nil },
+		// Sums in another order differ by rounding: n·eps relative is generous.
+		Check: func() error { return AllClose(out.Data(), hand, 1e-12*float64(n), 0) },
+		Bytes: 8 * int64(n*n+m),
+		Flops: int64(n * n),
+	}, nil
+}
+
+// w10Rows is sum(x, -1): each goroutine sums whole rows.
+func w10Rows(p Params) (*Case, error) {
+	return sumCase(p, []int{-1}, func(n int) int { return n }, func(x, hand []float64, n, workers int) {
+		parallelFor(workers, n, 1, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				var s float64
+				for _, v := range x[i*n : (i+1)*n] {
+					s += v
+				}
+				hand[i] = s
+			}
+		})
+	})
+}
+
+// w10Cols is sum(x, 0): each goroutine owns a range of columns and streams
+// the rows over it, so memory is read row by row.
+func w10Cols(p Params) (*Case, error) {
+	return sumCase(p, []int{0}, func(n int) int { return n }, func(x, hand []float64, n, workers int) {
+		parallelFor(workers, n, cacheLine, func(lo, hi int) {
+			acc := hand[lo:hi]
+			clear(acc)
+			for i := range n {
+				row := x[i*n+lo : i*n+hi]
+				row = row[:len(acc)]
+				for j, v := range row {
+					acc[j] += v
+				}
+			}
+		})
+	})
+}
+
+// w10All is sum(x): per-goroutine partial sums added in order.
+func w10All(p Params) (*Case, error) {
+	return sumCase(p, nil, func(int) int { return 1 }, func(x, hand []float64, n, workers int) {
+		parts := make([]float64, max(workers, 1))
+		chunk := (n*n + len(parts) - 1) / len(parts)
+		parallelFor(workers, n*n, chunk, func(lo, hi int) {
+			var s float64
+			for _, v := range x[lo:hi] {
+				s += v
+			}
+			parts[lo/chunk] = s
+		})
+		var s float64
+		for _, v := range parts {
+			s += v
+		}
+		hand[0] = s
+	})
+}
