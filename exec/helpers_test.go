@@ -234,3 +234,15 @@ func evalWith[T dtype.Elem](t testing.TB, x *exec.Executor, e expr.Expr[T]) *ten
 	require.Equal(t, e.Shape(), out.Shape(), "result shape")
 	return out
 }
+
+// evalNoPanic is evalWith that turns a panic of the executor into a test
+// failure, so one bad case does not end the whole run.
+func evalNoPanic[T dtype.Elem](t testing.TB, x *exec.Executor, e expr.Expr[T]) (out *tensor.Tensor[T]) {
+	t.Helper()
+	defer func() {
+		if p := recover(); p != nil {
+			t.Fatalf("evaluation panicked: %v", p)
+		}
+	}()
+	return evalWith(t, x, e)
+}

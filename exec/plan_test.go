@@ -1,0 +1,174 @@
+package exec_test
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tensorplay/tensorplay/exec"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// The plan's shape, read from the Debug listing: how many fused kernels,
+// how many ops each runs, and the merged layout each walks.
+
+type planInfo struct {
+	text    string
+	regions []regionInfo
+	views   int
+}
+
+type regionInfo struct {
+	shape            string
+	outputs, kernels int
+	sizes            []int
+	strides          [][]int // per operand: outputs first, then inputs
+	blocks           int
+}
+
+var fusedLine = regexp.MustCompile(`^\s*fused (\[[^\]]*\]): (\d+) outputs, (\d+) kernels, layout sizes=\[([\d ]*)\]((?: s\d+=\[[-\d ]*\])*), tile \d+x\d+, (\d+) blocks`)
+var operandStrides = regexp.MustCompile(`s\d+=\[([-\d ]*)\]`)
+
+func ints(s string) []int {
+	var out []int
+	for _, f := range strings.Fields(s) {
+		v, err := strconv.Atoi(f)
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// planWith runs roots with a debugging executor built from opts and parses
+// the plan it prints.
+func planWith(t *testing.T, dsts []tensor.Any, opts []exec.Option, roots ...*expr.Node) planInfo {
+	t.Helper()
+	var buf bytes.Buffer
+	x := exec.New(append([]exec.Option{exec.Debug(&buf), exec.Workers(1)}, opts...)...)
+	_, err := x.Run(roots, dsts)
+	require.NoError(t, err)
+	p := planInfo{text: buf.String()}
+	for _, line := range strings.Split(p.text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "view ") {
+			p.views++
+		}
+		m := fusedLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		g := regionInfo{shape: m[1], sizes: ints(m[4])}
+		g.outputs, _ = strconv.Atoi(m[2])
+		g.kernels, _ = strconv.Atoi(m[3])
+		g.blocks, _ = strconv.Atoi(m[6])
+		for _, s := range operandStrides.FindAllStringSubmatch(m[5], -1) {
+			g.strides = append(g.strides, ints(s[1]))
+		}
+		p.regions = append(p.regions, g)
+	}
+	require.NotEmpty(t, p.text, "the Debug option printed nothing")
+	return p
+}
+
+func planOf(t *testing.T, roots ...*expr.Node) planInfo {
+	t.Helper()
+	return planWith(t, nil, nil, roots...)
+}
+
+func zeros(t *testing.T, shape ...int) *tensor.Tensor[float64] {
+	return tensor.Must(tensor.New[float64](shape...))
+}
+
+func TestPlanFusion(t *testing.T) {
+	const R, C = 8, 4
+	a, b, c := expr.Of(zeros(t, R, C)), expr.Of(zeros(t, R, C)), expr.Of(zeros(t, R, C))
+
+	t.Run("contiguous a*b+c is one flat loop", func(t *testing.T) {
+		p := planOf(t, a.Mul(b).Add(c).Node())
+		require.Len(t, p.regions, 1, p.text)
+		assert.Equal(t, 2, p.regions[0].kernels, p.text)
+		assert.Equal(t, []int{R * C}, p.regions[0].sizes, p.text)
+	})
+	t.Run("W3 is one kernel", func(t *testing.T) {
+		p := planOf(t, a.Mul(b).Add(c).Mul(a.Sub(b)).Div(c.AddScalar(1.5)).Node())
+		require.Len(t, p.regions, 1, p.text)
+		assert.Equal(t, 6, p.regions[0].kernels, p.text)
+		assert.Equal(t, []int{R * C}, p.regions[0].sizes, p.text)
+	})
+	t.Run("common subexpressions are computed once", func(t *testing.T) {
+		p := planOf(t, a.Add(b).Mul(a.Add(b)).Node())
+		require.Len(t, p.regions, 1, p.text)
+		assert.Equal(t, 2, p.regions[0].kernels, p.text)
+		p = planOf(t, a.Add(b).Mul(a.Add(c)).Node())
+		assert.Equal(t, 3, p.regions[0].kernels, "different operands are not merged:\n%s", p.text)
+		p = planOf(t, expr.Cast[float32](a).Add(expr.Cast[float32](a)).Node())
+		assert.Equal(t, 2, p.regions[0].kernels, "equal casts merge:\n%s", p.text)
+	})
+	t.Run("size-1 axes drop", func(t *testing.T) {
+		x, y := expr.Of(zeros(t, R, 1, C)), expr.Of(zeros(t, R, 1, C))
+		p := planOf(t, x.Add(y).Node())
+		assert.Equal(t, []int{R * C}, p.regions[0].sizes, p.text)
+	})
+	t.Run("row broadcast is 2-D with a unit inner stride", func(t *testing.T) {
+		p := planOf(t, a.Add(expr.Of(zeros(t, 1, C))).Node())
+		g := p.regions[0]
+		require.Equal(t, []int{R, C}, g.sizes, p.text)
+		require.Len(t, g.strides, 3, p.text)
+		assert.Equal(t, []int{C, 1}, g.strides[0], "output")
+		assert.Equal(t, []int{C, 1}, g.strides[1], "a")
+		assert.Equal(t, []int{0, 1}, g.strides[2], "row")
+	})
+	t.Run("column broadcast", func(t *testing.T) {
+		p := planOf(t, a.Add(expr.Of(zeros(t, R, 1))).Node())
+		g := p.regions[0]
+		require.Equal(t, []int{R, C}, g.sizes, p.text)
+		assert.Equal(t, []int{1, 0}, g.strides[2], "column")
+	})
+	t.Run("outer product", func(t *testing.T) {
+		p := planOf(t, expr.Of(zeros(t, R, 1)).Mul(expr.Of(zeros(t, 1, C))).Node())
+		g := p.regions[0]
+		require.Equal(t, []int{R, C}, g.sizes, p.text)
+		assert.Equal(t, []int{1, 0}, g.strides[1])
+		assert.Equal(t, []int{0, 1}, g.strides[2])
+	})
+	t.Run("transposed operand stays 2-D", func(t *testing.T) {
+		bt := expr.Of(tensor.Must(zeros(t, C, R).T()))
+		p := planOf(t, a.Add(bt).Node())
+		g := p.regions[0]
+		require.Equal(t, []int{R, C}, g.sizes, p.text)
+		assert.Equal(t, []int{1, R}, g.strides[2], p.text)
+	})
+	t.Run("axes follow the destination", func(t *testing.T) {
+		// Every operand and the destination are transposed alike: one flat
+		// loop in memory order.
+		at := expr.Of(tensor.Must(zeros(t, C, R).T()))
+		bt := expr.Of(tensor.Must(zeros(t, C, R).T()))
+		dst := tensor.Must(zeros(t, C, R).T())
+		p := planWith(t, []tensor.Any{dst}, nil, at.Add(bt).Node())
+		require.Len(t, p.regions, 1, p.text)
+		assert.Equal(t, []int{R * C}, p.regions[0].sizes, p.text)
+		// A new result is row-major: of a permuted [2,3,4] input, the
+		// axes 2 and 3 still merge (stride 12 = 4*3 in the input).
+		x := expr.Of(zeros(t, 2, 3, 4)).Permute(2, 0, 1)
+		p = planOf(t, x.Exp().Node())
+		assert.Equal(t, []int{4, 6}, p.regions[len(p.regions)-1].sizes, p.text)
+	})
+	t.Run("tiles", func(t *testing.T) {
+		big := expr.Of(zeros(t, 10000))
+		p := planWith(t, nil, []exec.Option{exec.BlockSize(1000)}, big.AddScalar(1).Node())
+		assert.Equal(t, 10, p.regions[0].blocks, p.text)
+	})
+	t.Run("shape ops are views", func(t *testing.T) {
+		x := expr.Of(zeros(t, 4, 6))
+		p := planOf(t, x.Permute(1, 0).Slice(0, 1, 5, 2).Add(x.Reshape(6, 4).Slice(0, 0, 2, 1)).Node())
+		require.Len(t, p.regions, 1, p.text)
+		assert.GreaterOrEqual(t, p.views, 2, p.text)
+	})
+}
