@@ -25,12 +25,15 @@ import (
 // pairwise order and the reference's sequential order agree bit for bit;
 // only means are compared within a few ulps.
 
-// rdExecs are the executors the reductions run on: blocks16 cuts every row
-// into 16-element blocks and runs them on three workers.
-var rdExecs = []struct {
+// rdExec is an executor a test runs on, with the name it reports.
+type rdExec struct {
 	name string
 	x    *exec.Executor
-}{
+}
+
+// rdExecs are the executors the reductions run on: blocks16 cuts every row
+// into 16-element blocks and runs them on three workers.
+var rdExecs = []rdExec{
 	{"default", exec.Default},
 	{"serial", exec.New(exec.Workers(1))},
 	{"blocks16", exec.New(exec.Workers(3), exec.Grain(1), exec.BlockSize(16))},
@@ -1115,24 +1118,12 @@ func TestSumTo(t *testing.T) {
 
 // rdWorkerExecs returns executors with 1, 2, 4, 8 and 16 workers, each with
 // grain 1 (every reduction split over the pool) and the default grain.
-func rdWorkerExecs() []struct {
-	name string
-	x    *exec.Executor
-} {
-	var xs []struct {
-		name string
-		x    *exec.Executor
-	}
+func rdWorkerExecs() []rdExec {
+	var xs []rdExec
 	for _, n := range []int{1, 2, 4, 8, 16} {
 		xs = append(xs,
-			struct {
-				name string
-				x    *exec.Executor
-			}{fmt.Sprintf("workers=%d,grain=1", n), exec.New(exec.Workers(n), exec.Grain(1))},
-			struct {
-				name string
-				x    *exec.Executor
-			}{fmt.Sprintf("workers=%d", n), exec.New(exec.Workers(n))})
+			rdExec{fmt.Sprintf("workers=%d,grain=1", n), exec.New(exec.Workers(n), exec.Grain(1))},
+			rdExec{fmt.Sprintf("workers=%d", n), exec.New(exec.Workers(n))})
 	}
 	return xs
 }
@@ -1152,10 +1143,7 @@ func TestReduceDeterministicAcrossWorkers(t *testing.T) {
 	t.Run("float32", func(t *testing.T) { rdDeterminism[float32](t, execs, rows, cols, flat) })
 }
 
-func rdDeterminism[T dtype.Float](t *testing.T, execs []struct {
-	name string
-	x    *exec.Executor
-}, rows, cols, flat int) {
+func rdDeterminism[T dtype.Float](t *testing.T, execs []rdExec, rows, cols, flat int) {
 	m := tensor.Must(tensor.RandN[T](1, rows, cols))
 	w := tensor.Must(tensor.RandN[T](2, rows, cols))
 	v := tensor.Must(tensor.RandN[T](3, flat))
