@@ -1,60 +1,60 @@
 package exec
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/tensorplay/tensorplay/expr"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
-// planCache keeps the plans of recently evaluated graphs, so evaluating the
-// same expression again (into the same destination) plans nothing and
-// allocates only its results. Evaluations with bindings are planned anew each
-// time, since bound layouts may differ.
+// planCache keeps the plans of recently evaluated graphs by signature, so
+// evaluating the same computation again — the same graph, or one rebuilt
+// over tensors of the same layouts — plans nothing and allocates only its
+// results.
 type planCache struct {
 	mu    sync.Mutex
-	plans map[cacheKey]*plan
+	plans map[uint64]*plan
 }
 
-const maxCachedRoots = 4
 const maxCachedPlans = 256
 
-type cacheKey struct {
-	roots [maxCachedRoots]*expr.Node
-	dsts  [maxCachedRoots]tensor.Any
-}
-
-func (x *Executor) planFor(roots []*expr.Node, dsts []tensor.Any, binds []Binding) (*plan, error) {
-	cacheable := len(binds) == 0 && len(roots) <= maxCachedRoots
-	var key cacheKey
-	if cacheable {
-		copy(key.roots[:], roots)
-		copy(key.dsts[:], dsts)
-		if p := x.cache.get(key); p != nil {
-			return p, nil
-		}
+// planFor returns the plan for the walked graph, building it on a miss.
+func (x *Executor) planFor(w *walker, roots []*expr.Node, dsts []tensor.Any, binds []Binding) (*plan, error) {
+	h := w.hash()
+	x.cache.mu.Lock()
+	p := x.cache.plans[h]
+	x.cache.mu.Unlock()
+	if p != nil && slices.Equal(p.sig, w.sig) {
+		return p, nil
 	}
-	p, err := x.buildPlan(roots, dsts, binds)
+	p, err := x.buildPlan(w, roots, dsts, binds)
 	if err != nil {
 		return nil, err
 	}
+	p.sig = slices.Clone(w.sig)
 	if x.debug != nil {
 		p.describe(x.debug)
 	}
-	if cacheable {
-		x.cache.mu.Lock()
-		if x.cache.plans == nil || len(x.cache.plans) >= maxCachedPlans {
-			x.cache.plans = map[cacheKey]*plan{}
-		}
-		x.cache.plans[key] = p
-		x.cache.mu.Unlock()
+	x.cache.mu.Lock()
+	if x.cache.plans == nil || len(x.cache.plans) >= maxCachedPlans {
+		x.cache.plans = map[uint64]*plan{}
 	}
+	x.cache.plans[h] = p
+	x.cache.mu.Unlock()
 	return p, nil
 }
 
-func (c *planCache) get(key cacheKey) *plan {
-	c.mu.Lock()
-	p := c.plans[key]
-	c.mu.Unlock()
-	return p
+// evaluate runs roots into dsts (nil entries: new tensors); done, if
+// non-nil, receives the result tensors.
+func (x *Executor) evaluate(roots []*expr.Node, dsts []tensor.Any, binds []Binding, done func([]tensor.Any)) error {
+	w := walkers.Get().(*walker)
+	w.walk(roots, dsts, binds)
+	p, err := x.planFor(w, roots, dsts, binds)
+	if err == nil {
+		err = p.exec(x, w.leaves, dsts, done)
+	}
+	w.reset()
+	walkers.Put(w)
+	return err
 }

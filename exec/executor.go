@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/tensorplay/tensorplay/dtype"
@@ -129,11 +130,7 @@ func EvalToWith[T dtype.Elem](x *Executor, dst *tensor.Tensor[T], e expr.Expr[T]
 	if err := checkDst(dst); err != nil {
 		return err
 	}
-	if len(binds) > 0 {
-		_, err := x.Run([]*expr.Node{e.Node()}, []tensor.Any{dst}, binds...)
-		return err
-	}
-	return x.runTo(e.Node(), dst)
+	return x.runTo(e.Node(), dst, binds)
 }
 
 // Run evaluates roots in one plan. dsts, when non-nil, has one entry per
@@ -162,9 +159,7 @@ func (x *Executor) Run(roots []*expr.Node, dsts []tensor.Any, binds ...Binding) 
 			return nil, err
 		}
 	}
-	p, err := x.planFor(roots, dsts, binds)
-	if err != nil {
-		return nil, err
-	}
-	return p.run(x)
+	var out []tensor.Any
+	err := x.evaluate(roots, dsts, binds, func(res []tensor.Any) { out = slices.Clone(res) })
+	return out, err
 }

@@ -89,7 +89,7 @@ func updateTo[T dtype.Elem](op expr.Op, dst, y *tensor.Tensor[T]) error {
 		updates.graphs[key] = n
 		updates.Unlock()
 	}
-	return Default.runTo(n, dst)
+	return Default.runTo(n, dst, nil)
 }
 
 func updateGraph[T dtype.Elem](op expr.Op, dst, y *tensor.Tensor[T]) *expr.Node {
@@ -129,18 +129,10 @@ func checkExpands(dst, v tensor.Shape) error {
 }
 
 // runTo evaluates root into dst; the dst checks have been made.
-func (x *Executor) runTo(root *expr.Node, dst tensor.Any) error {
+func (x *Executor) runTo(root *expr.Node, dst tensor.Any, binds []Binding) error {
 	if err := root.Err(); err != nil {
 		return err
 	}
-	// Look the plan up without building slices, so a repeated evaluation
-	// allocates nothing.
-	p := x.cache.get(cacheKey{roots: [maxCachedRoots]*expr.Node{root}, dsts: [maxCachedRoots]tensor.Any{dst}})
-	if p == nil {
-		var err error
-		if p, err = x.planFor([]*expr.Node{root}, []tensor.Any{dst}, nil); err != nil {
-			return err
-		}
-	}
-	return p.runInto(x)
+	roots, dsts := [1]*expr.Node{root}, [1]tensor.Any{dst}
+	return x.evaluate(roots[:], dsts[:], binds, nil)
 }

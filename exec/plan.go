@@ -17,6 +17,7 @@ type plan struct {
 	steps   []step
 	results []int // value of each root
 	temps   []int // values allocated per run
+	sig     []uint64
 
 	runs sync.Pool // *[]tensor.Any
 }
@@ -37,9 +38,11 @@ type value struct {
 	shape   tensor.Shape
 	strides []int
 	offset  int
-	fixed   tensor.Any
-	src     int // valView: the value whose storage it views
-	storage int // the fixed or temp value that owns the storage
+	fixed   tensor.Any // valFixed: the tensor when planned (for overlap checks)
+	leaf    int        // valFixed: the leaf's position in the walk, or
+	dst     int        // the destination's position, or -1
+	src     int        // valView: the value whose storage it views
+	storage int        // the fixed or temp value that owns the storage
 }
 
 // step is one stage of a plan: a fused kernel, a reduction, a matmul or a
@@ -64,32 +67,23 @@ func (s *viewStep) describe(w io.Writer, names func(int) string) {
 	fmt.Fprintf(w, "  view %s = %s of %s: shape %v strides %v offset %d\n", names(s.v), s.val.node.Op(), names(s.val.src), s.val.shape, s.val.strides, s.val.offset)
 }
 
-// run evaluates the plan and returns its results.
-func (p *plan) run(x *Executor) ([]tensor.Any, error) {
-	var out []tensor.Any
-	err := p.exec(x, func(vals []tensor.Any) {
-		out = make([]tensor.Any, len(p.results))
-		for i, r := range p.results {
-			out[i] = vals[r]
-		}
-	})
-	return out, err
-}
-
-// runInto evaluates a plan whose results are all destinations.
-func (p *plan) runInto(x *Executor) error { return p.exec(x, nil) }
-
-// exec runs the steps; done, if non-nil, sees the values after success.
-func (p *plan) exec(x *Executor, done func(vals []tensor.Any)) error {
+// exec runs the plan over the walked graph's leaf tensors and the
+// destinations; done, if non-nil, sees the result tensors after success.
+func (p *plan) exec(x *Executor, leaves, dsts []tensor.Any, done func([]tensor.Any)) error {
 	vp, _ := p.runs.Get().(*[]tensor.Any)
 	if vp == nil {
-		vs := make([]tensor.Any, len(p.values))
+		vs := make([]tensor.Any, len(p.values)+len(p.results))
 		vp = &vs
 	}
-	vals := *vp
+	vals := (*vp)[:len(p.values)]
 	for i := range p.values {
-		if p.values[i].kind == valFixed {
-			vals[i] = p.values[i].fixed
+		v := &p.values[i]
+		switch {
+		case v.kind != valFixed:
+		case v.dst >= 0:
+			vals[i] = dsts[v.dst]
+		default:
+			vals[i] = leaves[v.leaf]
 		}
 	}
 	for _, t := range p.temps {
@@ -103,9 +97,13 @@ func (p *plan) exec(x *Executor, done func(vals []tensor.Any)) error {
 		}
 	}
 	if err == nil && done != nil {
-		done(vals)
+		res := (*vp)[len(p.values):]
+		for i, r := range p.results {
+			res[i] = vals[r]
+		}
+		done(res)
 	}
-	clear(vals)
+	clear(*vp)
 	p.runs.Put(vp)
 	return err
 }

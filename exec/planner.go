@@ -11,6 +11,7 @@ import (
 // op, or as a result gets a tensor of its own.
 type planner struct {
 	x     *Executor
+	w     *walker // the walk of the graph, for leaf positions
 	p     *plan
 	binds map[*expr.Node]tensor.Any
 
@@ -45,8 +46,8 @@ type cseKey struct {
 	attr    string
 }
 
-func (x *Executor) buildPlan(roots []*expr.Node, dsts []tensor.Any, binds []Binding) (*plan, error) {
-	pl := &planner{x: x, p: &plan{}, canon: map[*expr.Node]*expr.Node{}, mat: map[*expr.Node]bool{},
+func (x *Executor) buildPlan(w *walker, roots []*expr.Node, dsts []tensor.Any, binds []Binding) (*plan, error) {
+	pl := &planner{x: x, w: w, p: &plan{}, canon: map[*expr.Node]*expr.Node{}, mat: map[*expr.Node]bool{},
 		valueOf: map[*expr.Node]int{}, level: map[*expr.Node]int{}, members: map[groupKey][]member{}}
 	if len(binds) > 0 {
 		pl.binds = make(map[*expr.Node]tensor.Any, len(binds))

@@ -19,8 +19,16 @@ func (pl *planner) addValue(v value) int {
 	return id
 }
 
-func (pl *planner) fixedValue(n *expr.Node, t tensor.Any) int {
-	return pl.addValue(value{kind: valFixed, node: n, dt: t.DType(), shape: t.Shape(), strides: t.Strides(), offset: t.Offset(), fixed: t})
+// leafValue makes the value of a leaf (tensor, scalar or bound placeholder).
+func (pl *planner) leafValue(n *expr.Node, t tensor.Any) int {
+	return pl.addValue(value{kind: valFixed, node: n, dt: t.DType(), shape: t.Shape(), strides: t.Strides(),
+		offset: t.Offset(), fixed: t, leaf: pl.w.leafOrdinal(n), dst: -1})
+}
+
+// dstValue makes the value of destination i.
+func (pl *planner) dstValue(n *expr.Node, i int, t tensor.Any) int {
+	return pl.addValue(value{kind: valFixed, node: n, dt: t.DType(), shape: t.Shape(), strides: t.Strides(),
+		offset: t.Offset(), fixed: t, dst: i})
 }
 
 func (pl *planner) tempValue(n *expr.Node, shape tensor.Shape) int {
@@ -40,18 +48,18 @@ func (pl *planner) addMember(level int, m member) {
 // assignValues gives each leaf, materialized node, view, reduction and
 // matmul its tensor, and each root its result tensor.
 func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
-	rootDst := map[*expr.Node]tensor.Any{}
+	rootDst := map[*expr.Node]int{}
 	for i, r := range roots {
 		if dsts != nil && dsts[i] != nil && r.Op().Elementwise() && r.Shape().Equal(dsts[i].Shape()) {
 			if _, ok := rootDst[r]; !ok {
-				rootDst[r] = dsts[i]
+				rootDst[r] = i
 			}
 		}
 	}
 	for _, n := range pl.order {
 		switch c := n.Op().Class(); {
 		case n.Op() == expr.OpTensor || n.Op() == expr.OpScalar:
-			pl.valueOf[n] = pl.fixedValue(n, n.Tensor())
+			pl.valueOf[n] = pl.leafValue(n, n.Tensor())
 		case n.Op() == expr.OpPlaceholder:
 			t, ok := pl.binds[n]
 			switch {
@@ -62,14 +70,14 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 			case !t.Shape().Equal(n.Shape()):
 				return &BindError{Name: n.Name(), Reason: fmt.Sprintf("bound to a tensor of shape %v, declared %v", t.Shape(), n.Shape())}
 			}
-			pl.valueOf[n] = pl.fixedValue(n, t)
+			pl.valueOf[n] = pl.leafValue(n, t)
 		case n.Op().Elementwise():
 			if !pl.mat[n] {
 				continue
 			}
 			var v int
-			if d, ok := rootDst[n]; ok {
-				v = pl.fixedValue(n, d)
+			if i, ok := rootDst[n]; ok {
+				v = pl.dstValue(n, i, dsts[i])
 			} else {
 				v = pl.tempValue(n, n.Shape())
 			}
@@ -93,7 +101,7 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 		case d != nil && pl.p.values[v].fixed == d:
 			// Written by its region.
 		case d != nil:
-			v = pl.fixedValue(r, d)
+			v = pl.dstValue(r, i, d)
 			pl.addMember(pl.level[r]+1, member{node: r, value: v, shape: d.Shape()})
 		case !r.Op().Elementwise() && pl.p.values[v].kind != valTemp, pl.isResult(v):
 			// A leaf or view must not be handed out as a new tensor, nor
