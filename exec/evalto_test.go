@@ -1,0 +1,189 @@
+package exec_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tensorplay/tensorplay/exec"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// EvalTo writes a value into an existing tensor of any non-overlapping
+// layout; the destination may be an operand.
+
+// wantOf computes f elementwise over the broadcast values of ins.
+func wantOf(t *testing.T, shape tensor.Shape, f func(v ...float64) float64, ins ...*tensor.Tensor[float64]) []float64 {
+	vals := make([][]float64, len(ins))
+	for i, in := range ins {
+		vals[i] = broadcastValues(t, in, shape)
+	}
+	n, _ := shape.Numel()
+	out := make([]float64, n)
+	args := make([]float64, len(ins))
+	for k := range out {
+		for i := range ins {
+			args[i] = vals[i][k]
+		}
+		out[k] = f(args...)
+	}
+	return out
+}
+
+func w2(v ...float64) float64 { return float64(v[0]*v[1]) + v[2] }
+
+func TestEvalToLayouts(t *testing.T) {
+	const R, C = 23, 37
+	r := newRand(20)
+	a, b, c := randomTensor[float64](t, r, R, C), randomTensor[float64](t, r, R, C), randomTensor[float64](t, r, 1, C)
+	e := expr.Of(a).Mul(expr.Of(b)).Add(expr.Of(c))
+	want := wantOf(t, tensor.Shape{R, C}, w2, a, b, c)
+
+	dsts := map[string]func() *tensor.Tensor[float64]{
+		"contiguous": func() *tensor.Tensor[float64] { return zeros(t, R, C) },
+		"transposed": func() *tensor.Tensor[float64] { return tensor.Must(zeros(t, C, R).T()) },
+		"column slice": func() *tensor.Tensor[float64] {
+			return tensor.Must(zeros(t, R, 2*C+3).Slice(1, 3, math.MaxInt, 2))
+		},
+		"row slice of a transposed buffer": func() *tensor.Tensor[float64] {
+			return tensor.Must(tensor.Must(zeros(t, C, 3*R).Slice(1, 1, math.MaxInt, 3)).T())
+		},
+	}
+	for name, mk := range dsts {
+		for _, x := range []struct {
+			name string
+			x    *exec.Executor
+		}{{"default", exec.Default}, {"tiled", tiled}, {"wide", wide}, {"odd", odd}} {
+			t.Run(name+"/"+x.name, func(t *testing.T) {
+				dst := mk()
+				// Mark the storage so writes outside the view show.
+				data := dst.Data()
+				for i := range data {
+					data[i] = -12345
+				}
+				inView := map[int]bool{}
+				for i := 0; i < R; i++ {
+					for j := 0; j < C; j++ {
+						inView[dst.Offset()+i*dst.Strides()[0]+j*dst.Strides()[1]] = true
+					}
+				}
+				require.NoError(t, exec.EvalToWith(x.x, dst, e))
+				assertValues(t, want, dst.Values(), "values")
+				for i, v := range data {
+					if !inView[i] && v != -12345 {
+						t.Fatalf("storage element %d outside the destination view was written (%v)", i, v)
+					}
+				}
+			})
+		}
+	}
+	t.Run("permuted 3-D", func(t *testing.T) {
+		x := randomTensor[float64](t, r, 4, 5, 6)
+		dst := tensor.Must(zeros(t, 6, 4, 5).Permute(1, 2, 0))
+		require.NoError(t, exec.EvalToWith(tiled, dst, expr.Of(x).Exp().MulScalar(2)))
+		assertValues(t, wantOf(t, tensor.Shape{4, 5, 6}, func(v ...float64) float64 { return math.Exp(v[0]) * 2 }, x), dst.Values(), "permuted 3-D")
+	})
+	t.Run("broadcast value", func(t *testing.T) {
+		dst := tensor.Must(zeros(t, C, R).T())
+		require.NoError(t, exec.EvalToWith(tiled, dst, expr.Of(c).MulScalar(3)))
+		assertValues(t, wantOf(t, tensor.Shape{R, C}, func(v ...float64) float64 { return v[0] * 3 }, c), dst.Values(), "row broadcast into [R,C]")
+	})
+	t.Run("leaf and view values", func(t *testing.T) {
+		dst := zeros(t, C, R)
+		require.NoError(t, exec.EvalToWith(tiled, dst, expr.Of(a).Permute(1, 0)))
+		assertValues(t, tensor.Must(a.T()).Values(), dst.Values(), "a.T")
+		dst2 := zeros(t, R, C)
+		require.NoError(t, exec.EvalTo(dst2, expr.Of(a)))
+		assertValues(t, a.Values(), dst2.Values(), "a")
+	})
+}
+
+// TestEvalToAliasing writes into a destination the graph reads.
+func TestEvalToAliasing(t *testing.T) {
+	const R, C = 19, 19
+	r := newRand(21)
+	for _, x := range []*exec.Executor{exec.Default, tiled, wide, odd} {
+		t.Run("dst is an operand", func(t *testing.T) {
+			a, b := randomTensor[float64](t, r, R, C), randomTensor[float64](t, r, R, C)
+			want := wantOf(t, tensor.Shape{R, C}, func(v ...float64) float64 { return float64(v[0]*2) + v[1] }, a.Clone(), b)
+			require.NoError(t, exec.EvalToWith(x, a, expr.Of(a).MulScalar(2).Add(expr.Of(b))))
+			assertValues(t, want, a.Values(), "a = a*2 + b")
+		})
+		t.Run("dst is the transposed operand", func(t *testing.T) {
+			a := randomTensor[float64](t, r, R, C)
+			snap := a.Clone()
+			want := wantOf(t, tensor.Shape{R, C}, func(v ...float64) float64 { return v[0] - v[1] }, snap, tensor.Must(snap.T()))
+			require.NoError(t, exec.EvalToWith(x, a, expr.Of(a).Sub(expr.Of(tensor.Must(a.T())))))
+			assertValues(t, want, a.Values(), "a = a - a.T")
+		})
+		t.Run("shifted overlap", func(t *testing.T) {
+			base := randomTensor[float64](t, r, 4*R*C)
+			snap := base.Clone()
+			dst := tensor.Must(base.Slice(0, 1, math.MaxInt, 1))
+			src := tensor.Must(base.Slice(0, 0, 4*R*C-1, 1))
+			require.NoError(t, exec.EvalToWith(x, dst, expr.Of(src).AddScalar(1)))
+			want := append([]float64{snap.Data()[0]}, wantOf(t, tensor.Shape{4*R*C - 1}, func(v ...float64) float64 { return v[0] + 1 }, tensor.Must(snap.Slice(0, 0, 4*R*C-1, 1)))...)
+			assertValues(t, want, base.Values(), "base[1:] = base[:-1] + 1")
+		})
+	}
+}
+
+// TestEvalToErrors checks the destination before anything is written.
+func TestEvalToErrors(t *testing.T) {
+	r := newRand(22)
+	a := randomTensor[float64](t, r, 1, 3)
+	t.Run("value of a larger rank", func(t *testing.T) {
+		dst := fromValues(t, []float64{7, 8, 9}, 3)
+		err := exec.EvalTo(dst, expr.Of(a).AddScalar(1))
+		var ie *exec.InplaceError
+		require.ErrorAs(t, err, &ie)
+		assert.EqualError(t, err, "output with shape [3] doesn't match the broadcast shape [1, 3]")
+		assert.Equal(t, []float64{7, 8, 9}, dst.Values(), "a failed EvalTo leaves dst untouched")
+	})
+	t.Run("value that does not broadcast to dst", func(t *testing.T) {
+		dst := fromValues(t, []float64{7, 8}, 2)
+		require.Error(t, exec.EvalTo(dst, expr.Of(a).AddScalar(1)))
+		assert.Equal(t, []float64{7, 8}, dst.Values())
+	})
+	t.Run("expanded destination", func(t *testing.T) {
+		dst := tensor.Must(fromValues(t, []float64{5, 6, 7}, 1, 3).Expand(4, 3))
+		err := exec.EvalTo(dst, expr.Of(a).AddScalar(1))
+		var oe *exec.OverlapError
+		require.ErrorAs(t, err, &oe)
+		assert.EqualError(t, err, "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.")
+		assert.Equal(t, []float64{5, 6, 7}, dst.Data())
+	})
+	t.Run("broken graph", func(t *testing.T) {
+		dst := fromValues(t, []float64{7, 8, 9}, 3)
+		bad := expr.Of(a).Add(expr.Of(randomTensor[float64](t, r, 2)))
+		err := exec.EvalTo(dst, bad)
+		var be *tensor.BroadcastError
+		require.ErrorAs(t, err, &be)
+		assert.Equal(t, []float64{7, 8, 9}, dst.Values())
+	})
+	t.Run("nil destination", func(t *testing.T) {
+		require.Error(t, exec.EvalTo[float64](nil, expr.Of(a)))
+	})
+}
+
+// TestLeavesAreReadAtEvaluation checks that a graph reads its tensors when
+// evaluated (the plan cache keeps layouts, not values).
+func TestLeavesAreReadAtEvaluation(t *testing.T) {
+	a := fromValues(t, []float64{1, 2, 3}, 3)
+	e := expr.Of(a).MulScalar(10)
+	got := evalWith(t, exec.Default, e)
+	assert.Equal(t, []float64{10, 20, 30}, got.Values())
+	a.Data()[1] = 5
+	got2 := evalWith(t, exec.Default, e)
+	assert.Equal(t, []float64{10, 50, 30}, got2.Values())
+	assert.Equal(t, []float64{10, 20, 30}, got.Values(), "an earlier result is not overwritten")
+
+	dst := zeros(t, 3)
+	require.NoError(t, exec.EvalTo(dst, e))
+	a.Data()[2] = -1
+	require.NoError(t, exec.EvalTo(dst, e))
+	assert.Equal(t, []float64{10, 50, -10}, dst.Values())
+}
