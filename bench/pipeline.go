@@ -55,7 +55,7 @@ func Pipeline[T dtype.Float](name, description string, build func(p Params) (e e
 }
 
 // GraphCost estimates the work of evaluating roots once: bytes is every
-// tensor leaf read once (a broadcast leaf counts the elements it stores, not
+// tensor read once however many leaves use it (a broadcast leaf counts the elements it stores, not
 // the ones it repeats) plus every root written once; flops counts one per
 // output element of each elementwise op, one per input element of each
 // reduction and 2·m·n·k per matmul. Placeholders are not counted.
@@ -64,10 +64,14 @@ func GraphCost(roots ...expr.Any) (bytes, flops int64) {
 	for i, r := range roots {
 		nodes[i] = r.Node()
 	}
+	read := map[tensor.Any]bool{} // a tensor used by several leaves is read once
 	for _, n := range expr.PostOrder(nodes...) {
 		switch c := n.Op().Class(); {
 		case n.Op() == expr.OpTensor:
-			bytes += storedElems(n.Tensor()) * int64(n.DType().Size())
+			if t := n.Tensor(); !read[t] {
+				read[t] = true
+				bytes += storedElems(t) * int64(n.DType().Size())
+			}
 		case c == expr.ClassUnary || c == expr.ClassBinary || c == expr.ClassTernary:
 			flops += numel(n.Shape())
 		case c == expr.ClassReduce:

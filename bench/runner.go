@@ -16,8 +16,8 @@ import (
 const (
 	DefaultSize    = 1_000_000
 	DefaultMatMulN = 512
-	DefaultReps    = 15
-	DefaultWarmup  = 2
+	DefaultReps    = 30
+	DefaultWarmup  = 3
 )
 
 // Options configure Run. The zero value runs each workload at DefaultSize
