@@ -34,12 +34,12 @@ func binary(op Op, a, b *Node) *Node {
 		n.err = err
 		return n
 	}
-	shape, args, err := broadcastOperands(op, a, b)
+	shape, b2, err := broadcastOperands(op, a, b)
 	if err != nil {
 		n.err = err
 		return n
 	}
-	n.args = args
+	n.args[1] = b2
 	n.dt = resultDType(op, a.dt)
 	n.shape = shape
 	return n

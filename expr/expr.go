@@ -49,7 +49,8 @@ func Of[T dtype.Elem](t *tensor.Tensor[T]) Expr[T] {
 	if t == nil {
 		return Expr[T]{errNode(OpTensor, fmt.Errorf("expr: Of(nil)"))}
 	}
-	n := &Node{id: nextID.Add(1), op: OpTensor, dt: dtype.Of[T](), shape: t.Shape().Clone(), leaf: t}
+	// A tensor's shape never changes, so the node shares it.
+	n := &Node{id: nextID.Add(1), op: OpTensor, dt: dtype.Of[T](), shape: t.Shape(), leaf: t}
 	return Expr[T]{n}
 }
 

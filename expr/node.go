@@ -17,6 +17,7 @@ type Node struct {
 	shape tensor.Shape
 	args  []*Node
 	err   error
+	abuf  [3]*Node // backing array of args, saving an allocation per node
 
 	leaf tensor.Any // OpTensor, OpScalar
 	name string     // OpPlaceholder
@@ -33,7 +34,12 @@ var nextID atomic.Uint64
 // newNode builds a node of op over args. When an operand carries an error the
 // node carries the first such error and nothing else is checked.
 func newNode(op Op, args ...*Node) (*Node, bool) {
-	n := &Node{id: nextID.Add(1), op: op, args: args}
+	n := &Node{id: nextID.Add(1), op: op}
+	if len(args) <= len(n.abuf) {
+		n.args = n.abuf[:copy(n.abuf[:], args)]
+	} else {
+		n.args = append([]*Node(nil), args...)
+	}
 	for _, a := range args {
 		if a == nil {
 			n.err = errZeroExpr
