@@ -151,3 +151,29 @@ func TestMainFormatsAndOutputFile(t *testing.T) {
 		})
 	}
 }
+
+func TestSelect(t *testing.T) {
+	names := func(ws []Workload) (out []string) {
+		for _, w := range ws {
+			out = append(out, w.Name)
+		}
+		return out
+	}
+	tests := []struct {
+		pattern string
+		want    []string
+	}{
+		{"W1$", []string{"W1"}},
+		{"W10", []string{"W10/-1", "W10/0", "W10/all"}},
+		{"f32", []string{"W11/f32"}},
+		{"^W12/", []string{"W12/W2", "W12/W4"}},
+		{"nothing", nil},
+	}
+	for _, tt := range tests {
+		ws, err := Select(Standard(), tt.pattern)
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, names(ws), tt.pattern)
+	}
+	_, err := Select(Standard(), "(")
+	assert.Error(t, err)
+}

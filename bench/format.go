@@ -137,7 +137,7 @@ func writeTable(w io.Writer, r *Report) error {
 			return err
 		}
 	}
-	return refusals(w, r, "REFUSED ")
+	return refusals(w, r, "")
 }
 
 func writeMarkdown(w io.Writer, r *Report) error {
@@ -160,7 +160,7 @@ func writeMarkdown(w io.Writer, r *Report) error {
 			return err
 		}
 	}
-	return refusals(w, r, "- **refused** ")
+	return refusals(w, r, "- ")
 }
 
 // csvHead names the CSV columns; times are in nanoseconds.
