@@ -45,14 +45,14 @@ func (x *Executor) planFor(w *walker, roots []*expr.Node, dsts []tensor.Any, bin
 	return p, nil
 }
 
-// evaluate runs roots into dsts (nil entries: new tensors); done, if
-// non-nil, receives the result tensors.
-func (x *Executor) evaluate(roots []*expr.Node, dsts []tensor.Any, binds []Binding, done func([]tensor.Any)) error {
+// evaluate runs roots into dsts (nil entries: new tensors) and stores the
+// result tensors in results, if it is non-nil.
+func (x *Executor) evaluate(roots []*expr.Node, dsts []tensor.Any, binds []Binding, results []tensor.Any) error {
 	w := walkers.Get().(*walker)
 	w.walk(roots, dsts, binds)
 	p, err := x.planFor(w, roots, dsts, binds)
 	if err == nil {
-		err = p.exec(x, w.leaves, dsts, done)
+		err = p.exec(x, w.leaves, dsts, results)
 	}
 	w.reset()
 	walkers.Put(w)

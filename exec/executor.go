@@ -4,7 +4,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"slices"
 	"sync"
 
 	"github.com/tensorplay/tensorplay/dtype"
@@ -91,11 +90,16 @@ func Eval[T dtype.Elem](e expr.Expr[T], binds ...Binding) (*tensor.Tensor[T], er
 
 // EvalWith evaluates e with executor x into a new tensor.
 func EvalWith[T dtype.Elem](x *Executor, e expr.Expr[T], binds ...Binding) (*tensor.Tensor[T], error) {
-	out, err := x.Run([]*expr.Node{e.Node()}, nil, binds...)
-	if err != nil {
+	root := e.Node()
+	if err := root.Err(); err != nil {
 		return nil, err
 	}
-	return out[0].(*tensor.Tensor[T]), nil
+	roots := [1]*expr.Node{root}
+	var res [1]tensor.Any
+	if err := x.evaluate(roots[:], nil, binds, res[:]); err != nil {
+		return nil, err
+	}
+	return res[0].(*tensor.Tensor[T]), nil
 }
 
 // EvalN evaluates several expressions of one element type in one plan:
@@ -159,7 +163,9 @@ func (x *Executor) Run(roots []*expr.Node, dsts []tensor.Any, binds ...Binding) 
 			return nil, err
 		}
 	}
-	var out []tensor.Any
-	err := x.evaluate(roots, dsts, binds, func(res []tensor.Any) { out = slices.Clone(res) })
-	return out, err
+	out := make([]tensor.Any, len(roots))
+	if err := x.evaluate(roots, dsts, binds, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }

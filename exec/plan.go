@@ -68,14 +68,14 @@ func (s *viewStep) describe(w io.Writer, names func(int) string) {
 }
 
 // exec runs the plan over the walked graph's leaf tensors and the
-// destinations; done, if non-nil, sees the result tensors after success.
-func (p *plan) exec(x *Executor, leaves, dsts []tensor.Any, done func([]tensor.Any)) error {
+// destinations, and stores the result tensors in results (if non-nil).
+func (p *plan) exec(x *Executor, leaves, dsts []tensor.Any, results []tensor.Any) error {
 	vp, _ := p.runs.Get().(*[]tensor.Any)
 	if vp == nil {
-		vs := make([]tensor.Any, len(p.values)+len(p.results))
+		vs := make([]tensor.Any, len(p.values))
 		vp = &vs
 	}
-	vals := (*vp)[:len(p.values)]
+	vals := *vp
 	for i := range p.values {
 		v := &p.values[i]
 		switch {
@@ -96,12 +96,10 @@ func (p *plan) exec(x *Executor, leaves, dsts []tensor.Any, done func([]tensor.A
 			break
 		}
 	}
-	if err == nil && done != nil {
-		res := (*vp)[len(p.values):]
+	if err == nil && results != nil {
 		for i, r := range p.results {
-			res[i] = vals[r]
+			results[i] = vals[r]
 		}
-		done(res)
 	}
 	clear(*vp)
 	p.runs.Put(vp)
