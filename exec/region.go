@@ -230,11 +230,11 @@ func (g *region) tile(block int) {
 	}
 	switch {
 	case strided && d >= 2:
-		g.c = min(g.cols, 64)
+		g.c = max(1, min(g.cols, 64))
 		g.r = min(g.rows, max(1, block/g.c))
 	case d >= 2 && g.cols <= block:
-		g.c = g.cols
-		g.r = min(g.rows, max(1, block/g.cols))
+		g.c = max(1, g.cols)
+		g.r = min(g.rows, max(1, block/g.c))
 	default:
 		g.c = min(g.cols, block)
 		g.r = 1
