@@ -1,0 +1,76 @@
+// Package exec evaluates expression graphs: it plans them, fuses their
+// elementwise parts into single passes over memory, and runs those passes in
+// parallel tiles on a fixed pool of workers.
+//
+//	out, err := exec.Eval(x.Mul(y).Add(x.Exp()))     // a new tensor
+//	err = exec.EvalTo(a, expr.Of(a).Add(expr.Of(b))) // in place: a += b
+//	err = exec.AddTo(a, b)                           // the same, short
+//	outs, err := exec.EvalN(e1, e2, e3)              // one plan, shared work once
+//
+// # Plans
+//
+// A graph is compiled into a plan once and cached under its signature: the
+// ops, shapes and dtypes of its nodes and the layouts of its tensors (not
+// their contents or identity). Evaluating the same graph again, or a graph
+// rebuilt the same way over tensors of the same layouts, reuses the plan.
+// Planning merges common subexpressions, gives a tensor of its own only to
+// results and to nodes that several kernels or a non-fusable op (a view of a
+// computed value, a matmul) need, and groups the rest into regions: one
+// fused kernel per region. Reductions take their elementwise producer into
+// their own kernel, so sum(a*b, 1) makes no a*b temporary.
+//
+// # Layouts and tiles
+//
+// Each operand of a kernel gets broadcast strides (0 where it is broadcast);
+// size-1 axes drop; axes are ordered by the destination's strides; adjacent
+// axes merge when every operand allows (stride[i] == stride[i+1]*size[i+1]).
+// A contiguous a*b+c is one flat loop; [R,C]+[1,C] is two loops with a
+// unit-stride inner one. The merged space is cut into blocks of about 512
+// elements (BlockSize) — whole rows, several short rows, or r×c tiles when an
+// operand is strided along the inner axis (a transposed view), so that it is
+// read a cache line at a time. Blocks are grouped into tasks, several per
+// worker; workers take task numbers from an atomic counter. Work below
+// Grain elements runs on the calling goroutine.
+//
+// # Kernels
+//
+// A kernel is a block interpreter: per block, operands with unit inner
+// stride are sliced in place, operands constant over the block are scalars
+// (and use vector-scalar loop variants), others are gathered into a
+// per-worker buffer; each node then runs one tight loop over the block
+// (kernels_gen.go, written by go generate). Dispatch happens once per block,
+// never per element, and a fused graph allocates its outputs and nothing
+// else large: per-worker buffers are pooled across evaluations.
+//
+// # Determinism
+//
+// Elementwise results do not depend on the number of workers. Reductions cut
+// every output's reduction into a fixed number of chunks that depends only on
+// the shapes, sum each chunk pairwise and combine the chunks in order, so
+// their bits do not depend on the number of workers or on the run either.
+//
+// # Destinations and aliasing
+//
+// EvalTo(dst, e) writes e into dst, which keeps its shape: e broadcasts to
+// dst.Shape() or the evaluation fails. dst may be any strided view and e may
+// read dst or any other view of its storage. An input that is exactly dst
+// (same storage, offset and strides) is read before each element is written;
+// an input that overlaps dst any other way is first copied, so the result is
+// always the one computed from the values before the update (NumPy's rule; a
+// false alarm only costs the copy). A dst whose elements share memory (a
+// broadcast view) is refused with *OverlapError. All checks run before the
+// first write: on error dst is unchanged.
+//
+// # Errors
+//
+// Eval returns the graph's construction error (see package expr) unchanged,
+// so errors.As finds *tensor.BroadcastError and the others. Destination
+// errors are *OverlapError, *tensor.ExpandError, *tensor.BroadcastError and
+// *InplaceError, in PyTorch's order; placeholders without a matching tensor
+// give *BindError.
+//
+// # Debugging
+//
+// Debug(w), or TENSORPLAY_DEBUG=1 for the default executor, prints every
+// new plan: its regions with their kernels, merged layouts and tiles.
+package exec
