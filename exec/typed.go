@@ -145,6 +145,7 @@ func (impl[T]) asStrided(t tensor.Any, shape tensor.Shape, strides []int, off in
 
 func (m *impl[T]) instr(op expr.Op, ds slotAny, args []slotAny, argType dtype.DType, cs *castScratch) (func(n int), error) {
 	d := ds.(*slot[T])
+	op = op.KernelOp() // expr.OpBroadcastAdd computes as expr.OpAdd
 	switch op.Class() {
 	case expr.ClassUnary:
 		return m.unaryInstr(op, d, args[0], argType, cs)

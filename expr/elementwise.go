@@ -20,6 +20,9 @@ func unary(op Op, a *Node) *Node {
 	}
 	n.dt = resultDType(op, a.dt)
 	n.shape = a.shape
+	if d := a.sym(); d != nil {
+		n.extra().dims = d
+	}
 	return n
 }
 
@@ -33,6 +36,9 @@ func binary(op Op, a, b *Node) *Node {
 	if err := checkAccepts(op, a.dt); err != nil {
 		n.err = err
 		return n
+	}
+	if symbolic(a, b) {
+		return symBroadcast(n, resultDType(op, a.dt), a, b)
 	}
 	shape, b2, err := broadcastOperands(op, a, b)
 	if err != nil {
@@ -124,18 +130,24 @@ func (x Expr[T]) PowScalar(s T) Expr[T] { return x.Pow(Scalar(s)) }
 
 // Where returns a where cond is true and b elsewhere; the three broadcast.
 func Where[T dtype.Elem](cond Expr[bool], a, b Expr[T]) Expr[T] {
-	c, an, bn := cond.Node(), a.Node(), b.Node()
+	return Expr[T]{where(cond.Node(), a.Node(), b.Node())}
+}
+
+func where(c, an, bn *Node) *Node {
 	n, ok := newNode(OpWhere, c, an, bn)
 	if !ok {
-		return Expr[T]{n}
+		return n
+	}
+	if symbolic(c, an, bn) {
+		return symBroadcast(n, an.dt, c, an, bn)
 	}
 	shape, err := tensor.BroadcastShapes(c.shape, an.shape, bn.shape)
 	if err != nil {
 		n.err = err
-		return Expr[T]{n}
+		return n
 	}
 	n.dt, n.shape = an.dt, shape
-	return Expr[T]{n}
+	return n
 }
 
 // Elementwise unary ops.
@@ -220,15 +232,21 @@ func CAbs[F dtype.Float, C dtype.Complex](x Expr[C]) Expr[F] {
 // integers truncate toward zero, complex to real takes the real part, any
 // non-zero value becomes true.
 func Cast[U, T dtype.Elem](x Expr[T]) Expr[U] {
-	a := x.Node()
-	if a.err == nil && a.dt == dtype.Of[U]() {
-		return Expr[U]{a}
+	return Expr[U]{cast(x.Node(), dtype.Of[U]())}
+}
+
+func cast(a *Node, to dtype.DType) *Node {
+	if a != nil && a.err == nil && a.dt == to {
+		return a
 	}
 	n, ok := newNode(OpCast, a)
 	if ok {
-		n.dt, n.shape = dtype.Of[U](), a.shape
+		n.dt, n.shape = to, a.shape
+		if d := a.sym(); d != nil {
+			n.extra().dims = d
+		}
 	}
-	return Expr[U]{n}
+	return n
 }
 
 // TrueDiv returns x / y computed in the floating type F, NumPy's / on

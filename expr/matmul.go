@@ -10,23 +10,34 @@ import (
 // operands multiply as matrices; a 1-D x is a row vector and a 1-D y a
 // column vector (the added axis is removed from the result); axes before the
 // last two are batch axes and broadcast.
-func (x Expr[T]) MatMul(y Expr[T]) Expr[T] {
-	a, b := x.Node(), y.Node()
+func (x Expr[T]) MatMul(y Expr[T]) Expr[T] { return Expr[T]{matmul(x.Node(), y.Node())} }
+
+func matmul(a, b *Node) *Node {
 	n, ok := newNode(OpMatMul, a, b)
 	if !ok {
-		return Expr[T]{n}
+		return n
 	}
 	if err := checkAccepts(OpMatMul, a.dt); err != nil {
 		n.err = err
-		return Expr[T]{n}
+		return n
+	}
+	if symbolic(a, b) {
+		s, err := symMatMul(a.Dims(), b.Dims())
+		if err != nil {
+			n.err = err
+			return n
+		}
+		n.dt = a.dt
+		setDims(n, s)
+		return n
 	}
 	shape, err := matmulShape(a.shape, b.shape)
 	if err != nil {
 		n.err = err
-		return Expr[T]{n}
+		return n
 	}
 	n.dt, n.shape = a.dt, shape
-	return Expr[T]{n}
+	return n
 }
 
 func matmulShape(a, b tensor.Shape) (tensor.Shape, error) {

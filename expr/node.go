@@ -20,7 +20,9 @@ type Node struct {
 	abuf  [3]*Node // backing array of args, saving an allocation per node
 
 	leaf tensor.Any // OpTensor, OpScalar
-	name string     // OpPlaceholder
+	name string     // OpPlaceholder, a parameter (Param)
+
+	ext *nodeExt // what few nodes need: symbolic shapes, parameter and scope marks
 
 	axes    []int // reductions: sorted, non-negative; permute: the permutation
 	keepDim bool
@@ -28,6 +30,40 @@ type Node struct {
 }
 
 type sliceSpec struct{ axis, start, stop, step int }
+
+// nodeExt holds the rarely used parts of a node, so that the common node
+// stays small.
+type nodeExt struct {
+	// dims is the shape when an extent is symbolic or unknown (shape then
+	// holds -1 there); target is the shape a symbolic reshape or expand was
+	// asked for (see symbolic.go).
+	dims   Dims
+	target Dims
+
+	param bool // an OpTensor leaf made by Param
+
+	// scope names the composite op this node is the root of; its members
+	// are the nodes reachable from it without passing scopeIn (see Scope).
+	scope   string
+	scopeIn []*Node
+}
+
+// sym returns the node's symbolic shape, nil when the shape is concrete.
+func (n *Node) sym() Dims {
+	if n.ext == nil {
+		return nil
+	}
+	return n.ext.dims
+}
+
+// extra returns n.ext, making it; only constructors call it, on nodes they
+// have not yet returned.
+func (n *Node) extra() *nodeExt {
+	if n.ext == nil {
+		n.ext = &nodeExt{}
+	}
+	return n.ext
+}
 
 var nextID atomic.Uint64
 
@@ -67,8 +103,22 @@ func (n *Node) Op() Op { return n.op }
 // DType returns the dtype of the node's values.
 func (n *Node) DType() dtype.DType { return n.dt }
 
-// Shape returns the node's shape; it must not be modified.
+// Shape returns the node's shape; it must not be modified. An extent that
+// is symbolic or unknown is -1 (see Dims).
 func (n *Node) Shape() tensor.Shape { return n.shape }
+
+// Dims returns the node's shape with its symbolic and unknown extents.
+func (n *Node) Dims() Dims {
+	if d := n.sym(); d != nil {
+		return d
+	}
+	return dimsOfShape(n.shape)
+}
+
+// Symbolic reports whether an extent of the node's shape is symbolic or
+// unknown. Such a graph can be built, checked and printed; it is evaluated
+// after Specializer has given it concrete extents.
+func (n *Node) Symbolic() bool { return n.sym() != nil }
 
 // Args returns the node's operands; the slice must not be modified.
 func (n *Node) Args() []*Node { return n.args }
@@ -79,8 +129,11 @@ func (n *Node) Err() error { return n.err }
 // Tensor returns the tensor of an OpTensor or OpScalar leaf.
 func (n *Node) Tensor() tensor.Any { return n.leaf }
 
-// Name returns a placeholder's name.
+// Name returns a placeholder's or a parameter's name.
 func (n *Node) Name() string { return n.name }
+
+// IsParam reports whether the node is a parameter leaf (see Param).
+func (n *Node) IsParam() bool { return n.ext != nil && n.ext.param }
 
 // Axes returns the reduced axes of a reduction (sorted, non-negative) or the
 // permutation of a permute; it must not be modified.

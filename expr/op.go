@@ -57,6 +57,7 @@ const (
 	OpLe
 	OpGt
 	OpGe
+	OpBroadcastAdd // add under broadcast_add's strict contract (spec 004)
 
 	OpWhere
 
@@ -80,6 +81,10 @@ const (
 
 	opCount
 )
+
+// NumOps is the number of Op values, OpInvalid included: every op is below
+// it, so tables keyed by Op can be arrays of this length.
+const NumOps = int(opCount)
 
 // Class groups ops by how they are shaped and executed.
 type Class uint8
@@ -199,6 +204,8 @@ var opTable = [opCount]opInfo{
 	OpGt:       {name: "gt", class: ClassBinary, accept: kReal, result: boolDType},
 	OpGe:       {name: "ge", class: ClassBinary, accept: kReal, result: boolDType},
 
+	OpBroadcastAdd: {name: "broadcast_add", class: ClassBinary, accept: kNumeric},
+
 	OpWhere: {name: "where", class: ClassTernary, accept: kAll},
 
 	OpReshape: {name: "reshape", class: ClassShape, accept: kAll},
@@ -226,6 +233,16 @@ func (o Op) String() string {
 		return opTable[o].name
 	}
 	return "invalid"
+}
+
+// KernelOp returns the op whose kernel computes o: OpAdd for
+// OpBroadcastAdd (its strict contract is a shape rule; the values are an
+// add's), o itself otherwise.
+func (o Op) KernelOp() Op {
+	if o == OpBroadcastAdd {
+		return OpAdd
+	}
+	return o
 }
 
 // Class returns the op's class.

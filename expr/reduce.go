@@ -61,6 +61,9 @@ func reduce(op Op, a *Node, axes []int, keepDim bool) *Node {
 		shape = tensor.Shape{}
 	}
 	n.dt, n.shape, n.axes, n.keepDim = resultDType(op, a.dt), shape, list, keepDim
+	if a.sym() != nil {
+		symReduce(n, a, red, keepDim)
+	}
 	if op == OpArgMax || op == OpArgMin {
 		n.dt = dtype.Int64
 	}
@@ -139,6 +142,9 @@ func (x Expr[T]) SumTo(shape ...int) Expr[T] {
 	a := x.Node()
 	if a.err != nil {
 		return x
+	}
+	if a.sym() != nil {
+		return x.SumToDims(DimsOf(shape...)...)
 	}
 	target := tensor.Shape(shape)
 	if _, err := tensor.BroadcastStrides(target, make([]int, len(target)), a.shape); err != nil {

@@ -20,6 +20,9 @@ func reshape(a *Node, shape []int) *Node {
 	if !ok {
 		return n
 	}
+	if a.sym() != nil {
+		return symReshape(a, shape)
+	}
 	s, err := inferReshape(a.shape, shape)
 	if err != nil {
 		n.err = err
@@ -100,6 +103,13 @@ func permute(a *Node, axes []int) *Node {
 		shape[i] = a.shape[p]
 	}
 	n.dt, n.shape, n.axes = a.dt, shape, perm
+	if src := a.sym(); src != nil {
+		d := make(Dims, len(perm))
+		for i, p := range perm {
+			d[i] = src[p]
+		}
+		setDims(n, d)
+	}
 	return n
 }
 
@@ -148,6 +158,15 @@ func expand(a *Node, shape []int) *Node {
 	if !ok {
 		return n
 	}
+	if a.sym() != nil {
+		for i, d := range shape {
+			if d < -1 {
+				n.err = &ShapeOpError{Op: "expand", Reason: fmt.Sprintf("invalid extent %d at dimension %d", d, i)}
+				return n
+			}
+		}
+		return symExpand(n, a, DimsOf(shape...))
+	}
 	s := tensor.Shape(shape).Clone()
 	pad := len(s) - len(a.shape)
 	if pad < 0 {
@@ -185,6 +204,9 @@ func (x Expr[T]) Squeeze(axes ...int) Expr[T] {
 	if a.err != nil {
 		return x
 	}
+	if a.sym() != nil {
+		return Expr[T]{symSqueeze(a, axes)}
+	}
 	drop := make([]bool, len(a.shape))
 	for _, ax := range axes {
 		p, err := tensor.Axis(ax, len(a.shape))
@@ -213,6 +235,9 @@ func (x Expr[T]) Unsqueeze(axis int) Expr[T] {
 	if a.err != nil {
 		return x
 	}
+	if a.sym() != nil {
+		return Expr[T]{symUnsqueeze(a, axis)}
+	}
 	p, err := tensor.Axis(axis, len(a.shape)+1)
 	if err != nil {
 		return Expr[T]{errNode(OpReshape, err)}
@@ -224,19 +249,25 @@ func (x Expr[T]) Unsqueeze(axis int) Expr[T] {
 // Slice keeps start:stop:step of one axis, with Python's rules: negative
 // indices count from the end, out-of-range bounds clamp, step >= 1.
 func (x Expr[T]) Slice(axis, start, stop, step int) Expr[T] {
-	a := x.Node()
+	return Expr[T]{slice(x.Node(), axis, start, stop, step)}
+}
+
+func slice(a *Node, axis, start, stop, step int) *Node {
 	n, ok := newNode(OpSlice, a)
 	if !ok {
-		return Expr[T]{n}
+		return n
 	}
 	p, err := tensor.Axis(axis, len(a.shape))
 	if err != nil {
 		n.err = err
-		return Expr[T]{n}
+		return n
 	}
 	if step < 1 {
 		n.err = &ShapeOpError{Op: "slice", Reason: fmt.Sprintf("step must be positive, got %d", step)}
-		return Expr[T]{n}
+		return n
+	}
+	if a.sym() != nil {
+		return symSlice(n, a, p, start, stop, step)
 	}
 	d := a.shape[p]
 	clamp := func(i int) int {
@@ -250,27 +281,44 @@ func (x Expr[T]) Slice(axis, start, stop, step int) Expr[T] {
 	shape := a.shape.Clone()
 	shape[p] = (hi - lo + step - 1) / step
 	n.dt, n.shape, n.slice = a.dt, shape, sliceSpec{p, lo, hi, step}
-	return Expr[T]{n}
+	return n
 }
 
 // Embed is the adjoint of Slice: a tensor of zeros whose axis has extent
 // size, with x placed at start, start+step, … along it (NumPy: z =
 // zeros(shape); z[..., start::step, ...] = x). Its gradient is the slice.
 func (x Expr[T]) Embed(axis, start, step, size int) Expr[T] {
-	a := x.Node()
+	return Expr[T]{embed(x.Node(), axis, start, step, size)}
+}
+
+func embed(a *Node, axis, start, step, size int) *Node {
 	n, ok := newNode(OpEmbed, a)
 	if !ok {
-		return Expr[T]{n}
+		return n
 	}
 	p, err := tensor.Axis(axis, len(a.shape))
 	if err != nil {
 		n.err = err
-		return Expr[T]{n}
+		return n
 	}
 	k := a.shape[p]
 	if step < 1 || start < 0 || size < 0 || (k > 0 && start+(k-1)*step >= size) {
 		n.err = &ShapeOpError{Op: "embed", Reason: fmt.Sprintf("%d elements at %d::%d do not fit in extent %d", k, start, step, size)}
-		return Expr[T]{n}
+		return n
+	}
+	if src := a.sym(); src != nil {
+		d := slices.Clone(src)
+		d[p] = Known(size)
+		stop := size
+		if k >= 0 {
+			stop = min(start+k*step, size)
+			if k == 0 {
+				stop = start
+			}
+		}
+		n.dt, n.slice = a.dt, sliceSpec{p, start, stop, step}
+		setDims(n, d)
+		return n
 	}
 	shape := a.shape.Clone()
 	shape[p] = size
@@ -279,5 +327,5 @@ func (x Expr[T]) Embed(axis, start, step, size int) Expr[T] {
 		stop = start
 	}
 	n.dt, n.shape, n.slice = a.dt, shape, sliceSpec{p, start, min(stop, size), step}
-	return Expr[T]{n}
+	return n
 }

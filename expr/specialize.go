@@ -1,0 +1,230 @@
+package expr
+
+import (
+	"fmt"
+
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// SpecializeError reports a symbolic placeholder that cannot be given a
+// concrete shape: a symbol without a size, an unknown extent that no Match
+// supplied, or a Match that contradicts the placeholder.
+type SpecializeError struct {
+	Name   string // the placeholder's name
+	Reason string
+}
+
+func (e *SpecializeError) Error() string {
+	return fmt.Sprintf("expr: specialising placeholder %q: %s", e.Name, e.Reason)
+}
+
+// Specializer gives symbolic graphs concrete extents, so that they can be
+// evaluated: every symbolic placeholder becomes a concrete placeholder of
+// the same name, and every node above it is rebuilt by replaying its
+// constructor on the concrete operands, so all the checks of a concrete
+// graph run (a contract a symbol hid now fails, sticky as always). Nodes
+// with no symbolic placeholder below them are kept as they are.
+//
+// A Specializer remembers what it built: specialising the placeholder and
+// the output of one graph gives the very nodes exec.Bind and exec.Eval
+// need. It is not safe for concurrent use.
+type Specializer struct {
+	sizes  map[string]int
+	shapes map[*Node]tensor.Shape
+	done   map[*Node]*Node
+}
+
+// NewSpecializer returns a Specializer with the given symbol sizes
+// ({"B": 32}); Match can add more.
+func NewSpecializer(sizes map[string]int) *Specializer {
+	s := &Specializer{sizes: map[string]int{}, shapes: map[*Node]tensor.Shape{}, done: map[*Node]*Node{}}
+	for k, v := range sizes {
+		s.sizes[k] = v
+	}
+	return s
+}
+
+// Size returns the size of a symbol, if it has one.
+func (s *Specializer) Size(sym string) (int, bool) {
+	v, ok := s.sizes[sym]
+	return v, ok
+}
+
+// Match fixes placeholder p to the concrete shape it will be bound to: its
+// symbols take their sizes from shape (and must agree with sizes already
+// known) and its unknown extents are taken from shape. Call it before
+// specialising the nodes that use p.
+func (s *Specializer) Match(p Any, shape tensor.Shape) error {
+	n := p.Node()
+	if n.err != nil {
+		return n.err
+	}
+	if n.op != OpPlaceholder {
+		return &SpecializeError{Name: n.name, Reason: "Match needs a placeholder, got " + n.op.String()}
+	}
+	d := n.Dims()
+	if len(d) != len(shape) {
+		return &SpecializeError{Name: n.name, Reason: fmt.Sprintf("shape %v does not match %v", shape, d)}
+	}
+	sizes := map[string]int{}
+	for i, e := range d {
+		v := shape[i]
+		switch {
+		case e.known && e.n != v:
+			return &SpecializeError{Name: n.name, Reason: fmt.Sprintf("shape %v does not match %v at dimension %d", shape, d, i)}
+		case e.IsSym():
+			old, ok := s.sizes[e.sym]
+			if !ok {
+				old, ok = sizes[e.sym]
+			}
+			if ok && old != v {
+				return &SpecializeError{Name: n.name, Reason: fmt.Sprintf("shape %v gives %s = %d, but %s = %d", shape, e.sym, v, e.sym, old)}
+			}
+			sizes[e.sym] = v
+		}
+	}
+	for k, v := range sizes {
+		s.sizes[k] = v
+	}
+	s.shapes[n] = shape.Clone()
+	return nil
+}
+
+// Specialize returns the concrete counterpart of x (see Specializer).
+func Specialize[T dtype.Elem](s *Specializer, x Expr[T]) Expr[T] {
+	return Expr[T]{s.Node(x.Node())}
+}
+
+// Node returns the concrete counterpart of n. A placeholder that cannot be
+// made concrete carries a *SpecializeError, and so does every node above it.
+func (s *Specializer) Node(n *Node) *Node {
+	for _, m := range PostOrder(n) {
+		if _, ok := s.done[m]; ok {
+			continue
+		}
+		s.done[m] = s.rebuild(m)
+	}
+	return s.done[n]
+}
+
+func (s *Specializer) rebuild(n *Node) *Node {
+	if n.err != nil {
+		return n
+	}
+	if n.op == OpPlaceholder {
+		if n.sym() == nil {
+			return n
+		}
+		shape, err := s.placeholderShape(n)
+		if err != nil {
+			return errNode(OpPlaceholder, err)
+		}
+		return &Node{id: nextID.Add(1), op: OpPlaceholder, dt: n.dt, shape: shape, name: n.name}
+	}
+	args := make([]*Node, len(n.args))
+	same := true
+	for i, a := range n.args {
+		args[i] = s.done[a]
+		same = same && args[i] == a
+	}
+	if same {
+		return n
+	}
+	r := s.replay(n, args)
+	if n.ext != nil && n.ext.scope != "" && r.err == nil && !isArg(r, args) {
+		r.extra().scope = n.ext.scope
+		for _, in := range n.ext.scopeIn {
+			if c, ok := s.done[in]; ok {
+				r.ext.scopeIn = append(r.ext.scopeIn, c)
+			}
+		}
+	}
+	return r
+}
+
+func isArg(r *Node, args []*Node) bool {
+	for _, a := range args {
+		if a == r {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Specializer) placeholderShape(n *Node) (tensor.Shape, error) {
+	if shape, ok := s.shapes[n]; ok {
+		return shape, nil
+	}
+	d := n.sym()
+	shape := make(tensor.Shape, len(d))
+	for i, e := range d {
+		switch {
+		case e.known:
+			shape[i] = e.n
+		case e.IsSym():
+			v, ok := s.sizes[e.sym]
+			if !ok {
+				return nil, &SpecializeError{Name: n.name, Reason: "no size for symbol " + e.sym}
+			}
+			shape[i] = v
+		default:
+			return nil, &SpecializeError{Name: n.name, Reason: fmt.Sprintf("extent %d of %v is unknown (Match the placeholder with its tensor's shape)", i, d)}
+		}
+	}
+	return shape, nil
+}
+
+// resolve turns a requested symbolic shape into ints: symbols take their
+// sizes, unknown extents stay -1 (inferred or kept by the constructor).
+func (s *Specializer) resolve(d Dims) []int {
+	out := make([]int, len(d))
+	for i, e := range d {
+		out[i] = e.extent()
+		if v, ok := s.sizes[e.sym]; e.IsSym() && ok {
+			out[i] = v
+		}
+	}
+	return out
+}
+
+// replay builds n's op again on args: the one place that knows every
+// constructor's arguments.
+func (s *Specializer) replay(n *Node, args []*Node) *Node {
+	a := args[0]
+	switch op := n.op; {
+	case op == OpCast:
+		return cast(a, n.dt)
+	case op == OpBroadcastAdd:
+		return broadcastAdd(a, args[1])
+	case op.Class() == ClassUnary:
+		return unary(op, a)
+	case op.Class() == ClassBinary:
+		return binary(op, a, args[1])
+	case op == OpWhere:
+		return where(a, args[1], args[2])
+	case op == OpReshape:
+		if n.ext != nil && n.ext.target != nil {
+			return reshape(a, s.resolve(n.ext.target))
+		}
+		return reshape(a, n.shape)
+	case op == OpPermute:
+		return permute(a, n.axes)
+	case op == OpExpand:
+		if n.ext != nil && n.ext.target != nil {
+			return expand(a, s.resolve(n.ext.target))
+		}
+		return expand(a, n.shape)
+	case op == OpSlice:
+		sl := n.slice
+		return slice(a, sl.axis, sl.start, sl.stop, sl.step)
+	case op == OpEmbed:
+		sl := n.slice
+		return embed(a, sl.axis, sl.start, sl.step, n.shape[sl.axis])
+	case op.Class() == ClassReduce:
+		return reduce(op, a, n.axes, n.keepDim)
+	case op == OpMatMul:
+		return matmul(a, args[1])
+	}
+	return errNode(n.op, fmt.Errorf("expr: cannot specialise %s", n.op))
+}
