@@ -36,7 +36,7 @@ func reduce(op Op, a *Node, axes []int, keepDim bool) *Node {
 			return n
 		}
 		if red[p] {
-			n.err = &ShapeOpError{Op: op.String(), Reason: fmt.Sprintf("dim %d appears multiple times in the list of dims", ax)}
+			n.err = &ShapeOpError{Op: op.String(), Reason: fmt.Sprintf("dim %d appears multiple times in the list of dims", p)}
 			return n
 		}
 		red[p] = true
