@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
 )
 
 func ExampleOf() {
@@ -99,4 +101,29 @@ func ExampleDType_Restricted() {
 	// Output:
 	// [complex64 complex128 float64 int16 uint16 uint64]
 	// true false
+}
+
+// The merged rank of a broadcast, which the restricted dtypes must keep
+// below 6: runs of axes that broadcast the same way count as one.
+func ExampleDType_Restricted_mergedRank() {
+	full := tensor.Shape{5, 5, 5, 5, 5, 5}
+	for _, a := range []tensor.Shape{
+		{5, 1, 5, 1, 5, 1}, // S X S X S X: nothing merges
+		{5, 1, 5, 5, 1, 1}, // S X S S X X: two runs merge
+		{5, 5, 5, 5, 5, 5}, // identical shapes: one axis
+		{1, 1, 1, 5, 5, 5}, // X X X S S S
+	} {
+		m, _ := tensor.MergedBroadcastShape(a, full)
+		fmt.Println(a, "->", m, "rank", m.Rank())
+	}
+
+	x := expr.From(tensor.New[complex64](5, 1, 5, 1, 5, 1))
+	y := expr.From(tensor.New[complex64](5, 5, 5, 5, 5, 5))
+	fmt.Println(x.Add(y).Err())
+	// Output:
+	// [5, 1, 5, 1, 5, 1] -> [5, 5, 5, 5, 5, 5] rank 6
+	// [5, 1, 5, 5, 1, 1] -> [5, 5, 25, 25] rank 4
+	// [5, 5, 5, 5, 5, 5] -> [15625] rank 1
+	// [1, 1, 1, 5, 5, 5] -> [125, 125] rank 2
+	// expr: broadcasting complex64 tensors of shapes [5, 1, 5, 1, 5, 1] and [5, 5, 5, 5, 5, 5] merges to rank 6 ([5, 5, 5, 5, 5, 5]); complex64 broadcasts must merge to fewer than 6 dimensions
 }
