@@ -155,7 +155,16 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		g.offsets = append(g.offsets, v.offset)
 	}
 	g.lay = mergeDims(shape, strides, 0)
-	g.tile(pl.x.block)
+	scratch := 0 // bytes of per-worker buffer per element of a block
+	for _, n := range pr.nodes {
+		scratch += n.DType().Size()
+	}
+	for s, in := range pr.inputs {
+		if st := g.lay.strides[len(ms)+s]; st[len(st)-1] > 1 {
+			scratch += pl.p.values[in].dt.Size()
+		}
+	}
+	g.tile(pl.x.blockFor(scratch))
 
 	// Slots and which of them are constant within a block.
 	nslots := len(pr.inputs) + len(pr.nodes)
@@ -236,7 +245,7 @@ func (pl *planner) copyRegion(src, dst int) *region {
 	d := &pl.p.values[dst]
 	g.offsets = []int{d.offset, v.offset}
 	g.lay = mergeDims(v.shape, [][]int{d.strides, v.strides}, 0)
-	g.tile(pl.x.block)
+	g.tile(pl.x.blockFor(v.dt.Size()))
 	g.slotDT = []dtype.DType{v.dt}
 	g.scalar = []bool{false}
 	g.outputs = []regionOutput{{value: dst, src: 0}}

@@ -220,13 +220,17 @@ func fromComplex128(d any, a []complex128) {
 
 // castScratch holds the canonical buffers of one worker's casts.
 type castScratch struct {
-	i []int64
-	f []float64
-	c []complex128
+	f32 []float32
+	i   []int64
+	f   []float64
+	c   []complex128
 }
 
 // cast converts the n-element block a (a []S) into d (a []D).
 func (s *castScratch) cast(path castVia, d, a any, n int) {
+	if s.direct64(d, a) {
+		return
+	}
 	switch path {
 	case viaInt:
 		if len(s.i) < n {
@@ -248,4 +252,38 @@ func (s *castScratch) cast(path castVia, d, a any, n int) {
 		toComplex128(s.c[:n], a, s.f[:n])
 		fromComplex128(d, s.c[:n])
 	}
+}
+
+// direct64 converts 64-bit integers to float32 and complex64 in one step:
+// through float64 they would be rounded twice.
+func (s *castScratch) direct64(d, a any) bool {
+	switch d := d.(type) {
+	case []float32:
+		switch a := a.(type) {
+		case []int64:
+			realsTo(d, a)
+			return true
+		case []uint64:
+			realsTo(d, a)
+			return true
+		}
+	case []complex64:
+		if len(s.f32) < len(d) {
+			s.f32 = make([]float32, len(d))
+		}
+		f := s.f32[:len(d)]
+		switch a := a.(type) {
+		case []int64:
+			realsTo(f, a)
+		case []uint64:
+			realsTo(f, a)
+		default:
+			return false
+		}
+		for i, v := range f {
+			d[i] = complex(v, 0)
+		}
+		return true
+	}
+	return false
 }

@@ -35,10 +35,30 @@ func Workers(n int) Option { return func(x *Executor) { x.workers = max(1, n) } 
 // goroutine alone (default 32768).
 func Grain(n int) Option { return func(x *Executor) { x.grain = max(1, n) } }
 
-// BlockSize sets the number of elements a kernel processes per step
-// (default 512): small enough for a block of every operand to stay in
-// cache, large enough that per-block dispatch costs nothing.
+// BlockSize fixes the number of elements a kernel processes per step. By
+// default each kernel chooses: as many as let its per-worker buffers fill
+// about 8 KiB of cache (256 to 8192), so blocks stay in L1 while the cost of
+// dispatching a block stays negligible.
 func BlockSize(n int) Option { return func(x *Executor) { x.block = max(16, n) } }
+
+// Automatic block sizes: the buffer budget and the bounds.
+const (
+	scratchBudget = 8 << 10
+	minBlock      = 256
+	maxBlock      = 8192
+)
+
+// blockFor returns the block length for a kernel that needs scratch bytes of
+// buffer per element.
+func (x *Executor) blockFor(scratch int) int {
+	if x.block > 0 {
+		return x.block
+	}
+	if scratch == 0 {
+		return maxBlock
+	}
+	return min(maxBlock, max(minBlock, scratchBudget/scratch/64*64))
+}
 
 // Debug makes the executor print every plan it builds to w: the fused
 // kernels, their merged layouts and their tiles. The TENSORPLAY_DEBUG
@@ -48,7 +68,7 @@ func Debug(w io.Writer) Option { return func(x *Executor) { x.debug = w } }
 
 // New returns an executor with the given options.
 func New(opts ...Option) *Executor {
-	x := &Executor{workers: runtime.GOMAXPROCS(0), grain: 32768, block: 512}
+	x := &Executor{workers: runtime.GOMAXPROCS(0), grain: 32768}
 	for _, o := range opts {
 		o(x)
 	}

@@ -90,9 +90,27 @@ func divFloorInt[T dtype.Integer](x, y T) T {
 	return q
 }
 
-// divFloorFloat is Python's float floor division.
+// divFloorFloat is Python's and NumPy's float floor division (npy_divmod),
+// which PyTorch's rounding_mode="floor" follows: computed from fmod so that
+// 1 // 0.1 is 9, not floor(1/0.1) = 10.
 func divFloorFloat[T dtype.Float](x, y T) T {
-	return T(math.Floor(float64(x) / float64(y)))
+	a, b := float64(x), float64(y)
+	if b == 0 {
+		return T(a / b)
+	}
+	mod := math.Mod(a, b)
+	div := (a - mod) / b
+	if mod != 0 && (b < 0) != (mod < 0) {
+		div--
+	}
+	if div == 0 {
+		return T(math.Copysign(0, a/b))
+	}
+	fl := math.Floor(div)
+	if div-fl > 0.5 {
+		fl++
+	}
+	return T(fl)
 }
 
 // powInt is exponentiation by squaring, wrapping like Go's integer

@@ -59,7 +59,11 @@ type viewStep struct {
 }
 
 func (s *viewStep) run(x *Executor, vals []tensor.Any) error {
-	vals[s.v] = typedFor(s.val.dt).asStrided(vals[s.val.src], s.val.shape, s.val.strides, s.val.offset)
+	off := s.val.offset
+	if n, _ := s.val.shape.Numel(); n == 0 {
+		off = 0 // an empty view reads nothing; its offset may lie past the storage
+	}
+	vals[s.v] = typedFor(s.val.dt).asStrided(vals[s.val.src], s.val.shape, s.val.strides, off)
 	return nil
 }
 

@@ -111,7 +111,11 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 		}
 	}
 	rs.innerSize = sizes[d-1]
-	rs.c = max(1, min(rs.innerSize, pl.x.block))
+	scratch := 0
+	for _, nd := range pr.nodes {
+		scratch += nd.DType().Size()
+	}
+	rs.c = max(1, min(rs.innerSize, pl.x.blockFor(scratch)))
 	rs.innerBlks = (rs.innerSize + rs.c - 1) / rs.c
 	rs.outNumel = 1
 	for _, x := range n.Shape() {

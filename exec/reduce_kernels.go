@@ -167,9 +167,10 @@ func realReduces[T dtype.Real]() reduceFns[T] {
 func floatReduces[T dtype.Float]() reduceFns[T] {
 	r := realReduces[T]()
 	r.scale = func(d []T, count int) {
-		inv := 1 / T(count)
+		// Divide, not multiply by 1/count: that would round twice.
+		c := T(count)
 		for i := range d {
-			d[i] *= inv
+			d[i] /= c
 		}
 	}
 	return r
@@ -179,10 +180,13 @@ func complexReduces[T dtype.Complex]() reduceFns[T] {
 	return reduceFns[T]{sum: sumOp[T](), prod: prodOp[T](), scale: scaleComplex[T]}
 }
 
+// scaleComplex divides each part by count, as NumPy's complex mean does
+// (a complex division by count+0i could round differently).
 func scaleComplex[T dtype.Complex](d []T, count int) {
-	inv := T(complex(1/float64(count), 0))
+	c := float64(count)
 	for i := range d {
-		d[i] *= inv
+		z := complex128(d[i])
+		d[i] = T(complex(real(z)/c, imag(z)/c))
 	}
 }
 

@@ -159,7 +159,17 @@ func (rr *regionRun) runTask(task int) {
 	lo := task * rr.blocksPerTask
 	hi := min(lo+rr.blocksPerTask, g.blocks)
 	for b := lo; b < hi; b++ {
-		g.blockOffsets(st, b)
+		if b == lo || b%g.colChunks == 0 {
+			g.blockOffsets(st, b)
+		} else {
+			// The next chunk of the same rows: step along the columns.
+			c := min(g.c, g.cols-(b%g.colChunks)*g.c)
+			for op := range st.offs {
+				gm := &st.geoms[op]
+				st.offs[op] += g.c * gm.stC
+				gm.c = c
+			}
+		}
 		n := st.geoms[0].r * st.geoms[0].c
 		for s := len(g.inputs); s < len(st.slots); s++ {
 			st.slots[s].prepare(n)
