@@ -300,3 +300,57 @@ func ExampleFormat() {
 	// %3:f64[] = max %1 axes=[0]
 	// return %2 %3
 }
+
+// Symbolic extents: a graph over a batch of unknown size B is built, checked
+// and printed once, and specialised to a concrete B for each evaluation.
+func ExampleSymPlaceholder() {
+	x := expr.SymPlaceholder[float64]("x", expr.Sym("B"), expr.Known(3))
+	y := x.MulScalar(2).Sum(1)
+	fmt.Println(x.Dims(), y.Dims(), y.Err())
+
+	s := expr.NewSpecializer(map[string]int{"B": 2})
+	cx, cy := expr.Specialize(s, x), expr.Specialize(s, y)
+	a, _ := tensor.FromSlice([]float64{1, 2, 3, 4, 5, 6}, 2, 3)
+	out, err := exec.Eval(cy, exec.Bind(cx, a))
+	fmt.Println(out, err)
+	// Output:
+	// [B, 3] [B] <nil>
+	// [12. 30.] <nil>
+}
+
+// broadcast_add is add under a strict contract: equal ranks, axis 0 (the
+// batch) never broadcast. A broken contract is an *expr.ConstraintError.
+func ExampleBroadcastAdd() {
+	h := expr.SymPlaceholder[float32]("h", expr.Sym("B"), expr.Known(3), expr.Known(8), expr.Known(8))
+	bias := expr.SymPlaceholder[float32]("bias", expr.Sym("B"), expr.Known(3), expr.Known(1), expr.Known(1))
+	fmt.Println(h.BroadcastAdd(bias).Dims())
+
+	flat := expr.SymPlaceholder[float32]("v", expr.Sym("B"), expr.Known(3))
+	err := h.BroadcastAdd(flat).Err()
+	fmt.Println(err)
+	var ce *expr.ConstraintError
+	fmt.Println(errors.As(err, &ce), ce.Code, ce.Reason)
+	// Output:
+	// [B, 3, 8, 8]
+	// expr: broadcast_add: E_CONSTRAINT (rank_mismatch): a=[B, 3, 8, 8], b=[B, 3]: ranks differ; broadcast_add never pads the rank (reshape first)
+	// true E_CONSTRAINT rank_mismatch
+}
+
+// Summary prints a network in layers; Param marks weights and Scope names a
+// composite op.
+func ExampleSummary() {
+	x := expr.SymPlaceholder[float32]("x", expr.Sym("B"), expr.Known(4))
+	w := expr.Param("w", tensor.Must(tensor.Ones[float32](4, 8)))
+	b := expr.Param("b", tensor.Must(tensor.Ones[float32](8)))
+	h := expr.Scope("linear", func() expr.Expr[float32] { return x.MatMul(w).Add(b) })
+	y := h.Relu().MeanKeepDims(1)
+	fmt.Println(expr.Summary(y))
+	// Output:
+	// Network: [B, 4] -> [B, 1]  dtype=float32
+	// index  name  operation  input shapes  output shapes
+	// 0      n0    linear     x=[B, 4]      out=[B, 8]
+	// 1      n1    relu       x=[B, 8]      out=[B, 8]
+	// 2      n2    mean       x=[B, 8]      out=[B, 1]
+	//
+	// Parameters: 40
+}
