@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
@@ -27,6 +28,8 @@ type reduceStep struct {
 	argDT dtype.DType
 
 	inner      bool  // case A: the innermost layout axis is reduced
+	dot        bool  // case A sum of a product: the product is folded by a dot kernel
+	dotA, dotB int   // the product's operand slots
 	kept, red  []int // layout axes (outermost first), the inner one excluded
 	innerSize  int
 	c          int // block length along the innermost axis
@@ -40,6 +43,9 @@ type reduceStep struct {
 	count      int // elements reduced into each output, for mean
 	outNumel   int
 	outStrides []int // the result's strides on the layout axes
+
+	partials sync.Pool // chunk partial buffers, reused across runs
+	runs     sync.Pool // *reduceRun
 }
 
 const reduceChunk = 65536 // elements per chunk of a split reduction
@@ -175,6 +181,13 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 	for _, x := range sizes {
 		g.numel *= x
 	}
+	// sum(a*b) along rows: fold the product into the sum (a dot product)
+	// instead of writing it to a buffer first.
+	if last := len(g.instrs) - 1; rs.inner && last >= 0 && (rs.op == expr.OpSum || rs.op == expr.OpMean) {
+		if in := g.instrs[last]; in.op == expr.OpMul && in.dst == rs.root && rs.argDT.Kind() != dtype.KindBool {
+			rs.dot, rs.dotA, rs.dotB = true, in.args[0], in.args[1]
+		}
+	}
 	if _, ok := typedFor(rs.argDT).(reducer); !ok {
 		return nil, fmt.Errorf("exec: no reduction kernels for %s", rs.argDT)
 	}
@@ -201,10 +214,23 @@ func (rs *reduceStep) run(x *Executor, vals []tensor.Any) error {
 	if rs.outNumel == 0 {
 		return nil
 	}
-	rr := &reduceRun{rs: rs, vals: vals, red: typedFor(rs.argDT).(reducer)}
-	if rs.chunks > 1 {
-		rr.partial = rr.red.newPartial(rs)
+	rr, _ := rs.runs.Get().(*reduceRun)
+	if rr == nil {
+		rr = &reduceRun{rs: rs, red: typedFor(rs.argDT).(reducer)}
 	}
+	rr.vals, rr.err = vals, nil
+	if rs.chunks > 1 {
+		if rr.partial = rs.partials.Get(); rr.partial == nil {
+			rr.partial = rr.red.newPartial(rs)
+		}
+	}
+	defer func() {
+		if rr.partial != nil {
+			rs.partials.Put(rr.partial)
+		}
+		rr.vals, rr.partial = nil, nil
+		rs.runs.Put(rr)
+	}()
 	tasks := rs.chunks * rs.groups
 	if x.workers > 1 && rs.prod.numel >= x.grain && tasks > 1 {
 		x.pool().parallel(tasks, rr)
@@ -238,7 +264,8 @@ func (rr *reduceRun) runTask(task int) {
 }
 
 // evalBlock computes the producer for the n-element run at st.offs.
-func (g *region) evalBlock(st *regionState, n int) {
+// With skipLast it leaves out the last kernel (a product a dot kernel folds).
+func (g *region) evalBlock(st *regionState, n int, skipLast bool) {
 	for s := len(g.inputs); s < len(st.slots); s++ {
 		st.slots[s].prepare(n)
 	}
@@ -247,7 +274,11 @@ func (g *region) evalBlock(st *regionState, n int) {
 		gm.r, gm.c = 1, n
 		st.slots[s].load(gm, st.offs[s])
 	}
-	for _, f := range st.instrs {
+	instrs := st.instrs
+	if skipLast {
+		instrs = instrs[:len(instrs)-1]
+	}
+	for _, f := range instrs {
 		f(n)
 	}
 }

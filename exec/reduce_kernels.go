@@ -10,6 +10,7 @@ import (
 // the rounding error grows with the logarithm of the length, not the length.
 type reduceFns[T dtype.Elem] struct {
 	sum, prod, max, min, any, all *reduceOp[T]
+	dot                           func(a, b []T) T  // pairwise sum of a[i]*b[i]
 	argmax, argmin                func(a, b T) bool // a beats b strictly
 	scale                         func(d []T, count int)
 }
@@ -53,6 +54,34 @@ func sumOp[T dtype.Numeric]() *reduceOp[T] {
 			}
 		},
 	}
+}
+
+// pairwiseDot is pairwiseSum of a[i]*b[i], without the products' buffer.
+func pairwiseDot[T dtype.Numeric](a, b []T) T {
+	b = b[:len(a)]
+	if len(a) <= 64 {
+		var s [8]T
+		i := 0
+		for ; i+8 <= len(a); i += 8 {
+			x, y := a[i:i+8:i+8], b[i:i+8:i+8]
+			s[0] += x[0] * y[0]
+			s[1] += x[1] * y[1]
+			s[2] += x[2] * y[2]
+			s[3] += x[3] * y[3]
+			s[4] += x[4] * y[4]
+			s[5] += x[5] * y[5]
+			s[6] += x[6] * y[6]
+			s[7] += x[7] * y[7]
+		}
+		r := ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))
+		for ; i < len(a); i++ {
+			r += a[i] * b[i]
+		}
+		return r
+	}
+	h := len(a) / 2
+	h -= h % 8
+	return pairwiseDot(a[:h], b[:h]) + pairwiseDot(a[h:], b[h:])
 }
 
 // pairwiseSum is NumPy's pairwise summation: blocks of 8 summed in 8
@@ -159,7 +188,7 @@ func beatsMax[T dtype.Real](a, b T) bool { return (a > b || a != a) && b == b }
 func beatsMin[T dtype.Real](a, b T) bool { return (a < b || a != a) && b == b }
 
 func realReduces[T dtype.Real]() reduceFns[T] {
-	return reduceFns[T]{sum: sumOp[T](), prod: prodOp[T](),
+	return reduceFns[T]{sum: sumOp[T](), prod: prodOp[T](), dot: pairwiseDot[T],
 		max: extremeOp(maxNaN[T]), min: extremeOp(minNaN[T]),
 		argmax: beatsMax[T], argmin: beatsMin[T]}
 }
@@ -177,7 +206,7 @@ func floatReduces[T dtype.Float]() reduceFns[T] {
 }
 
 func complexReduces[T dtype.Complex]() reduceFns[T] {
-	return reduceFns[T]{sum: sumOp[T](), prod: prodOp[T](), scale: scaleComplex[T]}
+	return reduceFns[T]{sum: sumOp[T](), prod: prodOp[T](), dot: pairwiseDot[T], scale: scaleComplex[T]}
 }
 
 // scaleComplex divides each part by count, as NumPy's complex mean does

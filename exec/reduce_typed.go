@@ -8,7 +8,8 @@ import (
 
 // reduceScratch is one worker's typed scratch for reductions.
 type reduceScratch[T dtype.Elem] struct {
-	fill   []T   // a scalar block expanded
+	fill   []T // a scalar block expanded
+	fillB  []T
 	kbase  []int // operand offsets at the current output
 	levels [][]T // pairwise stack of row partials (outer reductions)
 	weight []int
@@ -59,6 +60,21 @@ func (m *impl[T]) scratch(st *regionState, n int) *reduceScratch[T] {
 		st.rscratch = sc
 	}
 	return sc
+}
+
+// valuesB is values with a second buffer, for a second operand.
+func (sc *reduceScratch[T]) valuesB(s *slot[T], n int) []T {
+	if !s.scalar {
+		return s.v[:n]
+	}
+	if len(sc.fillB) < n {
+		sc.fillB = make([]T, len(sc.fill))
+	}
+	f := sc.fillB[:n]
+	for i := range f {
+		f[i] = s.s
+	}
+	return f
 }
 
 // values returns the producer's block as a slice, expanding a scalar.
@@ -117,7 +133,12 @@ func (m *impl[T]) reduceTask(rs *reduceStep, st *regionState, task int, outAny t
 					st.offs[op] += ib * rs.c * g.lay.strides[op][d-1]
 				}
 				n := min(rs.c, rs.innerSize-ib*rs.c)
-				g.evalBlock(st, n)
+				g.evalBlock(st, n, rs.dot)
+				if rs.dot {
+					a, b := st.slots[rs.dotA].(*slot[T]), st.slots[rs.dotB].(*slot[T])
+					ps.push(m.reduces.dot(sc.values(a, n), sc.valuesB(b, n)), rop.combine)
+					continue
+				}
 				v := sc.values(src, n)
 				if arg {
 					for i, x := range v {
@@ -150,7 +171,7 @@ func (m *impl[T]) reduceTask(rs *reduceStep, st *regionState, task int, outAny t
 			bv, bi := sc.bestV[:n], sc.bestI[:n]
 			for j := j0; j < j1; j++ {
 				rs.seek(st, sc.kbase, rs.red, j)
-				g.evalBlock(st, n)
+				g.evalBlock(st, n, false)
 				v := sc.values(src, n)
 				for i, x := range v {
 					if j == j0 || beats(x, bv[i]) {
@@ -198,7 +219,7 @@ func (sc *reduceScratch[T]) foldRows(rs *reduceStep, st *regionState, src *slot[
 	}
 	for j := j0; j < j1; j++ {
 		rs.seek(st, sc.kbase, rs.red, j)
-		g.evalBlock(st, n)
+		g.evalBlock(st, n, false)
 		v := sc.values(src, n)
 		if inGroup == 0 {
 			copy(grp, v)
@@ -235,15 +256,17 @@ func (m *impl[T]) reduceFinish(rs *reduceStep, outAny tensor.Any, partialAny any
 	}
 	out := outAny.(*tensor.Tensor[T]).Data()
 	if rs.chunks > 1 {
+		// Combine the chunks' partial results as a fixed pairwise tree,
+		// whole vectors at a time so memory is read in order.
 		rop := m.reduces.op(rs.op)
 		partial := partialAny.([]T)
-		for e := range rs.outNumel {
-			var ps pstack[T]
-			for k := 0; k < rs.chunks; k++ {
-				ps.push(partial[k*rs.outNumel+e], rop.combine)
+		n := rs.outNumel
+		for step := 1; step < rs.chunks; step *= 2 {
+			for k := 0; k+step < rs.chunks; k += 2 * step {
+				rop.vcombine(partial[k*n:(k+1)*n], partial[(k+step)*n:(k+step+1)*n])
 			}
-			out[e] = ps.total(rop.identity, rop.combine)
 		}
+		copy(out, partial[:n])
 	}
 	if rs.op == expr.OpMean {
 		m.reduces.scale(out, rs.count)
