@@ -92,6 +92,22 @@ func ExampleAddTo_shapeError() {
 	// true output with shape [3] doesn't match the broadcast shape [2, 3]
 }
 
+// EvalTo checks the shape of the whole value against dst: here x + y is
+// [3, 3, 7], which cannot be written into x's [1, 3, 1].
+func ExampleEvalTo_shapeError() {
+	x, _ := tensor.New[float64](1, 3, 1)
+	y, _ := tensor.New[float64](3, 1, 7)
+	err := exec.EvalTo(x, expr.Of(x).Add(expr.Of(y)))
+	fmt.Println(err)
+
+	z, _ := tensor.New[float64](2, 5)
+	err = exec.EvalTo(x, expr.Of(x).Add(expr.Of(z))) // x + z itself is invalid
+	fmt.Println(err)
+	// Output:
+	// The expanded size of the tensor (1) must match the existing size (7) at non-singleton dimension 2.  Target sizes: [1, 3, 1].  Tensor sizes: [3, 3, 7]
+	// The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1
+}
+
 // Writing into an expanded view is refused; a failed update writes nothing.
 func ExampleOverlapError() {
 	v, _ := tensor.FromSlice([]float64{1, 2, 3}, 3)
