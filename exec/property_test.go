@@ -392,6 +392,11 @@ func propertyCheck[T dtype.Real](t *testing.T, seed uint64, zeros bool) {
 		want := root.ref.values()
 
 		x := executors[r.IntN(len(executors))]
+		defer func() {
+			if p := recover(); p != nil {
+				t.Fatalf("%s\nevaluation panicked: %v", ctx(), p)
+			}
+		}()
 		got, err := exec.EvalWith(x, root.e)
 		require.NoError(t, err, ctx())
 		if !assertValues(t, want, got.Values(), "%s", ctx()) {
