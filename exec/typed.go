@@ -44,7 +44,7 @@ var typedTable = map[dtype.DType]typed{
 	dtype.Uint32:     intImpl[uint32](),
 	dtype.Uint64:     intImpl[uint64](),
 	dtype.Float32:    floatImpl[float32](),
-	dtype.Float64:    floatImpl[float64](),
+	dtype.Float64:    float64Impl(),
 	dtype.Complex64:  complexImpl[complex64](),
 	dtype.Complex128: complexImpl[complex128](),
 }
