@@ -3,6 +3,7 @@ package expr_test
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/tensorplay/tensorplay/exec"
 	"github.com/tensorplay/tensorplay/expr"
@@ -353,4 +354,38 @@ func ExampleSummary() {
 	// 2      n2    mean       x=[B, 8]      out=[B, 1]
 	//
 	// Parameters: 40
+}
+
+// Over an empty axis Sum gives 0, Prod 1 and Mean NaN, as in NumPy; Max and
+// Min of nothing are an error at construction. NaN propagates through Max
+// and Min, and ArgMax points at the first NaN.
+func ExampleExpr_Max() {
+	e, _ := tensor.New[float64](0, 3)
+	x := expr.Of(e)
+	s, _ := exec.Eval(x.Sum(0))
+	p, _ := exec.Eval(x.Prod(0))
+	m, _ := exec.Eval(x.Mean(0))
+	fmt.Println(s, p, m)
+	fmt.Println(x.Max(0).Err())
+
+	n, _ := tensor.FromSlice([]float64{1, math.NaN(), 3}, 3)
+	mx, _ := exec.Eval(expr.Of(n).Max())
+	am, _ := exec.Eval(expr.Of(n).ArgMax(0))
+	fmt.Println(mx, am)
+	// Output:
+	// [0. 0. 0.] [1. 1. 1.] [nan nan nan]
+	// expr: max: Expected reduction dim 0 to have non-zero size
+	// nan 1
+}
+
+// Sums keep the element type: an int8 sum wraps, where NumPy and PyTorch
+// would sum into int64. Cast first to widen.
+func ExampleExpr_Sum_integers() {
+	a, _ := tensor.FromSlice([]int8{100, 100, 100}, 3)
+	x := expr.Of(a)
+	s, _ := exec.Eval(x.Sum())
+	w, _ := exec.Eval(expr.Cast[int64](x).Sum())
+	fmt.Println(s, w)
+	// Output:
+	// 44 300
 }
