@@ -389,3 +389,29 @@ func ExampleExpr_Sum_integers() {
 	// Output:
 	// 44 300
 }
+
+// Operations without a method of their own, composed from the op list:
+// clip, softmax, an outer product and x[:, 1].
+func Example_composed() {
+	a, _ := tensor.FromSlice([]float64{-2, 0.5, 3, 1, 2, 3}, 2, 3)
+	x := expr.Of(a)
+	clip := x.Maximum(expr.Scalar(0.0)).Minimum(expr.Scalar(1.0)) // np.clip(x, 0, 1)
+	e := x.Sub(x.MaxKeepDims(-1)).Exp()
+	softmax := e.Div(e.SumKeepDims(-1)) // torch.softmax(x, -1)
+	u, _ := tensor.FromSlice([]float64{1, 2}, 2)
+	v, _ := tensor.FromSlice([]float64{1, 10, 100}, 3)
+	outer := expr.Of(u).Unsqueeze(1).Mul(expr.Of(v)) // np.outer(u, v)
+	col := x.Slice(1, 1, 2, 1).Squeeze(1)            // x[:, 1]
+
+	outs, _ := exec.EvalN(clip, softmax, outer)
+	c, _ := exec.Eval(col)
+	fmt.Printf("%v\n%.3v\n%v\n%v\n", outs[0], outs[1], outs[2], c)
+	// Output:
+	// [[0.  0.5 1. ]
+	//  [1.  1.  1. ]]
+	// [[0.006 0.075 0.918]
+	//  [0.09  0.245 0.665]]
+	// [[  1.  10. 100.]
+	//  [  2.  20. 200.]]
+	// [0.5 2. ]
+}
