@@ -192,6 +192,11 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		}
 		g.instrs = append(g.instrs, spec)
 	}
+	srcs := map[int]bool{}
+	for _, m := range ms {
+		srcs[pr.slotOf[m.node]] = true
+	}
+	fusePairs(g, func(s int) bool { return srcs[s] })
 
 	// Outputs. A kernel writes its output's storage directly unless an input
 	// that is exactly that output is still read by a later kernel.

@@ -171,13 +171,17 @@ func sameValue[T dtype.Elem](a, b T) bool {
 	return a == b
 }
 
-// sameBits reports whether a and b have identical bits (NaN payloads too).
+// sameBits reports whether a and b have identical bits, except that any NaN
+// matches any NaN: IEEE 754 leaves the sign and payload of a computed NaN
+// open, and they differ between equally right kernels (x-y and -1*y+x).
 func sameBits[T dtype.Elem](a, b T) bool {
 	switch x := any(a).(type) {
 	case float32:
-		return math.Float32bits(x) == math.Float32bits(any(b).(float32))
+		y := any(b).(float32)
+		return math.Float32bits(x) == math.Float32bits(y) || (x != x && y != y)
 	case float64:
-		return math.Float64bits(x) == math.Float64bits(any(b).(float64))
+		y := any(b).(float64)
+		return math.Float64bits(x) == math.Float64bits(y) || (x != x && y != y)
 	case complex64:
 		y := any(b).(complex64)
 		return sameBits(real(x), real(y)) && sameBits(imag(x), imag(y))

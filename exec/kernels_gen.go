@@ -1118,3 +1118,331 @@ func elemUnary[T dtype.Elem](op expr.Op) (func(d, a []T), bool) {
 	}
 	return nil, false
 }
+
+// fuseAddAddL is: for i := range d { t := T(x + y); d[i] = t + z } (x, y, z at i)
+func fuseAddAddL[T dtype.Numeric](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] + y[i])
+		d[i] = t + z[i]
+	}
+}
+
+// fuseAddAddR is: for i := range d { t := T(x + y); d[i] = z + t } (x, y, z at i)
+func fuseAddAddR[T dtype.Numeric](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] + y[i])
+		d[i] = z[i] + t
+	}
+}
+
+// fuseAddSubL is: for i := range d { t := T(x - y); d[i] = t + z } (x, y, z at i)
+func fuseAddSubL[T dtype.Numeric](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] - y[i])
+		d[i] = t + z[i]
+	}
+}
+
+// fuseAddSubR is: for i := range d { t := T(x - y); d[i] = z + t } (x, y, z at i)
+func fuseAddSubR[T dtype.Numeric](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] - y[i])
+		d[i] = z[i] + t
+	}
+}
+
+// fuseAddMulL is: for i := range d { t := T(x * y); d[i] = t + z } (x, y, z at i)
+func fuseAddMulL[T dtype.Numeric](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] * y[i])
+		d[i] = t + z[i]
+	}
+}
+
+// fuseAddMulR is: for i := range d { t := T(x * y); d[i] = z + t } (x, y, z at i)
+func fuseAddMulR[T dtype.Numeric](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] * y[i])
+		d[i] = z[i] + t
+	}
+}
+
+// fuseSubAddL is: for i := range d { t := T(x + y); d[i] = t - z } (x, y, z at i)
+func fuseSubAddL[T dtype.Numeric](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] + y[i])
+		d[i] = t - z[i]
+	}
+}
+
+// fuseSubAddR is: for i := range d { t := T(x + y); d[i] = z - t } (x, y, z at i)
+func fuseSubAddR[T dtype.Numeric](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] + y[i])
+		d[i] = z[i] - t
+	}
+}
+
+// fuseSubSubL is: for i := range d { t := T(x - y); d[i] = t - z } (x, y, z at i)
+func fuseSubSubL[T dtype.Numeric](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] - y[i])
+		d[i] = t - z[i]
+	}
+}
+
+// fuseSubSubR is: for i := range d { t := T(x - y); d[i] = z - t } (x, y, z at i)
+func fuseSubSubR[T dtype.Numeric](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] - y[i])
+		d[i] = z[i] - t
+	}
+}
+
+// fuseSubMulL is: for i := range d { t := T(x * y); d[i] = t - z } (x, y, z at i)
+func fuseSubMulL[T dtype.Numeric](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] * y[i])
+		d[i] = t - z[i]
+	}
+}
+
+// fuseSubMulR is: for i := range d { t := T(x * y); d[i] = z - t } (x, y, z at i)
+func fuseSubMulR[T dtype.Numeric](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] * y[i])
+		d[i] = z[i] - t
+	}
+}
+
+// fuseMulAddL is: for i := range d { t := T(x + y); d[i] = t * z } (x, y, z at i)
+func fuseMulAddL[T dtype.Numeric](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] + y[i])
+		d[i] = t * z[i]
+	}
+}
+
+// fuseMulAddR is: for i := range d { t := T(x + y); d[i] = z * t } (x, y, z at i)
+func fuseMulAddR[T dtype.Numeric](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] + y[i])
+		d[i] = z[i] * t
+	}
+}
+
+// fuseMulSubL is: for i := range d { t := T(x - y); d[i] = t * z } (x, y, z at i)
+func fuseMulSubL[T dtype.Numeric](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] - y[i])
+		d[i] = t * z[i]
+	}
+}
+
+// fuseMulSubR is: for i := range d { t := T(x - y); d[i] = z * t } (x, y, z at i)
+func fuseMulSubR[T dtype.Numeric](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] - y[i])
+		d[i] = z[i] * t
+	}
+}
+
+// fuseMulMulL is: for i := range d { t := T(x * y); d[i] = t * z } (x, y, z at i)
+func fuseMulMulL[T dtype.Numeric](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] * y[i])
+		d[i] = t * z[i]
+	}
+}
+
+// fuseMulMulR is: for i := range d { t := T(x * y); d[i] = z * t } (x, y, z at i)
+func fuseMulMulR[T dtype.Numeric](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] * y[i])
+		d[i] = z[i] * t
+	}
+}
+
+// fuseDivAddL is: for i := range d { t := T(x + y); d[i] = t / z } (x, y, z at i)
+func fuseDivAddL[T inexact](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] + y[i])
+		d[i] = t / z[i]
+	}
+}
+
+// fuseDivAddR is: for i := range d { t := T(x + y); d[i] = z / t } (x, y, z at i)
+func fuseDivAddR[T inexact](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] + y[i])
+		d[i] = z[i] / t
+	}
+}
+
+// fuseDivSubL is: for i := range d { t := T(x - y); d[i] = t / z } (x, y, z at i)
+func fuseDivSubL[T inexact](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] - y[i])
+		d[i] = t / z[i]
+	}
+}
+
+// fuseDivSubR is: for i := range d { t := T(x - y); d[i] = z / t } (x, y, z at i)
+func fuseDivSubR[T inexact](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] - y[i])
+		d[i] = z[i] / t
+	}
+}
+
+// fuseDivMulL is: for i := range d { t := T(x * y); d[i] = t / z } (x, y, z at i)
+func fuseDivMulL[T inexact](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] * y[i])
+		d[i] = t / z[i]
+	}
+}
+
+// fuseDivMulR is: for i := range d { t := T(x * y); d[i] = z / t } (x, y, z at i)
+func fuseDivMulR[T inexact](d, x, y, z []T) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] * y[i])
+		d[i] = z[i] / t
+	}
+}
+
+// numericFused returns the fused kernel of outer(inner(x, y), z) (left) or
+// outer(z, inner(x, y)) for numeric element types.
+func numericFused[T dtype.Numeric](outer, inner expr.Op, left bool) (func(d, x, y, z []T), bool) {
+	switch {
+	case outer == expr.OpAdd && inner == expr.OpAdd && left:
+		return fuseAddAddL[T], true
+	case outer == expr.OpAdd && inner == expr.OpAdd:
+		return fuseAddAddR[T], true
+	case outer == expr.OpAdd && inner == expr.OpSub && left:
+		return fuseAddSubL[T], true
+	case outer == expr.OpAdd && inner == expr.OpSub:
+		return fuseAddSubR[T], true
+	case outer == expr.OpAdd && inner == expr.OpMul && left:
+		return fuseAddMulL[T], true
+	case outer == expr.OpAdd && inner == expr.OpMul:
+		return fuseAddMulR[T], true
+	case outer == expr.OpSub && inner == expr.OpAdd && left:
+		return fuseSubAddL[T], true
+	case outer == expr.OpSub && inner == expr.OpAdd:
+		return fuseSubAddR[T], true
+	case outer == expr.OpSub && inner == expr.OpSub && left:
+		return fuseSubSubL[T], true
+	case outer == expr.OpSub && inner == expr.OpSub:
+		return fuseSubSubR[T], true
+	case outer == expr.OpSub && inner == expr.OpMul && left:
+		return fuseSubMulL[T], true
+	case outer == expr.OpSub && inner == expr.OpMul:
+		return fuseSubMulR[T], true
+	case outer == expr.OpMul && inner == expr.OpAdd && left:
+		return fuseMulAddL[T], true
+	case outer == expr.OpMul && inner == expr.OpAdd:
+		return fuseMulAddR[T], true
+	case outer == expr.OpMul && inner == expr.OpSub && left:
+		return fuseMulSubL[T], true
+	case outer == expr.OpMul && inner == expr.OpSub:
+		return fuseMulSubR[T], true
+	case outer == expr.OpMul && inner == expr.OpMul && left:
+		return fuseMulMulL[T], true
+	case outer == expr.OpMul && inner == expr.OpMul:
+		return fuseMulMulR[T], true
+	}
+	return nil, false
+}
+
+// inexactFused returns the fused kernel of outer(inner(x, y), z) (left) or
+// outer(z, inner(x, y)) for inexact element types.
+func inexactFused[T inexact](outer, inner expr.Op, left bool) (func(d, x, y, z []T), bool) {
+	switch {
+	case outer == expr.OpDiv && inner == expr.OpAdd && left:
+		return fuseDivAddL[T], true
+	case outer == expr.OpDiv && inner == expr.OpAdd:
+		return fuseDivAddR[T], true
+	case outer == expr.OpDiv && inner == expr.OpSub && left:
+		return fuseDivSubL[T], true
+	case outer == expr.OpDiv && inner == expr.OpSub:
+		return fuseDivSubR[T], true
+	case outer == expr.OpDiv && inner == expr.OpMul && left:
+		return fuseDivMulL[T], true
+	case outer == expr.OpDiv && inner == expr.OpMul:
+		return fuseDivMulR[T], true
+	}
+	return nil, false
+}

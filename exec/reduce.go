@@ -181,10 +181,11 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 	for _, x := range sizes {
 		g.numel *= x
 	}
+	fusePairs(g, func(s int) bool { return s == rs.root })
 	// sum(a*b) along rows: fold the product into the sum (a dot product)
 	// instead of writing it to a buffer first.
 	if last := len(g.instrs) - 1; rs.inner && last >= 0 && (rs.op == expr.OpSum || rs.op == expr.OpMean) {
-		if in := g.instrs[last]; in.op == expr.OpMul && in.dst == rs.root && rs.argDT.Kind() != dtype.KindBool {
+		if in := g.instrs[last]; in.op == expr.OpMul && in.inner == expr.OpInvalid && in.dst == rs.root && rs.argDT.Kind() != dtype.KindBool {
 			rs.dot, rs.dotA, rs.dotB = true, in.args[0], in.args[1]
 		}
 	}

@@ -43,6 +43,10 @@ type instrSpec struct {
 	args    []int
 	argType dtype.DType
 	node    *expr.Node
+	// A fused pair: op(inner(args[0], args[1]), args[2]) when left, else
+	// op(args[2], inner(args[0], args[1])).
+	inner expr.Op
+	left  bool
 }
 
 type regionOutput struct {
@@ -83,7 +87,13 @@ func (g *region) newState(block int) (*regionState, error) {
 		for k, a := range in.args {
 			args[k] = st.slots[a]
 		}
-		f, err := typedFor(g.slotDT[in.dst]).instr(in.op, st.slots[in.dst], args, in.argType, &st.cs)
+		var f func(n int)
+		var err error
+		if in.inner != expr.OpInvalid {
+			f, err = typedFor(g.slotDT[in.dst]).fusedInstr(in.op, in.inner, in.left, st.slots[in.dst], args)
+		} else {
+			f, err = typedFor(g.slotDT[in.dst]).instr(in.op, st.slots[in.dst], args, in.argType, &st.cs)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -267,6 +277,9 @@ func (g *region) describe(w io.Writer, names func(v int) string) {
 		g.shape, len(g.outputs), len(g.instrs), g.lay, g.r, g.c, g.blocks)
 	for _, in := range g.instrs {
 		fmt.Fprintf(w, "    s%d = %s", in.dst, in.op)
+		if in.inner != expr.OpInvalid {
+			fmt.Fprintf(w, "∘%s", in.inner)
+		}
 		for _, a := range in.args {
 			fmt.Fprintf(w, " s%d", a)
 		}

@@ -19,6 +19,9 @@ type typed interface {
 	// instr builds the kernel call of an elementwise node whose result has
 	// this element type, reading args and writing d.
 	instr(op expr.Op, d slotAny, args []slotAny, argType dtype.DType, cs *castScratch) (func(n int), error)
+	// fusedInstr builds the kernel call of a fused pair (see instrSpec).
+	fusedInstr(outer, inner expr.Op, left bool, d slotAny, args []slotAny) (func(n int), error)
+	hasFused(outer, inner expr.Op) bool
 	reducer
 }
 
@@ -31,6 +34,7 @@ type impl[T dtype.Elem] struct {
 	realOf  func(op expr.Op, d any, a any) bool // d = a's real, imag or |a|
 	reduces reduceFns[T]
 	gemm    func(s *matmulStep, vals []tensor.Any, workers int)
+	fused   func(outer, inner expr.Op, left bool) (func(d, x, y, z []T), bool)
 }
 
 var typedTable = map[dtype.DType]typed{
@@ -58,6 +62,7 @@ func intImpl[T dtype.Integer]() *impl[T] {
 		un:      firstOf(numericUnary[T], realUnary[T], integerUnary[T]),
 		reduces: realReduces[T](),
 		gemm:    batchedGemm[T],
+		fused:   numericFused[T],
 	}
 }
 
@@ -68,6 +73,7 @@ func floatImpl[T dtype.Float]() *impl[T] {
 		un:      firstOf(numericUnary[T], realUnary[T], floatUnary[T]),
 		reduces: floatReduces[T](),
 		gemm:    batchedGemm[T],
+		fused:   inexactOrNumericFused[T],
 	}
 }
 
@@ -79,6 +85,7 @@ func complexImpl[T dtype.Complex]() *impl[T] {
 		realOf:  complexParts[T],
 		reduces: complexReduces[T](),
 		gemm:    batchedGemm[T],
+		fused:   inexactOrNumericFused[T],
 	}
 }
 

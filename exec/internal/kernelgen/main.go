@@ -5,6 +5,7 @@ package main
 
 import (
 	"bytes"
+	"strings"
 	"fmt"
 	"go/format"
 	"log"
@@ -129,6 +130,7 @@ func main() {
 		}
 		p("\t}\n\treturn nil, false\n}\n\n")
 	}
+	writeFused(p)
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		os.WriteFile("kernels_gen.go", b.Bytes(), 0o644)
@@ -136,5 +138,55 @@ func main() {
 	}
 	if err := os.WriteFile("kernels_gen.go", src, 0o644); err != nil {
 		log.Fatal(err)
+	}
+}
+
+// Fused pairs: outer(inner(x, y), z) or outer(z, inner(x, y)) in one loop,
+// for graphs like a*b+c. The inner result is converted to T before use, which
+// forces it to be rounded as the unfused kernels round it (Go may otherwise
+// fuse x*y+z into one FMA), so fusing never changes a bit.
+var fuseInner = []struct{ name, op, expr string }{
+	{"Add", "OpAdd", "x + y"}, {"Sub", "OpSub", "x - y"}, {"Mul", "OpMul", "x * y"},
+}
+
+var fuseOuter = []struct{ name, op, cons, family, expr string }{
+	{"Add", "OpAdd", "dtype.Numeric", "numeric", "t + z"},
+	{"Sub", "OpSub", "dtype.Numeric", "numeric", "t - z"},
+	{"Mul", "OpMul", "dtype.Numeric", "numeric", "t * z"},
+	{"Div", "OpDiv", "inexact", "inexact", "t / z"},
+}
+
+func writeFused(p func(string, ...any)) {
+	for _, o := range fuseOuter {
+		for _, in := range fuseInner {
+			for _, left := range []bool{true, false} {
+				side, ex := "L", o.expr
+				if !left {
+					side = "R"
+					// outer(z, t): swap the operands of the outer expression.
+					ex = strings.NewReplacer("t", "z", "z", "t").Replace(o.expr)
+				}
+				p("// fuse%s%s%s is: for i := range d { t := T(%s); d[i] = %s } (x, y, z at i)\n",
+					o.name, in.name, side, in.expr, ex)
+				p("func fuse%s%s%s[T %s](d, x, y, z []T) {\n\tx = x[:len(d)]\n\ty = y[:len(d)]\n\tz = z[:len(d)]\n", o.name, in.name, side, o.cons)
+				p("\tfor i := range d {\n\t\tt := T(%s)\n\t\td[i] = %s\n\t}\n}\n\n",
+					strings.NewReplacer("x", "x[i]", "y", "y[i]").Replace(in.expr),
+					strings.NewReplacer("z", "z[i]").Replace(ex))
+			}
+		}
+	}
+	for _, fam := range []struct{ name, cons string }{{"numeric", "dtype.Numeric"}, {"inexact", "inexact"}} {
+		p("// %sFused returns the fused kernel of outer(inner(x, y), z) (left) or\n// outer(z, inner(x, y)) for %s element types.\n", fam.name, fam.name)
+		p("func %sFused[T %s](outer, inner expr.Op, left bool) (func(d, x, y, z []T), bool) {\n\tswitch {\n", fam.name, fam.cons)
+		for _, o := range fuseOuter {
+			if o.family != fam.name {
+				continue
+			}
+			for _, in := range fuseInner {
+				p("\tcase outer == expr.%s && inner == expr.%s && left:\n\t\treturn fuse%s%sL[T], true\n", o.op, in.op, o.name, in.name)
+				p("\tcase outer == expr.%s && inner == expr.%s:\n\t\treturn fuse%s%sR[T], true\n", o.op, in.op, o.name, in.name)
+			}
+		}
+		p("\t}\n\treturn nil, false\n}\n\n")
 	}
 }
