@@ -6,6 +6,7 @@ import (
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
 )
 
 // vjp is a VJP rule: given node n and the gradient g of n's value, it
@@ -19,21 +20,21 @@ type vjp[T dtype.Float] func(n *expr.Node, g expr.Expr[T]) []expr.Any
 func ruleTable[T dtype.Float]() *[expr.NumOps]vjp[T] {
 	return &[expr.NumOps]vjp[T]{
 		expr.OpNeg:     unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return g.Neg() }),
-		expr.OpAbs:     unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return g.Mul(x.Sign()) }),
-		expr.OpExp:     unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return g.Mul(y) }),
+		expr.OpAbs:     unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return scale(g, x.Sign()) }),
+		expr.OpExp:     unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return scale(g, y) }),
 		expr.OpLog:     unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return g.Div(x) }),
 		expr.OpLog1p:   unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return g.Div(x.AddScalar(1)) }),
-		expr.OpExpm1:   unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return g.Mul(y.AddScalar(1)) }),
+		expr.OpExpm1:   unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return scale(g, y.AddScalar(1)) }),
 		expr.OpSqrt:    unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return g.Div(y.MulScalar(2)) }),
-		expr.OpSquare:  unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return g.Mul(x.MulScalar(2)) }),
-		expr.OpSin:     unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return g.Mul(x.Cos()) }),
-		expr.OpCos:     unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return g.Mul(x.Sin().Neg()) }),
-		expr.OpTan:     unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return g.Mul(y.Square().AddScalar(1)) }),
-		expr.OpTanh:    unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return g.Mul(one[T]().Sub(y.Square())) }),
-		expr.OpSigmoid: unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return g.Mul(one[T]().Sub(y).Mul(y)) }),
+		expr.OpSquare:  unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return scale(g, x.MulScalar(2)) }),
+		expr.OpSin:     unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return scale(g, x.Cos()) }),
+		expr.OpCos:     unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return scale(g, x.Sin().Neg()) }),
+		expr.OpTan:     unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return scale(g, y.Square().AddScalar(1)) }),
+		expr.OpTanh:    unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return scale(g, one[T]().Sub(y.Square())) }),
+		expr.OpSigmoid: unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return scale(g, one[T]().Sub(y).Mul(y)) }),
 		// relu(x) >= 0, so sign(relu(x)) is the 0/1 mask of x > 0, built from
 		// an op with a (zero) gradient: second derivatives stay defined.
-		expr.OpRelu:  unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return g.Mul(y.Sign()) }),
+		expr.OpRelu:  unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return scale(g, y.Sign()) }),
 		expr.OpFloor: zeroGrad[T],
 		expr.OpCeil:  zeroGrad[T],
 		expr.OpRound: zeroGrad[T],
@@ -44,7 +45,7 @@ func ruleTable[T dtype.Float]() *[expr.NumOps]vjp[T] {
 		expr.OpAdd:          binary(func(a, b, y, g expr.Expr[T]) (ga, gb expr.Expr[T]) { return g, g }),
 		expr.OpBroadcastAdd: binary(func(a, b, y, g expr.Expr[T]) (ga, gb expr.Expr[T]) { return g, g }),
 		expr.OpSub:          binary(func(a, b, y, g expr.Expr[T]) (ga, gb expr.Expr[T]) { return g, g.Neg() }),
-		expr.OpMul:          binary(func(a, b, y, g expr.Expr[T]) (ga, gb expr.Expr[T]) { return g.Mul(b), g.Mul(a) }),
+		expr.OpMul:          binary(func(a, b, y, g expr.Expr[T]) (ga, gb expr.Expr[T]) { return scale(g, b), scale(g, a) }),
 		expr.OpDiv: binary(func(a, b, y, g expr.Expr[T]) (ga, gb expr.Expr[T]) {
 			return g.Div(b), g.Neg().Mul(a).Div(b.Mul(b))
 		}),
@@ -103,6 +104,35 @@ func zero[T dtype.Float]() expr.Expr[T] { return expr.Scalar(T(0)) }
 
 func grads(gs ...expr.Any) []expr.Any { return gs }
 
+// scale returns g*x, or x itself when g is a constant 1 of x's shape (the
+// seed of a scalar output, broadcast by a reduction): one op less per
+// element in the fused backward kernel, and the same bits.
+func scale[T dtype.Float](g, x expr.Expr[T]) expr.Expr[T] {
+	if isOne(g.Node()) && g.Shape().Equal(x.Shape()) {
+		return x
+	}
+	return g.Mul(x)
+}
+
+// isOne reports whether n is the constant 1, possibly reshaped or expanded.
+func isOne(n *expr.Node) bool {
+	for n.Op() == expr.OpExpand || n.Op() == expr.OpReshape {
+		n = n.Args()[0]
+	}
+	if n.Op() != expr.OpScalar {
+		return false
+	}
+	switch t := n.Tensor().(type) {
+	case *tensor.Tensor[float32]:
+		v, err := t.Item()
+		return err == nil && v == 1
+	case *tensor.Tensor[float64]:
+		v, err := t.Item()
+		return err == nil && v == 1
+	}
+	return false
+}
+
 // unary makes the rule of an elementwise one-operand op from its local
 // derivative: f(n, x, y, g) with x the operand and y the result.
 func unary[T dtype.Float](f func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T]) vjp[T] {
@@ -151,9 +181,9 @@ func sumTo[T dtype.Float](g expr.Expr[T], a *expr.Node) expr.Expr[T] {
 // powGrad is PyTorch's: d/da a**b = b*a**(b-1), 0 where b == 0;
 // d/db a**b = a**b*log(a), 0 where a == 0 and b >= 0.
 func powGrad[T dtype.Float](a, b, y, g expr.Expr[T]) (ga, gb expr.Expr[T]) {
-	ga = expr.Where(b.Eq(zero[T]()), zero[T](), g.Mul(b.Mul(a.Pow(b.SubScalar(1)))))
+	ga = expr.Where(b.Eq(zero[T]()), zero[T](), scale(g, b.Mul(a.Pow(b.SubScalar(1)))))
 	cond := a.Eq(zero[T]()).And(b.Ge(zero[T]()))
-	gb = g.Mul(expr.Where(cond, zero[T](), y.Mul(a.Log())))
+	gb = scale(g, expr.Where(cond, zero[T](), y.Mul(a.Log())))
 	return ga, gb
 }
 
@@ -229,7 +259,7 @@ func prodGrad[T dtype.Float](n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] {
 	zeros := expr.Where(isZero, one[T](), zero[T]()).SumKeepDims(axes...)
 	rest := expr.Where(isZero, one[T](), x).ProdKeepDims(axes...)
 	oneZero := expr.Where(zeros.Eq(one[T]()).And(isZero), rest, zero[T]())
-	return g.Mul(expr.Where(zeros.Eq(zero[T]()), y.Div(x), oneZero))
+	return scale(g, expr.Where(zeros.Eq(zero[T]()), y.Div(x), oneZero))
 }
 
 // extremumGrad splits g evenly among the elements equal to the max (min),
