@@ -261,29 +261,34 @@ func numelDims(s Dims) monomial {
 	return m
 }
 
-// div returns m / k as the extent it stands for when that is unique: k's
-// symbols must all appear in m and the coefficients must divide. A zero
-// count divides nothing.
-func (m monomial) div(k monomial) (Dim, bool) {
-	if !m.ok || !k.ok || k.coef == 0 || m.coef%k.coef != 0 {
-		return Dim{}, false
+// div returns m / k as the extent it stands for when that is unique (the
+// symbols of k all appear in m, and the coefficients divide). impossible
+// reports a quotient that no sizes of the symbols make a whole extent:
+// k's symbols cancel all of m's and the coefficients do not divide
+// (symbols are taken to be non-zero).
+func (m monomial) div(k monomial) (d Dim, unique, impossible bool) {
+	if !m.ok || !k.ok || k.coef == 0 {
+		return Dim{}, false, false
 	}
 	rest := slices.Clone(m.syms)
 	for _, s := range k.syms {
 		i := slices.Index(rest, s)
 		if i < 0 {
-			return Dim{}, false
+			return Dim{}, false, false
 		}
 		rest = slices.Delete(rest, i, i+1)
+	}
+	if m.coef%k.coef != 0 {
+		return Dim{}, false, len(rest) == 0
 	}
 	c := m.coef / k.coef
 	switch {
 	case len(rest) == 0:
-		return Known(c), true
+		return Known(c), true, false
 	case len(rest) == 1 && c == 1:
-		return Sym(rest[0]), true
+		return Sym(rest[0]), true, false
 	}
-	return Dim{}, false
+	return Dim{}, false, false
 }
 
 // differs reports whether m and k are certainly different counts: the same

@@ -54,7 +54,8 @@ func (s *Specializer) Size(sym string) (int, bool) {
 // Match fixes placeholder p to the concrete shape it will be bound to: its
 // symbols take their sizes from shape (and must agree with sizes already
 // known) and its unknown extents are taken from shape. Call it before
-// specialising the nodes that use p.
+// specialising the nodes that use p; nodes that failed to specialise before
+// are tried again.
 func (s *Specializer) Match(p Any, shape tensor.Shape) error {
 	n := p.Node()
 	if n.err != nil {
@@ -88,6 +89,11 @@ func (s *Specializer) Match(p Any, shape tensor.Shape) error {
 		s.sizes[k] = v
 	}
 	s.shapes[n] = shape.Clone()
+	for m, c := range s.done {
+		if c.err != nil {
+			delete(s.done, m) // failed for want of what Match now gives: try again
+		}
+	}
 	return nil
 }
 

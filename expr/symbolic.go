@@ -143,11 +143,13 @@ func reshapeDims(a *Node, target Dims) *Node {
 	}
 	total, known := numelDims(a.Dims()), numelDims(rest)
 	if infer >= 0 {
-		if d, ok := total.div(known); ok {
-			out[infer] = d
-		} else if total.ok && known.ok && len(total.syms) == 0 && len(known.syms) == 0 {
-			n.err = &ShapeOpError{Op: "reshape", Reason: fmt.Sprintf("shape %v is invalid for input of size %d", target, total.coef)}
+		d, unique, impossible := total.div(known)
+		if impossible {
+			n.err = &ShapeOpError{Op: "reshape", Reason: fmt.Sprintf("shape %v is invalid for input of size %v", target, total)}
 			return n
+		}
+		if unique {
+			out[infer] = d
 		}
 	} else if total.differs(known) {
 		n.err = &ShapeOpError{Op: "reshape", Reason: fmt.Sprintf("shape %v is invalid for input of size %v", target, total)}
