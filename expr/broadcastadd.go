@@ -194,8 +194,15 @@ func InferBroadcastAdd(a, b, out Dims) (*Inference, error) {
 		if bad[0] == 0 {
 			reason = ReasonBatchMismatch
 		}
+		detail := details[0]
+		if len(bad) > 1 {
+			for k := range details {
+				details[k] = fmt.Sprintf("axis %d: %s", bad[k], details[k])
+			}
+			detail = strings.Join(details, "; ")
+		}
 		return nil, &ConstraintError{Code: "E_CONSTRAINT", Op: "broadcast_add", Reason: reason,
-			Axis: bad[0], Axes: bad, A: a, B: b, Out: out, Detail: strings.Join(details, "; ")}
+			Axis: bad[0], Axes: bad, A: a, B: b, Out: out, Detail: detail}
 	}
 	for _, u := range not {
 		inf.NotInferred = append(inf.NotInferred, u...)
@@ -265,7 +272,7 @@ func (inf *Inference) axis(i int, not *[3][]Unresolved) string {
 	a, b, o := *s[0], *s[1], *s[2]
 	ka, kb, ko := !a.IsUnknown(), !b.IsUnknown(), !o.IsUnknown()
 	clash := func(x, y Dim, xn, yn string) string {
-		return fmt.Sprintf("axis %d: %s=%s and %s=%s must be equal or one of them 1", i, xn, x, yn, y)
+		return fmt.Sprintf("%s=%s and %s=%s must be equal or one of them 1", xn, x, yn, y)
 	}
 	switch {
 	case ka && kb:
@@ -274,7 +281,7 @@ func (inf *Inference) axis(i int, not *[3][]Unresolved) string {
 		case !ok:
 			return clash(a, b, "a", "b")
 		case ko && f.known && o.known && f.n != o.n:
-			return fmt.Sprintf("axis %d: out=%s but a=%s and b=%s give %s", i, o, a, b, f)
+			return fmt.Sprintf("out=%s but a=%s and b=%s give %s", o, a, b, f)
 		case !ko && f.IsUnknown():
 			unresolved(not, 2, i, WhySymbolic)
 		case !ko:
@@ -288,7 +295,7 @@ func (inf *Inference) axis(i int, not *[3][]Unresolved) string {
 		switch {
 		case ko && o.is(1):
 			if k.known && k.n != 1 {
-				return fmt.Sprintf("axis %d: out is 1 but %s=%s", i, tensorNames[1-t], k)
+				return fmt.Sprintf("out is 1 but %s=%s", tensorNames[1-t], k)
 			}
 			inf.derive(t, i, Known(1), RuleOutIsOne)
 		case ko && k.is(1):
@@ -296,7 +303,7 @@ func (inf *Inference) axis(i int, not *[3][]Unresolved) string {
 		case ko && k.Same(o):
 			unresolved(not, t, i, WhyMatchesOut)
 		case ko && k.known && o.known:
-			return fmt.Sprintf("axis %d: %s=%s cannot give out=%s", i, tensorNames[1-t], k, o)
+			return fmt.Sprintf("%s=%s cannot give out=%s", tensorNames[1-t], k, o)
 		case ko:
 			unresolved(not, t, i, WhySymbolic)
 		case k.is(1):

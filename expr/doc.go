@@ -36,6 +36,33 @@
 // backwards-compatibility broadcast warning, and the legacy 1-D pointwise
 // fallback.
 //
+// # Symbolic shapes
+//
+// A placeholder's extents may be known, symbolic (Sym("B"), one extent
+// fixed later) or unknown: SymPlaceholder. Every op infers its shape on
+// such Dims and checks what the known extents allow (a known 3 against a
+// known 4 fails at once; a symbol against 3 passes, since it may be 1 or 3).
+// Shape reports -1 for an extent that is not known; Dims gives the symbols.
+// Such graphs are built, checked and printed (Summary), not evaluated:
+// Specializer replays them with concrete extents, rerunning every check,
+// and gives the concrete placeholders to bind. Concrete graphs never take
+// the symbolic code paths.
+//
+// # broadcast_add
+//
+// BroadcastAdd is an add under spec 004's strict contract: equal rank,
+// batch axis 0 never broadcast, other axes equal or 1. A broken contract is
+// a *ConstraintError (Code "E_CONSTRAINT", a reason, the lowest offending
+// axis and all of them). InferBroadcastAdd runs its shape inference both
+// ways on partially known shapes and says what stays unknown and why.
+//
+// # Summaries
+//
+// Param marks a tensor leaf as a parameter and Scope names a composite op
+// (a linear layer, a pooling); Summary prints a network in spec 004's
+// layout: input and output shapes, one row per op or composite, and the
+// parameter count.
+//
 // # Printing
 //
 // String prints a graph as flat, typed, single-assignment lines:

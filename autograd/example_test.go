@@ -1,0 +1,69 @@
+package autograd_test
+
+import (
+	"fmt"
+
+	"github.com/tensorplay/tensorplay/autograd"
+	"github.com/tensorplay/tensorplay/autograd/gradcheck"
+	"github.com/tensorplay/tensorplay/exec"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// Gradients are graphs: print one, evaluate it, differentiate it again.
+func ExampleGradOf() {
+	x := expr.Of(tensor.Must(tensor.FromSlice([]float64{0, 1, 2}, 3)))
+	y := x.Square().Sum()
+	gs, err := autograd.GradOf(y, x)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(gs[0])
+	dx, _ := exec.Eval(gs[0])
+	fmt.Println(dx)
+
+	g2, _ := autograd.GradOf(gs[0].Sum(), x) // second derivative: 2
+	d2, _ := exec.Eval(g2[0])
+	fmt.Println(d2)
+	// Output:
+	// %0:f64[3] = tensor
+	// %1:f64[] = scalar 2.0
+	// %2:f64[3] = mul %0 %1
+	// return %2
+	// [0. 2. 4.]
+	// [2. 2. 2.]
+}
+
+// The gradient of a broadcast operand is summed back to its shape:
+// broadcast_add's bias [B, C, 1, 1] gets the sum over H and W.
+func ExampleVJPOf() {
+	x := expr.Of(tensor.Must(tensor.Zeros[float64](2, 3, 4, 4)))
+	bias := expr.Of(tensor.Must(tensor.Zeros[float64](2, 3, 1, 1)))
+	y := x.BroadcastAdd(bias)
+	up := expr.Of(tensor.Must(tensor.Ones[float64](2, 3, 4, 4)))
+	gs, _ := autograd.VJPOf(y, up, bias)
+	db, _ := exec.Eval(gs[0])
+	fmt.Println(db.Shape(), db.Values())
+	// Output:
+	// [2, 3, 1, 1] [16 16 16 16 16 16]
+}
+
+// A gradient requested through a comparison only is an error.
+func ExampleNotDifferentiableError() {
+	x := expr.Of(tensor.Must(tensor.FromSlice([]float64{-1, 2}, 2)))
+	y := expr.Cast[float64](x.Gt(expr.Scalar(0.0))).Sum()
+	_, err := autograd.Grad(y, x)
+	fmt.Println(err)
+	// Output:
+	// autograd: no gradient through gt (bool): comparisons are not differentiable
+}
+
+// Check a graph's gradients against central finite differences.
+func Example_gradcheck() {
+	a := expr.Of(tensor.Must(tensor.RandN[float64](1, 3, 4)))
+	b := expr.Of(tensor.Must(tensor.RandN[float64](2, 4)))
+	y := a.Mul(b).Tanh().Sum()
+	fmt.Println(gradcheck.Check(y, []expr.Expr[float64]{a, b}, nil))
+	// Output:
+	// <nil>
+}
