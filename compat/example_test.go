@@ -17,7 +17,7 @@ import (
 func ExampleCapture() {
 	rec, restoreSink := compat.Capture()
 	defer restoreSink()
-	defer compat.Apply(compat.Settings{RestrictedRank: true, BroadcastWarning: true})()
+	defer compat.Apply(compat.Settings{BroadcastWarning: true})()
 
 	a, _ := tensor.Ones[float64](4, 1)
 	b, _ := tensor.Ones[float64](4)
@@ -74,9 +74,9 @@ func ExampleApply() {
 	restore()
 	fmt.Printf("%+v\n", compat.Current())
 	// Output:
-	// {RestrictedRank:true BroadcastWarning:false LegacyPointwise:false}
-	// {RestrictedRank:true BroadcastWarning:true LegacyPointwise:false}
-	// {RestrictedRank:true BroadcastWarning:false LegacyPointwise:false}
+	// {Unrestricted:false BroadcastWarning:false LegacyPointwise:false}
+	// {Unrestricted:false BroadcastWarning:true LegacyPointwise:false}
+	// {Unrestricted:false BroadcastWarning:false LegacyPointwise:false}
 }
 
 // The merged-rank rule of the restricted dtypes is on by default; turning
@@ -103,7 +103,7 @@ func (stdoutSink) Warn(w compat.Warning) { fmt.Println("warning:", w.Kind) }
 func ExampleSetSink() {
 	prevSink := compat.SetSink(stdoutSink{})
 	defer compat.SetSink(prevSink)
-	defer compat.Apply(compat.Settings{RestrictedRank: true, BroadcastWarning: true})()
+	defer compat.Apply(compat.Settings{BroadcastWarning: true})()
 
 	a := expr.From(tensor.Ones[float32](4, 1))
 	b := expr.From(tensor.Ones[float32](1, 4))

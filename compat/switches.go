@@ -32,23 +32,26 @@ func LegacyPointwise() bool { return legacyPointwise.Load() }
 // the previous setting.
 func SetLegacyPointwise(on bool) (previous bool) { return legacyPointwise.Swap(on) }
 
-// Settings is the state of every switch.
+// Settings is the state of every switch. Its zero value is the default:
+// the restricted-rank rule on, both legacy modes off.
 type Settings struct {
-	RestrictedRank   bool
+	Unrestricted     bool // the restricted-rank rule is lifted
 	BroadcastWarning bool
 	LegacyPointwise  bool
 }
 
 // Current returns the switches' settings.
 func Current() Settings {
-	return Settings{RestrictedRank(), BroadcastWarning(), LegacyPointwise()}
+	return Settings{!RestrictedRank(), BroadcastWarning(), LegacyPointwise()}
 }
 
 // Apply sets every switch to s and returns a function that restores the
-// settings that were in force before.
+// settings that were in force before:
+//
+//	defer compat.Apply(compat.Settings{BroadcastWarning: true})()
 func Apply(s Settings) (restore func()) {
 	prev := Settings{
-		RestrictedRank:   SetRestrictedRank(s.RestrictedRank),
+		Unrestricted:     !SetRestrictedRank(!s.Unrestricted),
 		BroadcastWarning: SetBroadcastWarning(s.BroadcastWarning),
 		LegacyPointwise:  SetLegacyPointwise(s.LegacyPointwise),
 	}

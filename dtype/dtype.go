@@ -90,7 +90,8 @@ func (d DType) String() string {
 	return d.info().name
 }
 
-// Short returns the compact name used in printed graphs ("f64", "c128", "b").
+// Short returns the compact name used in printed graphs ("f64", "c128",
+// "i32", "bool").
 func (d DType) Short() string {
 	switch d.Kind() {
 	case KindBool:
@@ -125,9 +126,10 @@ func (d DType) IsInteger() bool { k := d.Kind(); return k == KindSigned || k == 
 // Valid reports whether d names an element type.
 func (d DType) Valid() bool { return d != Invalid && int(d) < len(infos) }
 
-// Parse returns the dtype with NumPy's name, also accepting Go's spellings
-// "int" and "uint" (64-bit) and PyTorch's "float"/"double"/"half"-free aliases
-// "float" (float32), "double" (float64) and "long" (int64).
+// Parse returns the dtype with NumPy's name ("float64", "complex64", …). It
+// also accepts Go's "int" and "uint" (64-bit) and PyTorch's aliases "float"
+// (float32, torch.float — not NumPy's float64), "double" (float64) and
+// "long" (int64).
 func Parse(name string) (DType, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	switch n {

@@ -25,10 +25,11 @@
 // size-1 axes drop; axes are ordered by the destination's strides; adjacent
 // axes merge when every operand allows (stride[i] == stride[i+1]*size[i+1]).
 // A contiguous a*b+c is one flat loop; [R,C]+[1,C] is two loops with a
-// unit-stride inner one. The merged space is cut into blocks of about 512
-// elements (BlockSize) — whole rows, several short rows, or r×c tiles when an
-// operand is strided along the inner axis (a transposed view), so that it is
-// read a cache line at a time. Blocks are grouped into tasks, several per
+// unit-stride inner one. The merged space is cut into blocks — whole rows,
+// several short rows, or r×c tiles when an operand is strided along the inner
+// axis (a transposed view), so that it is read a cache line at a time. Each
+// kernel sizes its blocks (256 to 8192 elements) so that its per-worker
+// buffers fill about 8 KiB; BlockSize fixes the size instead. Blocks are grouped into tasks, several per
 // worker; workers take task numbers from an atomic counter. Work below
 // Grain elements runs on the calling goroutine.
 //
@@ -38,7 +39,10 @@
 // stride are sliced in place, operands constant over the block are scalars
 // (and use vector-scalar loop variants), others are gathered into a
 // per-worker buffer; each node then runs one tight loop over the block
-// (kernels_gen.go, written by go generate). Dispatch happens once per block,
+// (kernels_gen.go, written by go generate). Pairs of arithmetic nodes whose
+// inner result feeds only the outer one run as one loop (a*b+c), rounding
+// exactly as the two loops would; float64 add, sub, div and scaling use
+// gonum's assembly loops. Dispatch happens once per block,
 // never per element, and a fused graph allocates its outputs and nothing
 // else large: per-worker buffers are pooled across evaluations.
 //

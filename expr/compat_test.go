@@ -53,7 +53,7 @@ func TestRestrictedRankVectors(t *testing.T) {
 				t.Fatalf("unknown error kind %q", c.ErrorKind)
 			}
 			// Lifting the rule leaves only broadcasting errors.
-			defer compat.Apply(compat.Settings{RestrictedRank: false})()
+			defer compat.Apply(compat.Settings{Unrestricted: true})()
 			err = buildAdd(t, c.DType, c.A, c.B)
 			assert.Equal(t, c.ErrorKind == "not_broadcastable", err != nil, "with the rule lifted: %v", err)
 		})
@@ -98,7 +98,7 @@ func addPlaceholders[T dtype.Elem](a, b []int) error {
 // TestRestrictedRankLifted computes 6- to 8-dim float64 broadcasts with the
 // rule off and compares them with a reference.
 func TestRestrictedRankLifted(t *testing.T) {
-	defer compat.Apply(compat.Settings{RestrictedRank: false})()
+	defer compat.Apply(compat.Settings{Unrestricted: true})()
 	for _, shapes := range [][2][]int{
 		{{5, 1, 5, 1, 5, 1}, {5, 5, 5, 5, 5, 5}},
 		{{2, 1, 2, 1, 2, 1, 2}, {1, 2, 1, 2, 1, 2, 1}},
@@ -122,7 +122,7 @@ func TestRestrictedRankLifted(t *testing.T) {
 		}
 	}
 	// With the rule on the first pair is refused at construction.
-	defer compat.Apply(compat.Settings{RestrictedRank: true})()
+	defer compat.Apply(compat.Settings{})()
 	err := expr.Placeholder[float64]("a", 5, 1, 5, 1, 5, 1).Add(expr.Placeholder[float64]("b", 5, 5, 5, 5, 5, 5)).Err()
 	var re *expr.RestrictedRankError
 	assert.True(t, errors.As(err, &re))
@@ -174,7 +174,7 @@ func TestLegacyWarningVectors(t *testing.T) {
 				name += "_legacy"
 			}
 			t.Run(name, func(t *testing.T) {
-				defer compat.Apply(compat.Settings{RestrictedRank: true, BroadcastWarning: m.WarnEnabled, LegacyPointwise: m.LegacyPointwise})()
+				defer compat.Apply(compat.Settings{BroadcastWarning: m.WarnEnabled, LegacyPointwise: m.LegacyPointwise})()
 				rec, restore := compat.Capture()
 				defer restore()
 				a, err := vectors.Build[float32](c.A)
@@ -211,7 +211,7 @@ func TestLegacyWarningVectors(t *testing.T) {
 // TestWarningsOffByDefault checks that nothing warns with the default
 // settings, and that the default sink is replaced and restored by Capture.
 func TestWarningsOffByDefault(t *testing.T) {
-	require.Equal(t, compat.Settings{RestrictedRank: true}, compat.Current())
+	require.Equal(t, compat.Settings{}, compat.Current())
 	rec, restore := compat.Capture()
 	defer restore()
 	x := expr.Placeholder[float32]("x", 4, 1)
