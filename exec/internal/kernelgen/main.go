@@ -5,11 +5,11 @@ package main
 
 import (
 	"bytes"
-	"strings"
 	"fmt"
 	"go/format"
 	"log"
 	"os"
+	"strings"
 )
 
 // binary ops: name, Go op constant, constraint, family, expression of x and y.
