@@ -12,7 +12,9 @@
 // # Promotion
 //
 // Promote(a, b) follows NumPy/PyTorch for two tensors: bool < integer <
-// floating < complex, then width.
+// floating < complex, then width. tensorplay's typed ops take operands of one
+// element type, so Promote is for code that picks the type to Cast to. The
+// table, abridged (docs/dtypes.md has all 13×13):
 //
 //	a \ b      bool   int8   uint8  int16  int32  int64  float32 float64 complex64
 //	bool       bool   int8   uint8  int16  int32  int64  float32 float64 complex64

@@ -1,7 +1,8 @@
 package dtype
 
-// Promote returns the dtype that an operation on a and b computes in, by the
-// table in the package documentation. Invalid operands give Invalid.
+// Promote returns the dtype NumPy and PyTorch compute an operation on a and
+// b in, by the table in the package documentation; use it to choose the type
+// to Cast both operands to. Invalid operands give Invalid.
 func Promote(a, b DType) DType {
 	if !a.Valid() || !b.Valid() {
 		return Invalid
