@@ -122,15 +122,20 @@ func EvalWith[T dtype.Elem](x *Executor, e expr.Expr[T], binds ...Binding) (*ten
 	return res[0].(*tensor.Tensor[T]), nil
 }
 
-// EvalN evaluates several expressions of one element type in one plan:
-// shared subexpressions are computed once and outputs of one shape are
-// written by one fused kernel.
+// EvalN evaluates several expressions of one element type in one plan with
+// the default executor: shared subexpressions are computed once and outputs
+// of one shape are written by one fused kernel.
 func EvalN[T dtype.Elem](es ...expr.Expr[T]) ([]*tensor.Tensor[T], error) {
+	return EvalNWith(Default, es)
+}
+
+// EvalNWith is EvalN with executor x and placeholder bindings.
+func EvalNWith[T dtype.Elem](x *Executor, es []expr.Expr[T], binds ...Binding) ([]*tensor.Tensor[T], error) {
 	roots := make([]*expr.Node, len(es))
 	for i, e := range es {
 		roots[i] = e.Node()
 	}
-	outs, err := Default.Run(roots, nil)
+	outs, err := x.Run(roots, nil, binds...)
 	if err != nil {
 		return nil, err
 	}

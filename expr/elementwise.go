@@ -128,7 +128,8 @@ func (x Expr[T]) DivScalar(s T) Expr[T] { return x.Div(Scalar(s)) }
 // PowScalar returns x ** s.
 func (x Expr[T]) PowScalar(s T) Expr[T] { return x.Pow(Scalar(s)) }
 
-// Where returns a where cond is true and b elsewhere; the three broadcast.
+// Where returns a where cond is true and b elsewhere; the three broadcast,
+// and a with b is held to the restricted-rank rule as binary ops are.
 func Where[T dtype.Elem](cond Expr[bool], a, b Expr[T]) Expr[T] {
 	return Expr[T]{where(cond.Node(), a.Node(), b.Node())}
 }
