@@ -162,3 +162,10 @@ func (x Expr[T]) SumTo(shape ...int) Expr[T] {
 	}
 	return x.SumKeepDims(axes...).Reshape(slices.Clone(shape)...)
 }
+
+// SumAs returns the sum of x computed in the element type U: NumPy's sum of
+// small integers accumulates in int64 (SumAs[int64]), where Sum keeps T and
+// wraps as Go's integer arithmetic does.
+func SumAs[U dtype.Numeric, T dtype.Elem](x Expr[T], axes ...int) Expr[U] {
+	return Cast[U](x).Sum(axes...)
+}
