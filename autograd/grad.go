@@ -17,6 +17,7 @@ type NotDifferentiableError struct {
 	Reason string
 }
 
+// Error names the op, its dtype and the reason.
 func (e *NotDifferentiableError) Error() string {
 	return fmt.Sprintf("autograd: no gradient through %s (%s): %s", e.Op, e.DType, e.Reason)
 }

@@ -73,6 +73,7 @@ type ConstraintError struct {
 	Detail string
 }
 
+// Error names the op, the code, the reason, the axis and the shapes.
 func (e *ConstraintError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "expr: %s: %s (%s)", e.Op, e.Code, e.Reason)

@@ -34,7 +34,11 @@ func Format(roots ...Any) string {
 			fmt.Fprintf(&b, " = error %q\n", n.err.Error())
 			continue
 		}
-		fmt.Fprintf(&b, ":%s%s = %s", n.dt.Short(), compactShape(n.shape), n.op)
+		shape := compactShape(n.shape)
+		if n.Symbolic() {
+			shape = strings.ReplaceAll(n.Dims().String(), " ", "")
+		}
+		fmt.Fprintf(&b, ":%s%s = %s", n.dt.Short(), shape, n.op)
 		for _, a := range n.args {
 			fmt.Fprintf(&b, " %%%d", num[a])
 		}

@@ -15,6 +15,7 @@ type SpecializeError struct {
 	Reason string
 }
 
+// Error names the placeholder and the reason.
 func (e *SpecializeError) Error() string {
 	return fmt.Sprintf("expr: specialising placeholder %q: %s", e.Name, e.Reason)
 }

@@ -199,3 +199,8 @@ func TestSpecializeErrors(t *testing.T) {
 	c := expr.Placeholder[float32]("c", 2).Exp()
 	assert.Same(t, c.Node(), expr.Specialize(expr.NewSpecializer(nil), c).Node())
 }
+
+func TestFormatSymbolic(t *testing.T) {
+	x := symX()
+	assert.Equal(t, "%0:f32[B,3,8,8] = placeholder \"x\"\n%1:f32[B,3] = mean %0 axes=[2,3]\nreturn %1", x.Mean(2, 3).String())
+}

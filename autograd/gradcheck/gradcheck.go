@@ -38,6 +38,7 @@ type MismatchError struct {
 	Numeric  float64
 }
 
+// Error names the input, the element and the two values.
 func (e *MismatchError) Error() string {
 	return fmt.Sprintf("gradcheck: input %d at %v: gradient %g, finite differences %g", e.Input, e.Index, e.Analytic, e.Numeric)
 }
