@@ -233,6 +233,9 @@ func (g *region) blockOffsets(st *regionState, b int) {
 // tile chooses the block shape: whole rows of up to `block` elements, several
 // short rows per block, or r×c tiles when an operand is strided along the
 // inner axis (a transposed view), so that it is read a cache line at a time.
+// tileSide is the side of the square tiles of a transposing kernel.
+var tileSide = 64
+
 func (g *region) tile(block int) {
 	sizes := g.lay.sizes
 	d := len(sizes)
@@ -250,9 +253,13 @@ func (g *region) tile(block int) {
 	}
 	switch {
 	case strided && d >= 2:
-		g.c = max(1, min(g.cols, 64))
-		g.r = min(g.rows, max(1, block/g.c))
-	case d >= 2 && g.cols <= block:
+		// Square tiles: the strided operand is read in runs of r along its
+		// own unit stride, the others in runs of c.
+		g.c = max(1, min(g.cols, tileSide))
+		g.r = min(g.rows, tileSide)
+	case d >= 2 && g.cols < minBlock:
+		// Short rows: several per block. (Long rows go one at a time, so
+		// that an operand broadcast along them stays a scalar.)
 		g.c = max(1, g.cols)
 		g.r = min(g.rows, max(1, block/g.c))
 	default:
