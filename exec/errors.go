@@ -17,6 +17,7 @@ type InplaceError struct {
 	Reason     string
 }
 
+// Error returns the message.
 func (e *InplaceError) Error() string {
 	if e.Reason != "" {
 		return "exec: " + e.Reason
@@ -32,6 +33,7 @@ type OverlapError struct {
 	Strides []int
 }
 
+// Error returns the message.
 func (e *OverlapError) Error() string {
 	return "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation."
 }
@@ -43,4 +45,5 @@ type BindError struct {
 	Reason string
 }
 
+// Error returns the message.
 func (e *BindError) Error() string { return fmt.Sprintf("exec: placeholder %q: %s", e.Name, e.Reason) }

@@ -17,6 +17,7 @@ type DTypeError struct {
 	Hint  string
 }
 
+// Error returns the message.
 func (e *DTypeError) Error() string {
 	s := fmt.Sprintf("expr: %s is not defined for %s", e.Op, e.DType)
 	if e.Hint != "" {
@@ -32,6 +33,7 @@ type ShapeOpError struct {
 	Reason string
 }
 
+// Error returns the message.
 func (e *ShapeOpError) Error() string { return "expr: " + e.Op + ": " + e.Reason }
 
 // RestrictedRankError reports a broadcast of a restricted dtype (complex64,
@@ -43,6 +45,7 @@ type RestrictedRankError struct {
 	Merged tensor.Shape
 }
 
+// Error returns the message.
 func (e *RestrictedRankError) Error() string {
 	return fmt.Sprintf("expr: broadcasting %s tensors of shapes %v and %v merges to rank %d (%v); %s broadcasts must merge to fewer than %d dimensions",
 		e.DType, e.A, e.B, len(e.Merged), e.Merged, e.DType, MaxRestrictedRank)
