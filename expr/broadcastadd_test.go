@@ -2,6 +2,7 @@ package expr_test
 
 import (
 	"errors"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -143,4 +144,116 @@ func checkInfer(t *testing.T, c broadcastAddCase) {
 		assert.Equal(t, u.Axis, got.Axis, "not inferred %d", i)
 		assert.Equal(t, u.Why, got.Why, "not inferred %d", i)
 	}
+}
+
+// bruteInfer enumerates every completion of (a, b, out) with extents 1..4
+// that satisfies broadcast_add's contract. It returns, per tensor and axis,
+// the extent every completion agrees on (-1 when they differ), and whether
+// any completion exists.
+func bruteInfer(rank int, given [3][]int) (res [3][]int, ok bool) {
+	for t := range res {
+		res[t] = make([]int, rank)
+		for i := range res[t] {
+			res[t][i] = -2 // nothing seen yet
+		}
+	}
+	fits := func(t, i, v int) bool { return given[t] == nil || given[t][i] < 0 || given[t][i] == v }
+	for i := range rank {
+		for a := 1; a <= 4; a++ {
+			for b := 1; b <= 4; b++ {
+				if (i == 0 && a != b) || (a != b && a != 1 && b != 1) {
+					continue
+				}
+				o := max(a, b)
+				if !fits(0, i, a) || !fits(1, i, b) || !fits(2, i, o) {
+					continue
+				}
+				for t, v := range [3]int{a, b, o} {
+					switch res[t][i] {
+					case -2:
+						res[t][i] = v
+					case v:
+					default:
+						res[t][i] = -1
+					}
+				}
+			}
+		}
+		if res[0][i] == -2 {
+			return res, false
+		}
+	}
+	return res, true
+}
+
+// checkInferBrute compares InferBroadcastAdd with bruteInfer.
+func checkInferBrute(t *testing.T, rank int, given [3][]int) {
+	t.Helper()
+	want, ok := bruteInfer(rank, given)
+	inf, err := expr.InferBroadcastAdd(dimsOrNil(given[0]), dimsOrNil(given[1]), dimsOrNil(given[2]))
+	if !ok {
+		var ce *expr.ConstraintError
+		require.ErrorAs(t, err, &ce, "given %v", given)
+		return
+	}
+	require.NoError(t, err, "given %v", given)
+	for k, got := range []expr.Dims{inf.A, inf.B, inf.Out} {
+		assert.Equal(t, expr.DimsOf(want[k]...).String(), got.String(), "given %v, tensor %d", given, k)
+	}
+	// Every extent that stays unknown is explained.
+	unknown := 0
+	for _, s := range want {
+		for _, v := range s {
+			if v < 0 {
+				unknown++
+			}
+		}
+	}
+	assert.Len(t, inf.NotInferred, unknown, "given %v", given)
+}
+
+// randomGiven draws a partially known triple: each shape is null (one in
+// five) or has extents in 1..4, each unknown with probability 1/2.
+func randomGiven(r *rand.Rand, rank int) [3][]int {
+	var g [3][]int
+	for t := range g {
+		if r.IntN(5) == 0 {
+			continue
+		}
+		g[t] = make([]int, rank)
+		for i := range g[t] {
+			g[t][i] = -1
+			if r.IntN(2) == 0 {
+				g[t][i] = 1 + r.IntN(4)
+			}
+		}
+	}
+	return g
+}
+
+// TestInferBroadcastAddBrute checks the inference rules against brute-force
+// enumeration on random partially known shapes: what is inferred is exactly
+// what every completion agrees on, and an error is exactly "no completion".
+func TestInferBroadcastAddBrute(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	for range 3000 {
+		rank := 1 + r.IntN(3)
+		g := randomGiven(r, rank)
+		if g[0] == nil && g[1] == nil && g[2] == nil {
+			continue
+		}
+		checkInferBrute(t, rank, g)
+	}
+}
+
+func FuzzInferBroadcastAdd(f *testing.F) {
+	f.Add(uint64(1), uint8(3))
+	f.Fuzz(func(t *testing.T, seed uint64, rank uint8) {
+		r := rand.New(rand.NewPCG(seed, 0))
+		g := randomGiven(r, 1+int(rank%4))
+		if g[0] == nil && g[1] == nil && g[2] == nil {
+			return
+		}
+		checkInferBrute(t, 1+int(rank%4), g)
+	})
 }

@@ -219,11 +219,9 @@ func symExpand(n, a *Node, target Dims) *Node {
 func (x Expr[T]) ExpandDims(dims ...Dim) Expr[T] {
 	a := x.Node()
 	target := Dims(dims)
-	if s, ok := target.Shape(); ok && a.err == nil && a.sym() == nil {
+	if a.err == nil && a.sym() == nil && !slices.ContainsFunc(target, Dim.IsSym) {
+		s, _ := target.Shape() // unknown extents are -1: Expand's rules apply
 		return x.Expand(s...)
-	}
-	if s, _ := target.Shape(); a.err == nil && a.sym() == nil && !slices.ContainsFunc(target, Dim.IsSym) {
-		return x.Expand(s...) // only -1s: the concrete rules apply
 	}
 	n, ok := newNode(OpExpand, a)
 	if !ok {
