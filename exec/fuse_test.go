@@ -344,7 +344,6 @@ func TestEmpty(t *testing.T) {
 	col := fromValues(t, []float64{1, 2, 3}, 3, 1)
 	e05 := fromValues(t, []float64{}, 0, 5)
 	row := fromValues(t, []float64{1, 2, 3, 4, 5}, 5)
-	const zeroColsBug = "known bug: a zero-size layout whose inner extent is 0 ([3,0]*[3,1], a [5,0] view) panics with integer divide by zero in region.tile"
 	cases := []struct {
 		name  string
 		e     expr.Expr[float64]
@@ -354,9 +353,9 @@ func TestEmpty(t *testing.T) {
 		{"[0]+[0]", expr.Of(e0).Add(expr.Of(e0)), tensor.Shape{0}, ""},
 		{"[0]+[1]", expr.Of(e0).Add(expr.Of(one)), tensor.Shape{0}, ""},
 		{"[1]*[0]", expr.Of(one).Mul(expr.Of(e0)), tensor.Shape{0}, ""},
-		{"[3,0]*[3,1]", expr.Of(e35).Mul(expr.Of(col)), tensor.Shape{3, 0}, zeroColsBug},
+		{"[3,0]*[3,1]", expr.Of(e35).Mul(expr.Of(col)), tensor.Shape{3, 0}, ""},
 		{"[0,5]+[5]", expr.Of(e05).Add(expr.Of(row)).Exp(), tensor.Shape{0, 5}, ""},
-		{"[0,5].T", expr.Of(tensor.Must(e05.T())).Neg(), tensor.Shape{5, 0}, zeroColsBug},
+		{"[0,5].T", expr.Of(tensor.Must(e05.T())).Neg(), tensor.Shape{5, 0}, ""},
 		{"0-d+[0]", expr.Scalar(1.0).Add(expr.Of(e0)), tensor.Shape{0}, ""},
 		{"where", expr.Where(expr.Of(e05).Gt(expr.Of(row)), expr.Of(e05), expr.Scalar(0.0)), tensor.Shape{0, 5}, ""},
 		{"slice to empty", expr.Of(row).Slice(0, 3, 3, 1).MulScalar(2), tensor.Shape{0}, ""},
