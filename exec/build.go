@@ -12,6 +12,7 @@ import (
 // buildSteps turns the regions, reductions and matmuls into steps and
 // orders all steps by level.
 func (pl *planner) buildSteps() error {
+	pl.mergeGroups()
 	for _, k := range pl.groups {
 		ms := pl.members[k]
 		g, err := pl.buildRegion(ms[0].shape, ms)
@@ -51,6 +52,71 @@ func (pl *planner) buildSteps() error {
 	}
 	pl.p.steps = steps
 	return nil
+}
+
+// mergeGroups joins a group to an earlier group of the same shape when the
+// only values it waits for are that group's own outputs: a backward pass's
+// bias gradient g is both a result and a factor of the weight gradients
+// g*x, and all of them then come from one pass over memory.
+func (pl *planner) mergeGroups() {
+	for changed := true; changed; {
+		changed = false
+		for i := 0; i < len(pl.groups) && !changed; i++ {
+			k1 := pl.groups[i]
+			in1 := map[*expr.Node]bool{}
+			for _, m := range pl.members[k1] {
+				in1[m.node] = true
+			}
+			for j := range pl.groups {
+				k2 := pl.groups[j]
+				if k2.level <= k1.level || k2.shape != k1.shape || !pl.waitsOnlyFor(pl.members[k2], in1, k1.level) {
+					continue
+				}
+				pl.members[k1] = append(pl.members[k1], pl.members[k2]...)
+				delete(pl.members, k2)
+				pl.groups = slices.Delete(pl.groups, j, j+1)
+				changed = true
+				break
+			}
+		}
+	}
+}
+
+// waitsOnlyFor reports whether the members ms read, besides the nodes in
+// own, only values made before level.
+func (pl *planner) waitsOnlyFor(ms []member, own map[*expr.Node]bool, level int) bool {
+	seen := map[*expr.Node]bool{}
+	var ok func(n *expr.Node, top bool) bool
+	ok = func(n *expr.Node, top bool) bool {
+		if seen[n] {
+			return true
+		}
+		seen[n] = true
+		if own[n] {
+			return true
+		}
+		if _, has := pl.valueOf[n]; has && !top {
+			if n.Op().Class() == expr.ClassLeaf {
+				return true
+			}
+			return pl.level[n] < level
+		}
+		if !n.Op().Elementwise() {
+			return pl.level[n] < level // a copy member of a view or reduction
+		}
+		for _, a := range pl.args(n) {
+			if !ok(a, false) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, m := range ms {
+		if !ok(m.node, true) {
+			return false
+		}
+	}
+	return true
 }
 
 func (pl *planner) addStep(level int, s step) {
