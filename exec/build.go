@@ -112,7 +112,8 @@ func (pl *planner) waitsOnlyFor(ms []member, own map[*expr.Node]bool, level int)
 		return true
 	}
 	for _, m := range ms {
-		if !ok(m.node, true) {
+		// A member written into a view (an embed) must wait for the view.
+		if pl.p.values[m.value].kind == valView || !ok(m.node, true) {
 			return false
 		}
 	}

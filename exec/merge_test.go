@@ -1,0 +1,41 @@
+package exec_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tensorplay/tensorplay/exec"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// TestPlanMergesDependentOutputs checks the shape of a backward pass: g is a
+// result and also a factor of the other results, and all of them come from
+// one fused pass; the values match a separate evaluation of each.
+func TestPlanMergesDependentOutputs(t *testing.T) {
+	const R, C = 8, 4
+	x := tensor.Must(tensor.Rand[float64](1, R, C))
+	y := tensor.Must(tensor.Rand[float64](2, R, C))
+	z := tensor.Must(tensor.Rand[float64](3, R, C))
+	a, b, c := expr.Of(x), expr.Of(y), expr.Of(z)
+	g := a.Mul(b).Add(c).MulScalar(2)
+	da, db := g.Mul(b), g.Mul(a)
+
+	p := planOf(t, g.Node(), da.Node(), db.Node())
+	require.Len(t, p.regions, 1, "one pass for g, g*b and g*a:\n%s", p.text)
+
+	outs, err := exec.EvalN(g, da, db)
+	require.NoError(t, err)
+	for i, e := range []expr.Expr[float64]{g, da, db} {
+		want, err := exec.Eval(e)
+		require.NoError(t, err)
+		assert.Equal(t, want.Values(), outs[i].Values(), "output %d", i)
+	}
+
+	// A result that waits for a reduction of another cannot join it.
+	s := g.Sub(g.Mean())
+	p = planOf(t, g.Node(), s.Node())
+	assert.Len(t, p.regions, 2, "g, then mean(g), then g-mean(g):\n%s", p.text)
+}
