@@ -37,12 +37,12 @@ func fusePairs(g *region, keep func(slot int) bool) {
 			}
 			in := &g.instrs[i]
 			other := out.args[1-pos]
-			if !fusableInner(in.op) || in.inner != expr.OpInvalid || g.scalar[in.args[0]] || g.scalar[in.args[1]] ||
+			if !fusableInner(in.op) || in.inner != expr.OpInvalid || g.scalar[in.args[0]] ||
 				g.scalar[other] || g.slotDT[in.dst] != g.slotDT[out.dst] ||
 				!typedFor(g.slotDT[out.dst]).hasFused(out.op, in.op) {
 				continue
 			}
-			out.inner, out.left = in.op, pos == 0
+			out.inner, out.left, out.innerScalar = in.op, pos == 0, g.scalar[in.args[1]]
 			out.args = []int{in.args[0], in.args[1], other}
 			removed[i] = true
 			break
@@ -65,6 +65,14 @@ func fusableInner(op expr.Op) bool {
 	return op == expr.OpAdd || op == expr.OpSub || op == expr.OpMul
 }
 
+// inexactOrNumericFusedS is inexactOrNumericFused with a scalar inner operand.
+func inexactOrNumericFusedS[T inexact](outer, inner expr.Op, left bool) (func(d, x []T, y T, z []T), bool) {
+	if f, ok := numericFusedS[T](outer, inner, left); ok {
+		return f, true
+	}
+	return inexactFusedS[T](outer, inner, left)
+}
+
 // inexactOrNumericFused finds fused kernels for floating and complex types,
 // which also have the division family.
 func inexactOrNumericFused[T inexact](outer, inner expr.Op, left bool) (func(d, x, y, z []T), bool) {
@@ -82,9 +90,17 @@ func (m *impl[T]) hasFused(outer, inner expr.Op) bool {
 	return ok
 }
 
-func (m *impl[T]) fusedInstr(outer, inner expr.Op, left bool, ds slotAny, args []slotAny) (func(n int), error) {
+func (m *impl[T]) fusedInstr(outer, inner expr.Op, left, innerScalar bool, ds slotAny, args []slotAny) (func(n int), error) {
 	if m.fused == nil {
 		return nil, fmt.Errorf("exec: no fused kernels for %s", dtype.Of[T]())
+	}
+	if innerScalar {
+		k, ok := m.fusedS(outer, inner, left)
+		if !ok {
+			return nil, fmt.Errorf("exec: no fused %s∘%s kernel for %s", outer, inner, dtype.Of[T]())
+		}
+		d, x, y, z := ds.(*slot[T]), args[0].(*slot[T]), args[1].(*slot[T]), args[2].(*slot[T])
+		return func(n int) { k(d.v[:n], x.v[:n], y.s, z.v[:n]) }, nil
 	}
 	k, ok := m.fused(outer, inner, left)
 	if !ok {

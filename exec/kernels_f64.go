@@ -35,5 +35,22 @@ func float64Binary(op expr.Op) (binFns[float64], bool) {
 func float64Impl() *impl[float64] {
 	m := floatImpl[float64]()
 	m.bin = firstOf(float64Binary, m.bin)
+	m.fused, m.fusedS = float64Fused, float64FusedS
 	return m
+}
+
+// float64Fused keeps divisions out of fused pairs: gonum's DivTo divides two
+// lanes at a time, which beats one loop doing both ops with scalar divides.
+func float64Fused(outer, inner expr.Op, left bool) (func(d, x, y, z []float64), bool) {
+	if outer == expr.OpDiv {
+		return nil, false
+	}
+	return inexactOrNumericFused[float64](outer, inner, left)
+}
+
+func float64FusedS(outer, inner expr.Op, left bool) (func(d, x []float64, y float64, z []float64), bool) {
+	if outer == expr.OpDiv {
+		return nil, false
+	}
+	return inexactOrNumericFusedS[float64](outer, inner, left)
 }

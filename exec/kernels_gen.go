@@ -1130,6 +1130,16 @@ func fuseAddAddL[T dtype.Numeric](d, x, y, z []T) {
 	}
 }
 
+// fuseAddAddLS is fuseAddAddL with y a scalar.
+func fuseAddAddLS[T dtype.Numeric](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] + y)
+		d[i] = t + z[i]
+	}
+}
+
 // fuseAddAddR is: for i := range d { t := T(x + y); d[i] = z + t } (x, y, z at i)
 func fuseAddAddR[T dtype.Numeric](d, x, y, z []T) {
 	x = x[:len(d)]
@@ -1137,6 +1147,16 @@ func fuseAddAddR[T dtype.Numeric](d, x, y, z []T) {
 	z = z[:len(d)]
 	for i := range d {
 		t := T(x[i] + y[i])
+		d[i] = z[i] + t
+	}
+}
+
+// fuseAddAddRS is fuseAddAddR with y a scalar.
+func fuseAddAddRS[T dtype.Numeric](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] + y)
 		d[i] = z[i] + t
 	}
 }
@@ -1152,6 +1172,16 @@ func fuseAddSubL[T dtype.Numeric](d, x, y, z []T) {
 	}
 }
 
+// fuseAddSubLS is fuseAddSubL with y a scalar.
+func fuseAddSubLS[T dtype.Numeric](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] - y)
+		d[i] = t + z[i]
+	}
+}
+
 // fuseAddSubR is: for i := range d { t := T(x - y); d[i] = z + t } (x, y, z at i)
 func fuseAddSubR[T dtype.Numeric](d, x, y, z []T) {
 	x = x[:len(d)]
@@ -1159,6 +1189,16 @@ func fuseAddSubR[T dtype.Numeric](d, x, y, z []T) {
 	z = z[:len(d)]
 	for i := range d {
 		t := T(x[i] - y[i])
+		d[i] = z[i] + t
+	}
+}
+
+// fuseAddSubRS is fuseAddSubR with y a scalar.
+func fuseAddSubRS[T dtype.Numeric](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] - y)
 		d[i] = z[i] + t
 	}
 }
@@ -1174,6 +1214,16 @@ func fuseAddMulL[T dtype.Numeric](d, x, y, z []T) {
 	}
 }
 
+// fuseAddMulLS is fuseAddMulL with y a scalar.
+func fuseAddMulLS[T dtype.Numeric](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] * y)
+		d[i] = t + z[i]
+	}
+}
+
 // fuseAddMulR is: for i := range d { t := T(x * y); d[i] = z + t } (x, y, z at i)
 func fuseAddMulR[T dtype.Numeric](d, x, y, z []T) {
 	x = x[:len(d)]
@@ -1181,6 +1231,16 @@ func fuseAddMulR[T dtype.Numeric](d, x, y, z []T) {
 	z = z[:len(d)]
 	for i := range d {
 		t := T(x[i] * y[i])
+		d[i] = z[i] + t
+	}
+}
+
+// fuseAddMulRS is fuseAddMulR with y a scalar.
+func fuseAddMulRS[T dtype.Numeric](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] * y)
 		d[i] = z[i] + t
 	}
 }
@@ -1196,6 +1256,16 @@ func fuseSubAddL[T dtype.Numeric](d, x, y, z []T) {
 	}
 }
 
+// fuseSubAddLS is fuseSubAddL with y a scalar.
+func fuseSubAddLS[T dtype.Numeric](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] + y)
+		d[i] = t - z[i]
+	}
+}
+
 // fuseSubAddR is: for i := range d { t := T(x + y); d[i] = z - t } (x, y, z at i)
 func fuseSubAddR[T dtype.Numeric](d, x, y, z []T) {
 	x = x[:len(d)]
@@ -1203,6 +1273,16 @@ func fuseSubAddR[T dtype.Numeric](d, x, y, z []T) {
 	z = z[:len(d)]
 	for i := range d {
 		t := T(x[i] + y[i])
+		d[i] = z[i] - t
+	}
+}
+
+// fuseSubAddRS is fuseSubAddR with y a scalar.
+func fuseSubAddRS[T dtype.Numeric](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] + y)
 		d[i] = z[i] - t
 	}
 }
@@ -1218,6 +1298,16 @@ func fuseSubSubL[T dtype.Numeric](d, x, y, z []T) {
 	}
 }
 
+// fuseSubSubLS is fuseSubSubL with y a scalar.
+func fuseSubSubLS[T dtype.Numeric](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] - y)
+		d[i] = t - z[i]
+	}
+}
+
 // fuseSubSubR is: for i := range d { t := T(x - y); d[i] = z - t } (x, y, z at i)
 func fuseSubSubR[T dtype.Numeric](d, x, y, z []T) {
 	x = x[:len(d)]
@@ -1225,6 +1315,16 @@ func fuseSubSubR[T dtype.Numeric](d, x, y, z []T) {
 	z = z[:len(d)]
 	for i := range d {
 		t := T(x[i] - y[i])
+		d[i] = z[i] - t
+	}
+}
+
+// fuseSubSubRS is fuseSubSubR with y a scalar.
+func fuseSubSubRS[T dtype.Numeric](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] - y)
 		d[i] = z[i] - t
 	}
 }
@@ -1240,6 +1340,16 @@ func fuseSubMulL[T dtype.Numeric](d, x, y, z []T) {
 	}
 }
 
+// fuseSubMulLS is fuseSubMulL with y a scalar.
+func fuseSubMulLS[T dtype.Numeric](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] * y)
+		d[i] = t - z[i]
+	}
+}
+
 // fuseSubMulR is: for i := range d { t := T(x * y); d[i] = z - t } (x, y, z at i)
 func fuseSubMulR[T dtype.Numeric](d, x, y, z []T) {
 	x = x[:len(d)]
@@ -1247,6 +1357,16 @@ func fuseSubMulR[T dtype.Numeric](d, x, y, z []T) {
 	z = z[:len(d)]
 	for i := range d {
 		t := T(x[i] * y[i])
+		d[i] = z[i] - t
+	}
+}
+
+// fuseSubMulRS is fuseSubMulR with y a scalar.
+func fuseSubMulRS[T dtype.Numeric](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] * y)
 		d[i] = z[i] - t
 	}
 }
@@ -1262,6 +1382,16 @@ func fuseMulAddL[T dtype.Numeric](d, x, y, z []T) {
 	}
 }
 
+// fuseMulAddLS is fuseMulAddL with y a scalar.
+func fuseMulAddLS[T dtype.Numeric](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] + y)
+		d[i] = t * z[i]
+	}
+}
+
 // fuseMulAddR is: for i := range d { t := T(x + y); d[i] = z * t } (x, y, z at i)
 func fuseMulAddR[T dtype.Numeric](d, x, y, z []T) {
 	x = x[:len(d)]
@@ -1269,6 +1399,16 @@ func fuseMulAddR[T dtype.Numeric](d, x, y, z []T) {
 	z = z[:len(d)]
 	for i := range d {
 		t := T(x[i] + y[i])
+		d[i] = z[i] * t
+	}
+}
+
+// fuseMulAddRS is fuseMulAddR with y a scalar.
+func fuseMulAddRS[T dtype.Numeric](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] + y)
 		d[i] = z[i] * t
 	}
 }
@@ -1284,6 +1424,16 @@ func fuseMulSubL[T dtype.Numeric](d, x, y, z []T) {
 	}
 }
 
+// fuseMulSubLS is fuseMulSubL with y a scalar.
+func fuseMulSubLS[T dtype.Numeric](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] - y)
+		d[i] = t * z[i]
+	}
+}
+
 // fuseMulSubR is: for i := range d { t := T(x - y); d[i] = z * t } (x, y, z at i)
 func fuseMulSubR[T dtype.Numeric](d, x, y, z []T) {
 	x = x[:len(d)]
@@ -1291,6 +1441,16 @@ func fuseMulSubR[T dtype.Numeric](d, x, y, z []T) {
 	z = z[:len(d)]
 	for i := range d {
 		t := T(x[i] - y[i])
+		d[i] = z[i] * t
+	}
+}
+
+// fuseMulSubRS is fuseMulSubR with y a scalar.
+func fuseMulSubRS[T dtype.Numeric](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] - y)
 		d[i] = z[i] * t
 	}
 }
@@ -1306,6 +1466,16 @@ func fuseMulMulL[T dtype.Numeric](d, x, y, z []T) {
 	}
 }
 
+// fuseMulMulLS is fuseMulMulL with y a scalar.
+func fuseMulMulLS[T dtype.Numeric](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] * y)
+		d[i] = t * z[i]
+	}
+}
+
 // fuseMulMulR is: for i := range d { t := T(x * y); d[i] = z * t } (x, y, z at i)
 func fuseMulMulR[T dtype.Numeric](d, x, y, z []T) {
 	x = x[:len(d)]
@@ -1313,6 +1483,16 @@ func fuseMulMulR[T dtype.Numeric](d, x, y, z []T) {
 	z = z[:len(d)]
 	for i := range d {
 		t := T(x[i] * y[i])
+		d[i] = z[i] * t
+	}
+}
+
+// fuseMulMulRS is fuseMulMulR with y a scalar.
+func fuseMulMulRS[T dtype.Numeric](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] * y)
 		d[i] = z[i] * t
 	}
 }
@@ -1328,6 +1508,16 @@ func fuseDivAddL[T inexact](d, x, y, z []T) {
 	}
 }
 
+// fuseDivAddLS is fuseDivAddL with y a scalar.
+func fuseDivAddLS[T inexact](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] + y)
+		d[i] = t / z[i]
+	}
+}
+
 // fuseDivAddR is: for i := range d { t := T(x + y); d[i] = z / t } (x, y, z at i)
 func fuseDivAddR[T inexact](d, x, y, z []T) {
 	x = x[:len(d)]
@@ -1335,6 +1525,16 @@ func fuseDivAddR[T inexact](d, x, y, z []T) {
 	z = z[:len(d)]
 	for i := range d {
 		t := T(x[i] + y[i])
+		d[i] = z[i] / t
+	}
+}
+
+// fuseDivAddRS is fuseDivAddR with y a scalar.
+func fuseDivAddRS[T inexact](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] + y)
 		d[i] = z[i] / t
 	}
 }
@@ -1350,6 +1550,16 @@ func fuseDivSubL[T inexact](d, x, y, z []T) {
 	}
 }
 
+// fuseDivSubLS is fuseDivSubL with y a scalar.
+func fuseDivSubLS[T inexact](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] - y)
+		d[i] = t / z[i]
+	}
+}
+
 // fuseDivSubR is: for i := range d { t := T(x - y); d[i] = z / t } (x, y, z at i)
 func fuseDivSubR[T inexact](d, x, y, z []T) {
 	x = x[:len(d)]
@@ -1357,6 +1567,16 @@ func fuseDivSubR[T inexact](d, x, y, z []T) {
 	z = z[:len(d)]
 	for i := range d {
 		t := T(x[i] - y[i])
+		d[i] = z[i] / t
+	}
+}
+
+// fuseDivSubRS is fuseDivSubR with y a scalar.
+func fuseDivSubRS[T inexact](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] - y)
 		d[i] = z[i] / t
 	}
 }
@@ -1372,6 +1592,16 @@ func fuseDivMulL[T inexact](d, x, y, z []T) {
 	}
 }
 
+// fuseDivMulLS is fuseDivMulL with y a scalar.
+func fuseDivMulLS[T inexact](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] * y)
+		d[i] = t / z[i]
+	}
+}
+
 // fuseDivMulR is: for i := range d { t := T(x * y); d[i] = z / t } (x, y, z at i)
 func fuseDivMulR[T inexact](d, x, y, z []T) {
 	x = x[:len(d)]
@@ -1379,6 +1609,16 @@ func fuseDivMulR[T inexact](d, x, y, z []T) {
 	z = z[:len(d)]
 	for i := range d {
 		t := T(x[i] * y[i])
+		d[i] = z[i] / t
+	}
+}
+
+// fuseDivMulRS is fuseDivMulR with y a scalar.
+func fuseDivMulRS[T inexact](d, x []T, y T, z []T) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	for i := range d {
+		t := T(x[i] * y)
 		d[i] = z[i] / t
 	}
 }
@@ -1427,6 +1667,49 @@ func numericFused[T dtype.Numeric](outer, inner expr.Op, left bool) (func(d, x, 
 	return nil, false
 }
 
+// numericFusedS is numericFused for kernels whose inner op has a scalar second operand.
+func numericFusedS[T dtype.Numeric](outer, inner expr.Op, left bool) (func(d, x []T, y T, z []T), bool) {
+	switch {
+	case outer == expr.OpAdd && inner == expr.OpAdd && left:
+		return fuseAddAddLS[T], true
+	case outer == expr.OpAdd && inner == expr.OpAdd:
+		return fuseAddAddRS[T], true
+	case outer == expr.OpAdd && inner == expr.OpSub && left:
+		return fuseAddSubLS[T], true
+	case outer == expr.OpAdd && inner == expr.OpSub:
+		return fuseAddSubRS[T], true
+	case outer == expr.OpAdd && inner == expr.OpMul && left:
+		return fuseAddMulLS[T], true
+	case outer == expr.OpAdd && inner == expr.OpMul:
+		return fuseAddMulRS[T], true
+	case outer == expr.OpSub && inner == expr.OpAdd && left:
+		return fuseSubAddLS[T], true
+	case outer == expr.OpSub && inner == expr.OpAdd:
+		return fuseSubAddRS[T], true
+	case outer == expr.OpSub && inner == expr.OpSub && left:
+		return fuseSubSubLS[T], true
+	case outer == expr.OpSub && inner == expr.OpSub:
+		return fuseSubSubRS[T], true
+	case outer == expr.OpSub && inner == expr.OpMul && left:
+		return fuseSubMulLS[T], true
+	case outer == expr.OpSub && inner == expr.OpMul:
+		return fuseSubMulRS[T], true
+	case outer == expr.OpMul && inner == expr.OpAdd && left:
+		return fuseMulAddLS[T], true
+	case outer == expr.OpMul && inner == expr.OpAdd:
+		return fuseMulAddRS[T], true
+	case outer == expr.OpMul && inner == expr.OpSub && left:
+		return fuseMulSubLS[T], true
+	case outer == expr.OpMul && inner == expr.OpSub:
+		return fuseMulSubRS[T], true
+	case outer == expr.OpMul && inner == expr.OpMul && left:
+		return fuseMulMulLS[T], true
+	case outer == expr.OpMul && inner == expr.OpMul:
+		return fuseMulMulRS[T], true
+	}
+	return nil, false
+}
+
 // inexactFused returns the fused kernel of outer(inner(x, y), z) (left) or
 // outer(z, inner(x, y)) for inexact element types.
 func inexactFused[T inexact](outer, inner expr.Op, left bool) (func(d, x, y, z []T), bool) {
@@ -1443,6 +1726,25 @@ func inexactFused[T inexact](outer, inner expr.Op, left bool) (func(d, x, y, z [
 		return fuseDivMulL[T], true
 	case outer == expr.OpDiv && inner == expr.OpMul:
 		return fuseDivMulR[T], true
+	}
+	return nil, false
+}
+
+// inexactFusedS is inexactFused for kernels whose inner op has a scalar second operand.
+func inexactFusedS[T inexact](outer, inner expr.Op, left bool) (func(d, x []T, y T, z []T), bool) {
+	switch {
+	case outer == expr.OpDiv && inner == expr.OpAdd && left:
+		return fuseDivAddLS[T], true
+	case outer == expr.OpDiv && inner == expr.OpAdd:
+		return fuseDivAddRS[T], true
+	case outer == expr.OpDiv && inner == expr.OpSub && left:
+		return fuseDivSubLS[T], true
+	case outer == expr.OpDiv && inner == expr.OpSub:
+		return fuseDivSubRS[T], true
+	case outer == expr.OpDiv && inner == expr.OpMul && left:
+		return fuseDivMulLS[T], true
+	case outer == expr.OpDiv && inner == expr.OpMul:
+		return fuseDivMulRS[T], true
 	}
 	return nil, false
 }

@@ -45,8 +45,9 @@ type instrSpec struct {
 	node    *expr.Node
 	// A fused pair: op(inner(args[0], args[1]), args[2]) when left, else
 	// op(args[2], inner(args[0], args[1])).
-	inner expr.Op
-	left  bool
+	inner       expr.Op
+	left        bool
+	innerScalar bool // args[1] is constant over the block
 }
 
 type regionOutput struct {
@@ -90,7 +91,7 @@ func (g *region) newState(block int) (*regionState, error) {
 		var f func(n int)
 		var err error
 		if in.inner != expr.OpInvalid {
-			f, err = typedFor(g.slotDT[in.dst]).fusedInstr(in.op, in.inner, in.left, st.slots[in.dst], args)
+			f, err = typedFor(g.slotDT[in.dst]).fusedInstr(in.op, in.inner, in.left, in.innerScalar, st.slots[in.dst], args)
 		} else {
 			f, err = typedFor(g.slotDT[in.dst]).instr(in.op, st.slots[in.dst], args, in.argType, &st.cs)
 		}

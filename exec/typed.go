@@ -20,7 +20,7 @@ type typed interface {
 	// this element type, reading args and writing d.
 	instr(op expr.Op, d slotAny, args []slotAny, argType dtype.DType, cs *castScratch) (func(n int), error)
 	// fusedInstr builds the kernel call of a fused pair (see instrSpec).
-	fusedInstr(outer, inner expr.Op, left bool, d slotAny, args []slotAny) (func(n int), error)
+	fusedInstr(outer, inner expr.Op, left, innerScalar bool, d slotAny, args []slotAny) (func(n int), error)
 	hasFused(outer, inner expr.Op) bool
 	reducer
 }
@@ -35,6 +35,7 @@ type impl[T dtype.Elem] struct {
 	reduces reduceFns[T]
 	gemm    func(s *matmulStep, vals []tensor.Any, workers int)
 	fused   func(outer, inner expr.Op, left bool) (func(d, x, y, z []T), bool)
+	fusedS  func(outer, inner expr.Op, left bool) (func(d, x []T, y T, z []T), bool)
 }
 
 var typedTable = map[dtype.DType]typed{
@@ -63,6 +64,7 @@ func intImpl[T dtype.Integer]() *impl[T] {
 		reduces: realReduces[T](),
 		gemm:    batchedGemm[T],
 		fused:   numericFused[T],
+		fusedS:  numericFusedS[T],
 	}
 }
 
@@ -74,6 +76,7 @@ func floatImpl[T dtype.Float]() *impl[T] {
 		reduces: floatReduces[T](),
 		gemm:    batchedGemm[T],
 		fused:   inexactOrNumericFused[T],
+		fusedS:  inexactOrNumericFusedS[T],
 	}
 }
 
@@ -86,6 +89,7 @@ func complexImpl[T dtype.Complex]() *impl[T] {
 		reduces: complexReduces[T](),
 		gemm:    batchedGemm[T],
 		fused:   inexactOrNumericFused[T],
+		fusedS:  inexactOrNumericFusedS[T],
 	}
 }
 

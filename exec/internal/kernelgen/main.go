@@ -172,6 +172,12 @@ func writeFused(p func(string, ...any)) {
 				p("\tfor i := range d {\n\t\tt := T(%s)\n\t\td[i] = %s\n\t}\n}\n\n",
 					strings.NewReplacer("x", "x[i]", "y", "y[i]").Replace(in.expr),
 					strings.NewReplacer("z", "z[i]").Replace(ex))
+				// The same with the inner op's second operand a scalar: (c+1.5) in a/(c+1.5).
+				p("// fuse%s%s%sS is fuse%s%s%s with y a scalar.\n", o.name, in.name, side, o.name, in.name, side)
+				p("func fuse%s%s%sS[T %s](d, x []T, y T, z []T) {\n\tx = x[:len(d)]\n\tz = z[:len(d)]\n", o.name, in.name, side, o.cons)
+				p("\tfor i := range d {\n\t\tt := T(%s)\n\t\td[i] = %s\n\t}\n}\n\n",
+					strings.NewReplacer("x", "x[i]").Replace(in.expr),
+					strings.NewReplacer("z", "z[i]").Replace(ex))
 			}
 		}
 	}
@@ -185,6 +191,18 @@ func writeFused(p func(string, ...any)) {
 			for _, in := range fuseInner {
 				p("\tcase outer == expr.%s && inner == expr.%s && left:\n\t\treturn fuse%s%sL[T], true\n", o.op, in.op, o.name, in.name)
 				p("\tcase outer == expr.%s && inner == expr.%s:\n\t\treturn fuse%s%sR[T], true\n", o.op, in.op, o.name, in.name)
+			}
+		}
+		p("\t}\n\treturn nil, false\n}\n\n")
+		p("// %sFusedS is %sFused for kernels whose inner op has a scalar second operand.\n", fam.name, fam.name)
+		p("func %sFusedS[T %s](outer, inner expr.Op, left bool) (func(d, x []T, y T, z []T), bool) {\n\tswitch {\n", fam.name, fam.cons)
+		for _, o := range fuseOuter {
+			if o.family != fam.name {
+				continue
+			}
+			for _, in := range fuseInner {
+				p("\tcase outer == expr.%s && inner == expr.%s && left:\n\t\treturn fuse%s%sLS[T], true\n", o.op, in.op, o.name, in.name)
+				p("\tcase outer == expr.%s && inner == expr.%s:\n\t\treturn fuse%s%sRS[T], true\n", o.op, in.op, o.name, in.name)
 			}
 		}
 		p("\t}\n\treturn nil, false\n}\n\n")
