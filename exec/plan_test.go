@@ -99,7 +99,7 @@ func TestPlanFusion(t *testing.T) {
 	t.Run("W3 is one kernel", func(t *testing.T) {
 		p := planOf(t, a.Mul(b).Add(c).Mul(a.Sub(b)).Div(c.AddScalar(1.5)).Node())
 		require.Len(t, p.regions, 1, p.text)
-		assert.Equal(t, 3, p.regions[0].kernels, "six ops, three pairs fused:\n%s", p.text)
+		assert.Equal(t, 4, p.regions[0].kernels, "six ops, two pairs fused (a float64 division stays in gonum's DivTo):\n%s", p.text)
 		assert.Equal(t, []int{R * C}, p.regions[0].sizes, p.text)
 	})
 	t.Run("common subexpressions are computed once", func(t *testing.T) {
