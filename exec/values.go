@@ -50,10 +50,20 @@ func (pl *planner) addMember(level int, m member) {
 func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 	rootDst := map[*expr.Node]int{}
 	for i, r := range roots {
-		if dsts != nil && dsts[i] != nil && r.Op().Elementwise() && r.Shape().Equal(dsts[i].Shape()) {
-			if _, ok := rootDst[r]; !ok {
-				rootDst[r] = i
-			}
+		if dsts == nil || dsts[i] == nil || !r.Shape().Equal(dsts[i].Shape()) {
+			continue
+		}
+		if _, ok := rootDst[r]; ok {
+			continue
+		}
+		// A fused kernel writes any layout, staging what overlaps; a
+		// reduction or matmul writes a row-major tensor from offset 0 and
+		// must not overwrite its own inputs.
+		c := r.Op().Class()
+		direct := r.Op().Elementwise() ||
+			(c == expr.ClassReduce || c == expr.ClassMatMul) && rowMajorAtZero(dsts[i]) && !pl.sharesWithLeaf(dsts[i])
+		if direct {
+			rootDst[r] = i
 		}
 	}
 	for _, n := range pl.order {
@@ -88,7 +98,11 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 		case c == expr.ClassShape:
 			pl.valueOf[n] = pl.viewValue(n)
 		default: // reductions and matmul
-			pl.valueOf[n] = pl.tempValue(n, n.Shape())
+			if i, ok := rootDst[n]; ok {
+				pl.valueOf[n] = pl.dstValue(n, i, dsts[i])
+			} else {
+				pl.valueOf[n] = pl.tempValue(n, n.Shape())
+			}
 		}
 	}
 	for i, r := range roots {
@@ -112,6 +126,31 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 		pl.p.results = append(pl.p.results, v)
 	}
 	return nil
+}
+
+// rowMajorAtZero reports whether t is dense row-major from storage offset 0,
+// the layout reductions and matmuls write.
+func rowMajorAtZero(t tensor.Any) bool {
+	if t.Offset() != 0 {
+		return false
+	}
+	want := rowMajor(t.Shape())
+	for i, d := range t.Shape() {
+		if d > 1 && t.Strides()[i] != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// sharesWithLeaf reports whether t may share memory with a leaf of the graph.
+func (pl *planner) sharesWithLeaf(t tensor.Any) bool {
+	for _, l := range pl.w.leaves {
+		if l != nil && t.SameStorage(l) {
+			return true
+		}
+	}
+	return false
 }
 
 func (pl *planner) isResult(v int) bool {
