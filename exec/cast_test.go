@@ -109,7 +109,6 @@ var (
 	signedTargets = targets{dtype.Bool: true, dtype.Int8: true, dtype.Int16: true, dtype.Int32: true, dtype.Int64: true,
 		dtype.Float32: true, dtype.Float64: true, dtype.Complex64: true, dtype.Complex128: true}
 	inexactTargets = targets{dtype.Bool: true, dtype.Float32: true, dtype.Float64: true, dtype.Complex64: true, dtype.Complex128: true}
-	floatTargets   = targets{dtype.Float32: true, dtype.Float64: true, dtype.Complex64: true, dtype.Complex128: true}
 )
 
 func init() {

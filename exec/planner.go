@@ -147,8 +147,6 @@ func (pl *planner) checkDsts(roots []*expr.Node, dsts []tensor.Any) error {
 	return nil
 }
 
-func isValueNode(n *expr.Node) bool { return !n.Op().Elementwise() }
-
 // materialize decides which elementwise nodes get a tensor of their own:
 // results, operands of views and matmuls, and nodes that several regions
 // would otherwise each recompute. It iterates because giving a node a
