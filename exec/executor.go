@@ -78,6 +78,16 @@ func New(opts ...Option) *Executor {
 // Workers returns the number of goroutines x evaluates with.
 func (x *Executor) Workers() int { return x.workers }
 
+// Close stops x's worker goroutines. x must not be used afterwards. The
+// workers start on first use, so an executor that never ran in parallel has
+// none to stop.
+func (x *Executor) Close() {
+	x.poolOnce.Do(func() {}) // no pool may start after Close
+	if x.workPool != nil {
+		close(x.workPool.work)
+	}
+}
+
 func (x *Executor) pool() *pool {
 	x.poolOnce.Do(func() { x.workPool = newPool(x.workers) })
 	return x.workPool

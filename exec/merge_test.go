@@ -39,3 +39,14 @@ func TestPlanMergesDependentOutputs(t *testing.T) {
 	p = planOf(t, g.Node(), s.Node())
 	assert.Len(t, p.regions, 2, "g, then mean(g), then g-mean(g):\n%s", p.text)
 }
+
+// TestExecutorClose checks that Close stops the workers of an executor that
+// ran in parallel, and is harmless on one that never did.
+func TestExecutorClose(t *testing.T) {
+	x := exec.New(exec.Workers(2), exec.Grain(1))
+	a := expr.Of(tensor.Must(tensor.Rand[float64](1, 64, 64)))
+	_, err := exec.EvalWith(x, a.Add(a))
+	require.NoError(t, err)
+	x.Close()
+	exec.New().Close()
+}
