@@ -1,7 +1,9 @@
 package exec_test
 
 import (
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -43,10 +45,17 @@ func TestPlanMergesDependentOutputs(t *testing.T) {
 // TestExecutorClose checks that Close stops the workers of an executor that
 // ran in parallel, and is harmless on one that never did.
 func TestExecutorClose(t *testing.T) {
-	x := exec.New(exec.Workers(2), exec.Grain(1))
+	before := runtime.NumGoroutine()
+	x := exec.New(exec.Workers(4), exec.Grain(1))
 	a := expr.Of(tensor.Must(tensor.Rand[float64](1, 64, 64)))
 	_, err := exec.EvalWith(x, a.Add(a))
 	require.NoError(t, err)
+	require.GreaterOrEqual(t, runtime.NumGoroutine(), before+3, "three workers besides the caller")
 	x.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	assert.LessOrEqual(t, runtime.NumGoroutine(), before, "the workers have exited")
 	exec.New().Close()
 }
