@@ -52,6 +52,7 @@ func reluNaN[T dtype.Real](x T) T {
 	return 0
 }
 
+// signNaN is NumPy's sign: -1, 0 (+0 also for -0) or 1, NaN for NaN.
 func signNaN[T dtype.Real](x T) T {
 	switch {
 	case x > 0:
@@ -59,8 +60,10 @@ func signNaN[T dtype.Real](x T) T {
 	case x < 0:
 		one := T(1)
 		return -one
+	case x == 0:
+		return 0
 	}
-	return x // 0, -0 or NaN
+	return x // NaN
 }
 
 func absInt[T dtype.Integer](x T) T {

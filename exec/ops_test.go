@@ -371,8 +371,10 @@ func realUnaryCases[T dtype.Real]() []unCase[T, T] {
 			case x < 0:
 				one := T(1)
 				return -one
+			case x == 0:
+				return 0 // NumPy: sign(-0.0) is +0.0
 			}
-			return x // ±0 and NaN
+			return x // NaN
 		}},
 		{"conj", expr.Expr[T].Conj, func(x T) T { return x }},
 	}
