@@ -54,6 +54,11 @@ func (x *Executor) blockFor(scratch int) int {
 	if x.block > 0 {
 		return x.block
 	}
+	return autoBlock(scratch)
+}
+
+// autoBlock is the automatic block length for scratch bytes per element.
+func autoBlock(scratch int) int {
 	if scratch == 0 {
 		return maxBlock
 	}

@@ -59,3 +59,21 @@ func TestExecutorClose(t *testing.T) {
 	assert.LessOrEqual(t, runtime.NumGoroutine(), before, "the workers have exited")
 	exec.New().Close()
 }
+
+// TestReductionBitsIgnoreBlockSize checks that a reduction's bits depend on
+// the graph alone: executors with other block sizes and worker counts agree.
+func TestReductionBitsIgnoreBlockSize(t *testing.T) {
+	x := expr.Of(tensor.Must(tensor.RandN[float64](7, 300, 2000)))
+	y := expr.Of(tensor.Must(tensor.RandN[float64](8, 300, 2000)))
+	graphs := []expr.Expr[float64]{x.Sum(), x.Sum(1), x.Sum(0), x.Mul(y).Sum(1), x.Mul(y).Add(y).Mean(0)}
+	ref := exec.New(exec.Workers(1))
+	for _, g := range graphs {
+		want, err := exec.EvalWith(ref, g)
+		require.NoError(t, err)
+		for _, o := range [][]exec.Option{{exec.BlockSize(16)}, {exec.BlockSize(1000), exec.Workers(3), exec.Grain(1)}, {exec.Workers(8), exec.Grain(1)}} {
+			got, err := exec.EvalWith(exec.New(o...), g)
+			require.NoError(t, err)
+			assert.Equal(t, want.Values(), got.Values())
+		}
+	}
+}

@@ -121,7 +121,10 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 	for _, nd := range pr.nodes {
 		scratch += nd.DType().Size()
 	}
-	rs.c = max(1, min(rs.innerSize, pl.x.blockFor(scratch)))
+	// The block length is part of the fixed partition that makes sums
+	// deterministic, so it depends on the graph alone, never on the
+	// executor's options.
+	rs.c = max(1, min(rs.innerSize, autoBlock(scratch)))
 	rs.innerBlks = (rs.innerSize + rs.c - 1) / rs.c
 	rs.outNumel = 1
 	for _, x := range n.Shape() {
