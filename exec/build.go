@@ -112,8 +112,9 @@ func (pl *planner) waitsOnlyFor(ms []member, own map[*expr.Node]bool, level int)
 		return true
 	}
 	for _, m := range ms {
-		// A member written into a view (an embed) must wait for the view.
-		if pl.p.values[m.value].kind == valView || !ok(m.node, true) {
+		// A member written into a view (an embed) must wait for the view;
+		// a final copy must wait for everything.
+		if m.final || pl.p.values[m.value].kind == valView || !ok(m.node, true) {
 			return false
 		}
 	}
@@ -267,18 +268,21 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 
 	// Outputs. A kernel writes its output's storage directly unless an input
 	// that is exactly that output is still read by a later kernel.
+	// Kernel positions are taken after fusion, which removed kernels.
 	lastRead := make([]int, nslots)
+	producer := make([]int, nslots)
 	for i, in := range g.instrs {
 		for _, a := range in.args {
 			lastRead[a] = i
 		}
+		producer[in.dst] = i
 	}
 	redirected := map[int]bool{}
 	for oi, m := range ms {
 		src := pr.slotOf[m.node]
 		direct := src >= len(pr.inputs) && !g.scalar[src] && !redirected[src] && oi < 64
 		for _, s := range exact[oi] {
-			direct = direct && lastRead[s] <= src-len(pr.inputs)
+			direct = direct && lastRead[s] <= producer[src]
 		}
 		if direct {
 			redirected[src] = true

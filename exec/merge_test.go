@@ -77,3 +77,64 @@ func TestReductionBitsIgnoreBlockSize(t *testing.T) {
 		}
 	}
 }
+
+// TestSignatureCollision checks two graphs whose signatures once encoded
+// alike: two sums of a 0-d tensor, then one sum with keepdim.
+func TestSignatureCollision(t *testing.T) {
+	s := expr.Of(tensor.Must(tensor.FromSlice([]float64{2})))
+	outs, err := exec.EvalN(s.Sum(), s.Sum())
+	require.NoError(t, err)
+	assert.Equal(t, []float64{2}, outs[1].Values())
+	s2 := expr.Of(tensor.Must(tensor.FromSlice([]float64{3})))
+	got, err := exec.Eval(s2.SumKeepDims())
+	require.NoError(t, err)
+	assert.Equal(t, []float64{3}, got.Values())
+}
+
+// TestMultiRootDirectWriteAfterFusion checks a destination that is also an
+// input of a later kernel, in a region where fusion removed kernels: the
+// destination must not be written before its last reader.
+func TestMultiRootDirectWriteAfterFusion(t *testing.T) {
+	av := []float64{1, 2, 3, 4}
+	a := tensor.Must(tensor.FromSlice(append([]float64(nil), av...), 4))
+	b := tensor.Must(tensor.FromSlice([]float64{10, 10, 10, 10}, 4))
+	c := tensor.Must(tensor.FromSlice([]float64{0, 0, 0, 0}, 4))
+	x, y, z := expr.Of(a), expr.Of(b), expr.Of(c)
+	r1 := x.Mul(y).Add(z)
+	r2 := x.AddScalar(1).Mul(y)
+	outs, err := exec.Default.Run([]*expr.Node{r1.Node(), r2.Node()}, []tensor.Any{a, nil})
+	require.NoError(t, err)
+	for i, v := range av {
+		assert.Equal(t, v*10, a.Values()[i], "a = a*b+c")
+		assert.Equal(t, (v+1)*10, outs[1].(*tensor.Tensor[float64]).Values()[i], "(a+1)*b from the old a")
+	}
+}
+
+// TestMultiRootDestinationReadByAnotherStep checks a destination that a
+// reduction of another result reads: the reduction sees the old values.
+func TestMultiRootDestinationReadByAnotherStep(t *testing.T) {
+	a := tensor.Must(tensor.FromSlice([]float64{1, 2, 3, 4}, 4))
+	x := expr.Of(a)
+	outs, err := exec.Default.Run([]*expr.Node{x.AddScalar(1).Node(), x.Sum().Node()}, []tensor.Any{a, nil})
+	require.NoError(t, err)
+	assert.Equal(t, []float64{2, 3, 4, 5}, a.Values())
+	assert.Equal(t, []float64{10}, outs[1].(*tensor.Tensor[float64]).Values())
+}
+
+// TestOverlapOfSlicesWithOtherCapacity checks a destination and an input
+// made from one array with different bounds and capacities: the overlap
+// is seen, the input staged, and the result computed from the old values.
+func TestOverlapOfSlicesWithOtherCapacity(t *testing.T) {
+	buf := make([]float64, 1001)
+	for i := range buf {
+		buf[i] = float64(i)
+	}
+	dst := tensor.Must(tensor.FromSlice(buf[1:1001], 1000))
+	src := tensor.Must(tensor.FromSlice(buf[0:1000:1000], 1000))
+	want := make([]float64, 1000)
+	for i := range want {
+		want[i] = float64(i) * 10
+	}
+	require.NoError(t, exec.EvalTo(dst, expr.Of(src).MulScalar(10)))
+	assert.Equal(t, want, dst.Values())
+}

@@ -32,6 +32,7 @@ type member struct {
 	node  *expr.Node
 	value int
 	shape tensor.Shape // the iteration shape (a destination may be larger)
+	final bool         // a copy into a destination that must come last
 }
 
 type groupKey struct {

@@ -48,7 +48,10 @@ type reduceStep struct {
 	runs     sync.Pool // *reduceRun
 }
 
-const reduceChunk = 65536 // elements per chunk of a split reduction
+const (
+	reduceChunk = 65536 // elements per chunk of a split reduction
+	reduceBlock = 1024  // elements per block: the pairwise sums' leaves
+)
 
 func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 	arg := pl.args(n)[0]
@@ -117,14 +120,10 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 		}
 	}
 	rs.innerSize = sizes[d-1]
-	scratch := 0
-	for _, nd := range pr.nodes {
-		scratch += nd.DType().Size()
-	}
 	// The block length is part of the fixed partition that makes sums
-	// deterministic, so it depends on the graph alone, never on the
-	// executor's options.
-	rs.c = max(1, min(rs.innerSize, autoBlock(scratch)))
+	// deterministic, so it is a constant: not the executor's options, nor
+	// what is fused into the producer, change a reduction's bits.
+	rs.c = max(1, min(rs.innerSize, reduceBlock))
 	rs.innerBlks = (rs.innerSize + rs.c - 1) / rs.c
 	rs.outNumel = 1
 	for _, x := range n.Shape() {

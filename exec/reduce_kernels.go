@@ -57,6 +57,9 @@ func sumOp[T dtype.Numeric]() *reduceOp[T] {
 }
 
 // pairwiseDot is pairwiseSum of a[i]*b[i], without the products' buffer.
+// Each product is converted to T, which forces it to be rounded as a stored
+// product would be (Go may otherwise fuse the multiply-add, as it does on
+// arm64), so the dot path gives the bits of the unfused sum.
 func pairwiseDot[T dtype.Numeric](a, b []T) T {
 	b = b[:len(a)]
 	if len(a) <= 64 {
@@ -64,18 +67,18 @@ func pairwiseDot[T dtype.Numeric](a, b []T) T {
 		i := 0
 		for ; i+8 <= len(a); i += 8 {
 			x, y := a[i:i+8:i+8], b[i:i+8:i+8]
-			s[0] += x[0] * y[0]
-			s[1] += x[1] * y[1]
-			s[2] += x[2] * y[2]
-			s[3] += x[3] * y[3]
-			s[4] += x[4] * y[4]
-			s[5] += x[5] * y[5]
-			s[6] += x[6] * y[6]
-			s[7] += x[7] * y[7]
+			s[0] += T(x[0] * y[0])
+			s[1] += T(x[1] * y[1])
+			s[2] += T(x[2] * y[2])
+			s[3] += T(x[3] * y[3])
+			s[4] += T(x[4] * y[4])
+			s[5] += T(x[5] * y[5])
+			s[6] += T(x[6] * y[6])
+			s[7] += T(x[7] * y[7])
 		}
 		r := ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))
 		for ; i < len(a); i++ {
-			r += a[i] * b[i]
+			r += T(a[i] * b[i])
 		}
 		return r
 	}

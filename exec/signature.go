@@ -3,6 +3,7 @@ package exec
 import (
 	"sync"
 
+	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
 	"github.com/tensorplay/tensorplay/tensor"
 )
@@ -64,8 +65,12 @@ func (w *walker) lookup(n *expr.Node) (int, bool) {
 
 // walk visits the graphs of roots in post-order and computes their
 // signature together with dsts and binds.
+//
+// Every variable-length part carries its length, so that two different
+// graphs can never encode to the same sequence.
 func (w *walker) walk(roots []*expr.Node, dsts []tensor.Any, binds []Binding) {
 	w.reset()
+	w.sig = append(w.sig, 0) // the node count, filled in below
 	for _, r := range roots {
 		if _, ok := w.lookup(r); ok {
 			continue
@@ -86,6 +91,8 @@ func (w *walker) walk(roots []*expr.Node, dsts []tensor.Any, binds []Binding) {
 			w.visit(f.n, binds)
 		}
 	}
+	w.sig[0] = uint64(len(w.nodes))
+	w.sig = append(w.sig, uint64(len(roots)))
 	for _, r := range roots {
 		i, _ := w.lookup(r)
 		w.sig = append(w.sig, uint64(i))
@@ -98,9 +105,12 @@ func (w *walker) walk(roots []*expr.Node, dsts []tensor.Any, binds []Binding) {
 		}
 		w.sig = append(w.sig, uint64(d.DType()))
 		w.layout(d)
+		at := len(w.sig)
+		w.sig = append(w.sig, 0) // how many leaves share its storage
 		for i, l := range w.leaves {
 			if l != nil && d.SameStorage(l) {
-				w.sig = append(w.sig, uint64(i)|1<<63)
+				w.sig = append(w.sig, uint64(i))
+				w.sig[at]++
 			}
 		}
 	}
@@ -153,6 +163,8 @@ func (w *walker) visit(n *expr.Node, binds []Binding) {
 		if t != nil {
 			w.sig = append(w.sig, uint64(t.DType()))
 			w.layout(t)
+		} else {
+			w.sig = append(w.sig, uint64(dtype.Invalid)) // unbound: planning fails
 		}
 	case expr.ClassShape, expr.ClassReduce:
 		ax, s0, s1, s2 := n.SliceArgs()
@@ -160,9 +172,11 @@ func (w *walker) visit(n *expr.Node, binds []Binding) {
 		for _, a := range n.Axes() {
 			w.sig = append(w.sig, uint64(a))
 		}
+		keep := uint64(0)
 		if n.KeepDim() {
-			w.sig = append(w.sig, 1)
+			keep = 1
 		}
+		w.sig = append(w.sig, keep)
 	}
 }
 

@@ -59,9 +59,12 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 		// A fused kernel writes any layout, staging what overlaps; a
 		// reduction or matmul writes a row-major tensor from offset 0 and
 		// must not overwrite its own inputs.
+		// With several roots, another step may still read what a
+		// destination holds: such a destination is written last, by a copy.
 		c := r.Op().Class()
-		direct := r.Op().Elementwise() ||
-			(c == expr.ClassReduce || c == expr.ClassMatMul) && rowMajorAtZero(dsts[i]) && !pl.sharesWithLeaf(dsts[i])
+		shared := pl.sharesWithLeaf(dsts[i])
+		direct := r.Op().Elementwise() && (len(roots) == 1 || !shared) ||
+			(c == expr.ClassReduce || c == expr.ClassMatMul) && rowMajorAtZero(dsts[i]) && !shared
 		if direct {
 			rootDst[r] = i
 		}
@@ -115,8 +118,12 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 		case d != nil && pl.p.values[v].fixed == d:
 			// Written by its region.
 		case d != nil:
+			level := pl.level[r] + 1
+			if len(roots) > 1 {
+				level = pl.lastLevel() // after every step that may read d
+			}
 			v = pl.dstValue(r, i, d)
-			pl.addMember(pl.level[r]+1, member{node: r, value: v, shape: d.Shape()})
+			pl.addMember(level, member{node: r, value: v, shape: d.Shape(), final: len(roots) > 1})
 		case !r.Op().Elementwise() && pl.p.values[v].kind != valTemp, pl.isResult(v):
 			// A leaf or view must not be handed out as a new tensor, nor
 			// one tensor as two results: copy.
@@ -126,6 +133,15 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 		pl.p.results = append(pl.p.results, v)
 	}
 	return nil
+}
+
+// lastLevel is a level after every step of the plan.
+func (pl *planner) lastLevel() int {
+	top := 0
+	for _, l := range pl.level {
+		top = max(top, l)
+	}
+	return top + 2
 }
 
 // rowMajorAtZero reports whether t is dense row-major from storage offset 0,

@@ -219,3 +219,15 @@ func TestWarningsOffByDefault(t *testing.T) {
 	require.NoError(t, x.Add(y).Err())
 	assert.Empty(t, rec.Warnings())
 }
+
+// TestWhereRestrictedRank checks that Where holds its data operands to the
+// merged-rank rule, as binary ops are.
+func TestWhereRestrictedRank(t *testing.T) {
+	c := expr.Placeholder[bool]("c", 5, 5, 5, 5, 5, 5)
+	a := expr.Placeholder[complex128]("a", 5, 1, 5, 1, 5, 1)
+	b := expr.Placeholder[complex128]("b", 5, 5, 5, 5, 5, 5)
+	var re *expr.RestrictedRankError
+	assert.True(t, errors.As(expr.Where(c, a, b).Err(), &re), "%v", expr.Where(c, a, b).Err())
+	defer compat.Apply(compat.Settings{Unrestricted: true})()
+	assert.NoError(t, expr.Where(c, a, b).Err())
+}

@@ -143,6 +143,9 @@ func where(c, an, bn *Node) *Node {
 		return symBroadcast(n, an.dt, c, an, bn)
 	}
 	shape, err := tensor.BroadcastShapes(c.shape, an.shape, bn.shape)
+	if err == nil {
+		err = checkRestrictedRank(an, bn)
+	}
 	if err != nil {
 		n.err = err
 		return n

@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"reflect"
 
 	"github.com/tensorplay/tensorplay/dtype"
 )
@@ -143,13 +144,22 @@ func (t *Tensor[T]) Data() []T { return t.data }
 // StorageLen returns len(Data()).
 func (t *Tensor[T]) StorageLen() int { return len(t.data) }
 
-// SameStorage reports whether o views the same backing array as t.
+// SameStorage reports whether the storage slices of t and o may share
+// memory: whether their address ranges intersect, as NumPy's
+// may_share_memory decides. Slices of one array taken with different
+// bounds or capacities count as sharing when they overlap. (The addresses
+// come from reflect, read once per call, never per element.)
 func (t *Tensor[T]) SameStorage(o Any) bool {
 	u, ok := o.(*Tensor[T])
 	if !ok || len(u.data) == 0 || len(t.data) == 0 {
 		return false
 	}
-	return &u.data[:cap(u.data)][cap(u.data)-1] == &t.data[:cap(t.data)][cap(t.data)-1]
+	size := reflect.TypeFor[T]().Size()
+	a0 := reflect.ValueOf(t.data).Pointer()
+	b0 := reflect.ValueOf(u.data).Pointer()
+	a1 := a0 + uintptr(len(t.data))*size
+	b1 := b0 + uintptr(len(u.data))*size
+	return a0 < b1 && b0 < a1
 }
 
 // Rank returns the number of axes.
