@@ -195,7 +195,7 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 			}
 			iv := &pl.p.values[in]
 			st, err := tensor.BroadcastStrides(iv.shape, iv.strides, shape)
-			if err == nil && iv.offset == ov.offset && slices.Equal(st, ov.strides) {
+			if err == nil && iv.offset == ov.offset && slices.Equal(st, ov.strides) && pl.sameBase(in, m.value) {
 				exact[oi] = append(exact[oi], s)
 				continue
 			}
@@ -290,6 +290,16 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		g.outputs = append(g.outputs, regionOutput{value: m.value, src: src, direct: direct})
 	}
 	return g, nil
+}
+
+// sameBase reports whether values a and b index one storage slice from the
+// same first element, so that equal offsets mean equal addresses.
+func (pl *planner) sameBase(a, b int) bool {
+	va, vb := &pl.p.values[pl.p.values[a].storage], &pl.p.values[pl.p.values[b].storage]
+	if va == vb {
+		return true
+	}
+	return va.kind == valFixed && vb.kind == valFixed && va.fixed.SameBase(vb.fixed)
 }
 
 // shareStorage reports whether values a and b may share memory.

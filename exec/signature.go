@@ -109,7 +109,11 @@ func (w *walker) walk(roots []*expr.Node, dsts []tensor.Any, binds []Binding) {
 		w.sig = append(w.sig, 0) // how many leaves share its storage
 		for i, l := range w.leaves {
 			if l != nil && d.SameStorage(l) {
-				w.sig = append(w.sig, uint64(i))
+				base := uint64(0)
+				if d.SameBase(l) {
+					base = 1
+				}
+				w.sig = append(w.sig, uint64(i)<<1|base)
 				w.sig[at]++
 			}
 		}

@@ -30,8 +30,11 @@ type Any interface {
 	Numel() int
 	// StorageLen is the length of the backing slice, for overlap checks.
 	StorageLen() int
-	// SameStorage reports whether o views the same backing array.
+	// SameStorage reports whether o's storage may overlap this one's.
 	SameStorage(o Any) bool
+	// SameBase reports whether o's storage slice starts at the same
+	// element, so that equal offsets and strides address equal elements.
+	SameBase(o Any) bool
 	anyTensor()
 }
 
@@ -155,11 +158,19 @@ func (t *Tensor[T]) SameStorage(o Any) bool {
 		return false
 	}
 	size := reflect.TypeFor[T]().Size()
-	a0 := reflect.ValueOf(t.data).Pointer()
-	b0 := reflect.ValueOf(u.data).Pointer()
+	// ValueOf a pointer boxes without allocating; Elem is the slice.
+	a0 := reflect.ValueOf(&t.data).Elem().Pointer()
+	b0 := reflect.ValueOf(&u.data).Elem().Pointer()
 	a1 := a0 + uintptr(len(t.data))*size
 	b1 := b0 + uintptr(len(u.data))*size
 	return a0 < b1 && b0 < a1
+}
+
+// SameBase reports whether o's storage slice starts where t's does: then
+// the two address the same element for the same offset.
+func (t *Tensor[T]) SameBase(o Any) bool {
+	u, ok := o.(*Tensor[T])
+	return ok && len(u.data) > 0 && len(t.data) > 0 && &u.data[0] == &t.data[0]
 }
 
 // Rank returns the number of axes.
