@@ -76,111 +76,111 @@ func nonZero[S dtype.Numeric](d []bool, a []S) {
 // toInt64 widens an integer or bool block to int64 (bit-preserving for uint64).
 func toInt64(d []int64, a any) {
 	switch a := a.(type) {
-	case []bool:
-		boolsTo(d, a)
-	case []int8:
-		realsTo(d, a)
-	case []int16:
-		realsTo(d, a)
-	case []int32:
-		realsTo(d, a)
-	case []int64:
-		copy(d, a)
-	case []uint8:
-		realsTo(d, a)
-	case []uint16:
-		realsTo(d, a)
-	case []uint32:
-		realsTo(d, a)
-	case []uint64:
-		realsTo(d, a)
+	case *[]bool:
+		boolsTo(d, *a)
+	case *[]int8:
+		realsTo(d, *a)
+	case *[]int16:
+		realsTo(d, *a)
+	case *[]int32:
+		realsTo(d, *a)
+	case *[]int64:
+		copy(d, *a)
+	case *[]uint8:
+		realsTo(d, *a)
+	case *[]uint16:
+		realsTo(d, *a)
+	case *[]uint32:
+		realsTo(d, *a)
+	case *[]uint64:
+		realsTo(d, *a)
 	}
 }
 
 func fromInt64(d any, a []int64) {
 	switch d := d.(type) {
-	case []bool:
-		nonZero(d, a)
-	case []int8:
-		realsTo(d, a)
-	case []int16:
-		realsTo(d, a)
-	case []int32:
-		realsTo(d, a)
-	case []int64:
-		copy(d, a)
-	case []uint8:
-		realsTo(d, a)
-	case []uint16:
-		realsTo(d, a)
-	case []uint32:
-		realsTo(d, a)
-	case []uint64:
-		realsTo(d, a)
+	case *[]bool:
+		nonZero(*d, a)
+	case *[]int8:
+		realsTo(*d, a)
+	case *[]int16:
+		realsTo(*d, a)
+	case *[]int32:
+		realsTo(*d, a)
+	case *[]int64:
+		copy(*d, a)
+	case *[]uint8:
+		realsTo(*d, a)
+	case *[]uint16:
+		realsTo(*d, a)
+	case *[]uint32:
+		realsTo(*d, a)
+	case *[]uint64:
+		realsTo(*d, a)
 	}
 }
 
 func toFloat64(d []float64, a any) {
 	switch a := a.(type) {
-	case []bool:
-		boolsTo(d, a)
-	case []int8:
-		realsTo(d, a)
-	case []int16:
-		realsTo(d, a)
-	case []int32:
-		realsTo(d, a)
-	case []int64:
-		realsTo(d, a)
-	case []uint8:
-		realsTo(d, a)
-	case []uint16:
-		realsTo(d, a)
-	case []uint32:
-		realsTo(d, a)
-	case []uint64:
-		realsTo(d, a)
-	case []float32:
-		realsTo(d, a)
-	case []float64:
-		copy(d, a)
+	case *[]bool:
+		boolsTo(d, *a)
+	case *[]int8:
+		realsTo(d, *a)
+	case *[]int16:
+		realsTo(d, *a)
+	case *[]int32:
+		realsTo(d, *a)
+	case *[]int64:
+		realsTo(d, *a)
+	case *[]uint8:
+		realsTo(d, *a)
+	case *[]uint16:
+		realsTo(d, *a)
+	case *[]uint32:
+		realsTo(d, *a)
+	case *[]uint64:
+		realsTo(d, *a)
+	case *[]float32:
+		realsTo(d, *a)
+	case *[]float64:
+		copy(d, *a)
 	}
 }
 
 func fromFloat64(d any, a []float64) {
 	switch d := d.(type) {
-	case []bool:
-		nonZero(d, a)
-	case []int8:
-		realsTo(d, a)
-	case []int16:
-		realsTo(d, a)
-	case []int32:
-		realsTo(d, a)
-	case []int64:
-		realsTo(d, a)
-	case []uint8:
-		realsTo(d, a)
-	case []uint16:
-		realsTo(d, a)
-	case []uint32:
-		realsTo(d, a)
-	case []uint64:
-		realsTo(d, a)
-	case []float32:
-		realsTo(d, a)
-	case []float64:
-		copy(d, a)
+	case *[]bool:
+		nonZero(*d, a)
+	case *[]int8:
+		realsTo(*d, a)
+	case *[]int16:
+		realsTo(*d, a)
+	case *[]int32:
+		realsTo(*d, a)
+	case *[]int64:
+		realsTo(*d, a)
+	case *[]uint8:
+		realsTo(*d, a)
+	case *[]uint16:
+		realsTo(*d, a)
+	case *[]uint32:
+		realsTo(*d, a)
+	case *[]uint64:
+		realsTo(*d, a)
+	case *[]float32:
+		realsTo(*d, a)
+	case *[]float64:
+		copy(*d, a)
 	}
 }
 
 // toComplex128 widens any block to complex128; f is scratch for real blocks.
 func toComplex128(d []complex128, a any, f []float64) {
 	switch a := a.(type) {
-	case []complex64:
-		complexTo(d, a)
-	case []complex128:
-		copy(d, a)
+	case *[]complex64:
+		complexTo(d, *a)
+	case *[]complex128:
+		copy(d, *a)
 	default:
 		toFloat64(f, a)
 		realsToComplex(d, f)
@@ -189,32 +189,32 @@ func toComplex128(d []complex128, a any, f []float64) {
 
 func fromComplex128(d any, a []complex128) {
 	switch d := d.(type) {
-	case []complex64:
-		complexTo(d, a)
-	case []complex128:
-		copy(d, a)
-	case []bool:
-		nonZero(d, a)
-	case []int8:
-		complexToReal(d, a)
-	case []int16:
-		complexToReal(d, a)
-	case []int32:
-		complexToReal(d, a)
-	case []int64:
-		complexToReal(d, a)
-	case []uint8:
-		complexToReal(d, a)
-	case []uint16:
-		complexToReal(d, a)
-	case []uint32:
-		complexToReal(d, a)
-	case []uint64:
-		complexToReal(d, a)
-	case []float32:
-		complexToReal(d, a)
-	case []float64:
-		complexToReal(d, a)
+	case *[]complex64:
+		complexTo(*d, a)
+	case *[]complex128:
+		copy(*d, a)
+	case *[]bool:
+		nonZero(*d, a)
+	case *[]int8:
+		complexToReal(*d, a)
+	case *[]int16:
+		complexToReal(*d, a)
+	case *[]int32:
+		complexToReal(*d, a)
+	case *[]int64:
+		complexToReal(*d, a)
+	case *[]uint8:
+		complexToReal(*d, a)
+	case *[]uint16:
+		complexToReal(*d, a)
+	case *[]uint32:
+		complexToReal(*d, a)
+	case *[]uint64:
+		complexToReal(*d, a)
+	case *[]float32:
+		complexToReal(*d, a)
+	case *[]float64:
+		complexToReal(*d, a)
 	}
 }
 
@@ -226,7 +226,9 @@ type castScratch struct {
 	c   []complex128
 }
 
-// cast converts the n-element block a (a []S) into d (a []D).
+// cast converts the n-element block *a (a *[]S) into *d (a *[]D). The
+// blocks travel as pointers to slices, boxed once when a kernel is built,
+// so that converting them to interfaces allocates nothing per block.
 func (s *castScratch) cast(path castVia, d, a any, n int) {
 	if s.direct64(d, a) {
 		return
@@ -258,30 +260,30 @@ func (s *castScratch) cast(path castVia, d, a any, n int) {
 // through float64 they would be rounded twice.
 func (s *castScratch) direct64(d, a any) bool {
 	switch d := d.(type) {
-	case []float32:
+	case *[]float32:
 		switch a := a.(type) {
-		case []int64:
-			realsTo(d, a)
+		case *[]int64:
+			realsTo(*d, *a)
 			return true
-		case []uint64:
-			realsTo(d, a)
+		case *[]uint64:
+			realsTo(*d, *a)
 			return true
 		}
-	case []complex64:
-		if len(s.f32) < len(d) {
-			s.f32 = make([]float32, len(d))
+	case *[]complex64:
+		if len(s.f32) < len(*d) {
+			s.f32 = make([]float32, len(*d))
 		}
-		f := s.f32[:len(d)]
+		f := s.f32[:len(*d)]
 		switch a := a.(type) {
-		case []int64:
-			realsTo(f, a)
-		case []uint64:
-			realsTo(f, a)
+		case *[]int64:
+			realsTo(f, *a)
+		case *[]uint64:
+			realsTo(f, *a)
 		default:
 			return false
 		}
 		for i, v := range f {
-			d[i] = complex(v, 0)
+			(*d)[i] = complex(v, 0)
 		}
 		return true
 	}

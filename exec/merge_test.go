@@ -138,3 +138,25 @@ func TestOverlapOfSlicesWithOtherCapacity(t *testing.T) {
 	require.NoError(t, exec.EvalTo(dst, expr.Of(src).MulScalar(10)))
 	assert.Equal(t, want, dst.Values())
 }
+
+// TestCastsAllocateNothingPerBlock checks that casts and complex parts,
+// which pass blocks through interfaces, allocate nothing per block: a
+// repeated EvalTo of a prebuilt graph allocates nothing at all.
+func TestCastsAllocateNothingPerBlock(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
+	x := exec.New(exec.Workers(1), exec.BlockSize(64))
+	a := tensor.Must(tensor.Rand[float64](1, 100000))
+	z := tensor.Must(tensor.New[complex128](100000))
+	dst := tensor.Must(tensor.New[float32](100000))
+	dst64 := tensor.Must(tensor.New[float64](100000))
+	cast := expr.Cast[float32](expr.Of(a).MulScalar(3))
+	re := expr.Real[float64](expr.Of(z).Add(expr.Cast[complex128](expr.Of(a))))
+	require.NoError(t, exec.EvalToWith(x, dst, cast))
+	require.NoError(t, exec.EvalToWith(x, dst64, re))
+	assert.Zero(t, testing.AllocsPerRun(5, func() { _ = exec.EvalToWith(x, dst, cast) }), "cast")
+	assert.Zero(t, testing.AllocsPerRun(5, func() { _ = exec.EvalToWith(x, dst64, re) }), "real of a cast")
+	assert.Equal(t, float32(a.Values()[7]*3), dst.Values()[7])
+	assert.Equal(t, a.Values()[9], dst64.Values()[9])
+}

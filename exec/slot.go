@@ -15,6 +15,9 @@ type slot[T dtype.Elem] struct {
 	one    [1]T // scratch for computing scalars with the vector kernels
 	scalar bool
 
+	bv      []T // the block handed out by block and out
+	bvp, vp any // &bv and &v, boxed once
+
 	data []T // storage of a bound input or output tensor
 }
 
@@ -31,8 +34,12 @@ type slotAny interface {
 	// a destination tensor, with the slot of the node that produces it.
 	redirect(src slotAny, g *geom, off int) bool
 	storeFrom(src slotAny, g *geom, off int)
-	// block returns the current values as a []T of length n (scalars filled).
+	// block returns the current values as a *[]T of length n (a scalar as
+	// one element), boxed once when the slot was made: no allocation.
 	block(n int) any
+	// out returns a *[]T for writing the current block (a scalar's one
+	// element), likewise boxed once.
+	out(n int) any
 }
 
 // geom is the shape of the current block: r rows of c columns, with the
@@ -49,6 +56,7 @@ func newSlot[T dtype.Elem](block int, scalar bool) *slot[T] {
 	if !scalar {
 		s.buf = make([]T, block)
 	}
+	s.bvp, s.vp = &s.bv, &s.v
 	return s
 }
 
@@ -83,9 +91,20 @@ func (s *slot[T]) load(g *geom, off int) {
 func (s *slot[T]) block(n int) any {
 	if s.scalar {
 		s.one[0] = s.s
-		return s.one[:1]
+		s.bv = s.one[:1]
+	} else {
+		s.bv = s.v[:n]
 	}
-	return s.v[:n]
+	return s.bvp
+}
+
+func (s *slot[T]) out(n int) any {
+	if s.scalar {
+		s.bv = s.one[:1]
+		return s.bvp
+	}
+	s.v = s.v[:n]
+	return s.vp
 }
 
 // gather copies the r×c tile at off (strides stR, stC) into dst, row-major.

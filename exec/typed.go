@@ -106,15 +106,15 @@ func firstOf[K any](fs ...func(expr.Op) (K, bool)) func(expr.Op) (K, bool) {
 	}
 }
 
-// complexParts computes real, imag or cabs of a complex block a (a []C)
-// into d (a []float32 or []float64).
+// complexParts computes real, imag or cabs of a complex block *a (a *[]C)
+// into *d (a *[]float32 or *[]float64).
 func complexParts[C dtype.Complex](op expr.Op, d any, a any) bool {
-	src := a.([]C)
+	src := *a.(*[]C)
 	switch d := d.(type) {
-	case []float32:
-		partsInto(op, d, src)
-	case []float64:
-		partsInto(op, d, src)
+	case *[]float32:
+		partsInto(op, *d, src)
+	case *[]float64:
+		partsInto(op, *d, src)
 	default:
 		return false
 	}
@@ -181,21 +181,21 @@ func (m *impl[T]) unaryInstr(op expr.Op, d *slot[T], src slotAny, argType dtype.
 		path := castPath(argType, dtype.Of[T]())
 		return func(n int) {
 			if d.scalar {
-				cs.cast(path, d.one[:], src.block(1), 1)
+				cs.cast(path, d.out(1), src.block(1), 1)
 				d.s = d.one[0]
 				return
 			}
-			cs.cast(path, d.v[:n], src.block(n), n)
+			cs.cast(path, d.out(n), src.block(n), n)
 		}, nil
 	case expr.OpReal, expr.OpImag, expr.OpCAbs:
 		parts := typedFor(argType).(partsTaker)
 		return func(n int) {
 			if d.scalar {
-				parts.parts(op, d.one[:], src.block(1))
+				parts.parts(op, d.out(1), src.block(1))
 				d.s = d.one[0]
 				return
 			}
-			parts.parts(op, d.v[:n], src.block(n))
+			parts.parts(op, d.out(n), src.block(n))
 		}, nil
 	}
 	f, ok := m.un(op)
