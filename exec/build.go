@@ -248,7 +248,7 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		s := len(pr.inputs) + i
 		g.slotDT[s] = n.DType()
 		g.scalar[s] = true
-		spec := instrSpec{op: n.Op(), dst: s, node: n}
+		spec := instrSpec{op: n.Op(), dst: s}
 		for _, a := range pl.args(n) {
 			spec.args = append(spec.args, pr.slotOf[a])
 			g.scalar[s] = g.scalar[s] && g.scalar[pr.slotOf[a]]

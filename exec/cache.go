@@ -36,6 +36,7 @@ func (x *Executor) planFor(w *walker, roots []*expr.Node, dsts []tensor.Any, bin
 	if x.debug != nil {
 		p.describe(x.debug)
 	}
+	p.forget()
 	x.cache.mu.Lock()
 	if x.cache.plans == nil || len(x.cache.plans) >= maxCachedPlans {
 		x.cache.plans = map[uint64]*plan{}

@@ -15,7 +15,6 @@ import (
 // vector, broadcast batch axes with stride 0) and handed to internal/matmul,
 // which passes strided views to gonum BLAS for float32 and float64.
 type matmulStep struct {
-	node       *expr.Node
 	a, b, out  int
 	batch      tensor.Shape
 	aMat, bMat mat   // the matrix part of each operand
@@ -30,7 +29,7 @@ type mat struct{ off, rows, cols, rs, cs int }
 
 func (pl *planner) buildMatMul(n *expr.Node) (step, error) {
 	args := pl.args(n)
-	s := &matmulStep{node: n, a: pl.valueOf[args[0]], b: pl.valueOf[args[1]], out: pl.valueOf[n], dt: n.DType()}
+	s := &matmulStep{a: pl.valueOf[args[0]], b: pl.valueOf[args[1]], out: pl.valueOf[n], dt: n.DType()}
 	av, bv := &pl.p.values[s.a], &pl.p.values[s.b]
 	as, ast := av.shape, av.strides
 	bs, bst := bv.shape, bv.strides

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -159,4 +160,22 @@ func TestCastsAllocateNothingPerBlock(t *testing.T) {
 	assert.Zero(t, testing.AllocsPerRun(5, func() { _ = exec.EvalToWith(x, dst64, re) }), "real of a cast")
 	assert.Equal(t, float32(a.Values()[7]*3), dst.Values()[7])
 	assert.Equal(t, a.Values()[9], dst64.Values()[9])
+}
+
+// TestPlansKeepNoTensors checks that after an evaluation the executor (its
+// plan cache and pooled scratch) keeps no reference to the tensors used.
+func TestPlansKeepNoTensors(t *testing.T) {
+	x := exec.New(exec.Workers(2), exec.Grain(1))
+	a := tensor.Must(tensor.Rand[float64](1, 50000))
+	b := tensor.Must(tensor.Rand[float64](2, 50000))
+	wa := weak.Make(a)
+	e := expr.Of(a).Mul(expr.Of(b)).Sum()
+	_, err := exec.EvalWith(x, e)
+	require.NoError(t, err)
+	e, a = expr.Expr[float64]{}, nil
+	for i := 0; i < 5 && wa.Value() != nil; i++ {
+		runtime.GC()
+	}
+	assert.Nil(t, wa.Value(), "the cached plan or pooled scratch keeps the input alive")
+	runtime.KeepAlive(x)
 }

@@ -33,12 +33,12 @@ const (
 // value is a tensor of the run: its layout is known when the plan is built.
 type value struct {
 	kind    valueKind
-	node    *expr.Node
+	node    *expr.Node // while planning; dropped after, so cached plans hold no graph
 	dt      dtype.DType
 	shape   tensor.Shape
 	strides []int
 	offset  int
-	fixed   tensor.Any // valFixed: the tensor when planned (for overlap checks)
+	fixed   tensor.Any // valFixed: the tensor when planned (overlap checks; dropped after)
 	leaf    int        // valFixed: the leaf's position in the walk, or
 	dst     int        // the destination's position, or -1
 	src     int        // valView: the value whose storage it views
@@ -55,6 +55,7 @@ type step interface {
 // viewStep makes a view value from its source's storage.
 type viewStep struct {
 	v   int
+	op  expr.Op
 	val value
 }
 
@@ -68,7 +69,7 @@ func (s *viewStep) run(x *Executor, vals []tensor.Any) error {
 }
 
 func (s *viewStep) describe(w io.Writer, names func(int) string) {
-	fmt.Fprintf(w, "  view %s = %s of %s: shape %v strides %v offset %d\n", names(s.v), s.val.node.Op(), names(s.val.src), s.val.shape, s.val.strides, s.val.offset)
+	fmt.Fprintf(w, "  view %s = %s of %s: shape %v strides %v offset %d\n", names(s.v), s.op, names(s.val.src), s.val.shape, s.val.strides, s.val.offset)
 }
 
 // exec runs the plan over the walked graph's leaf tensors and the
@@ -108,6 +109,20 @@ func (p *plan) exec(x *Executor, leaves, dsts []tensor.Any, results []tensor.Any
 	clear(*vp)
 	p.runs.Put(vp)
 	return err
+}
+
+// forget drops the references a plan needed only while it was built, so a
+// cached plan keeps neither the graph nor the tensors it was planned for.
+func (p *plan) forget() {
+	for i := range p.values {
+		p.values[i].node, p.values[i].fixed = nil, nil
+	}
+	for _, s := range p.steps {
+		switch s := s.(type) {
+		case *viewStep:
+			s.val.node, s.val.fixed = nil, nil
+		}
+	}
 }
 
 // describe prints the plan for the Debug option.

@@ -20,7 +20,6 @@ import (
 // binary-counter stack of block partials), and chunk partials are combined
 // in chunk order. Any worker count gives the same bits.
 type reduceStep struct {
-	node  *expr.Node
 	op    expr.Op
 	prod  *region // the producer: its operands are its inputs, then out
 	root  int     // producer slot holding the values reduced
@@ -57,7 +56,7 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 	arg := pl.args(n)[0]
 	pr := pl.compileNodes([]*expr.Node{arg}, nil)
 	shape := arg.Shape()
-	rs := &reduceStep{node: n, op: n.Op(), out: pl.valueOf[n], argDT: arg.DType(), root: pr.slotOf[arg]}
+	rs := &reduceStep{op: n.Op(), out: pl.valueOf[n], argDT: arg.DType(), root: pr.slotOf[arg]}
 
 	// Operands: the producer's inputs, then the result with stride 0 on the
 	// reduced axes.
@@ -168,7 +167,7 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 		s := len(pr.inputs) + i
 		g.slotDT[s] = nd.DType()
 		g.scalar[s] = true
-		spec := instrSpec{op: nd.Op(), dst: s, node: nd}
+		spec := instrSpec{op: nd.Op(), dst: s}
 		for _, a := range pl.args(nd) {
 			spec.args = append(spec.args, pr.slotOf[a])
 			g.scalar[s] = g.scalar[s] && g.scalar[pr.slotOf[a]]
@@ -263,6 +262,7 @@ func (rr *reduceRun) runTask(task int) {
 		st.slots[s].bind(rr.vals[v])
 	}
 	rr.red.reduceTask(rr.rs, st, task, rr.vals[rr.rs.out], rr.partial)
+	st.release()
 	g.states.Put(st)
 }
 

@@ -42,7 +42,6 @@ type instrSpec struct {
 	dst     int
 	args    []int
 	argType dtype.DType
-	node    *expr.Node
 	// A fused pair: op(inner(args[0], args[1]), args[2]) when left, else
 	// op(args[2], inner(args[0], args[1])).
 	inner       expr.Op
@@ -203,7 +202,18 @@ func (rr *regionRun) runTask(task int) {
 			}
 		}
 	}
+	st.release()
 	g.states.Put(st)
+}
+
+// release forgets the tensors a task bound, before the state is pooled.
+func (st *regionState) release() {
+	for _, s := range st.slots {
+		s.release()
+	}
+	for _, s := range st.outs {
+		s.release()
+	}
 }
 
 // blockOffsets sets every operand's storage offset and the block's extent

@@ -26,8 +26,10 @@ type slotAny interface {
 	isScalar() bool
 	// prepare points v at the slot's own buffer for an n-element block.
 	prepare(n int)
-	// bind sets the storage the slot loads from or stores to.
+	// bind sets the storage the slot loads from or stores to; release
+	// forgets it, so a pooled slot keeps no tensor alive.
 	bind(t tensor.Any)
+	release()
 	// load fills the slot from its storage for the block at off (see geom).
 	load(g *geom, off int)
 	// redirect and storeFrom are called on output slots, whose storage is
@@ -69,6 +71,8 @@ func (s *slot[T]) prepare(n int) {
 }
 
 func (s *slot[T]) bind(t tensor.Any) { s.data = t.(*tensor.Tensor[T]).Data() }
+
+func (s *slot[T]) release() { s.data, s.v, s.bv = nil, nil, nil }
 
 func contiguousTile(g *geom) bool {
 	return g.stC == 1 && (g.r == 1 || (g.c == g.cols && g.stR == g.cols))
