@@ -50,8 +50,9 @@
 //
 // Elementwise results do not depend on the number of workers. Reductions cut
 // every output's reduction into a fixed number of chunks that depends only on
-// the shapes, sum each chunk pairwise and combine the chunks in order, so
-// their bits do not depend on the number of workers or on the run either.
+// the shapes and the input's layout, sum each chunk pairwise and combine the
+// chunks in order, so their bits depend neither on the number of workers, nor
+// on the executor's options, nor on the run.
 //
 // # Destinations and aliasing
 //

@@ -53,7 +53,9 @@ type updateKey struct {
 }
 
 // updates caches the graph of each recent (op, dst, y), so a repeated
-// update builds nothing and reuses its plan: it allocates nothing.
+// update builds nothing and reuses its plan: it allocates nothing. The cache
+// holds the last few hundred pairs, and so keeps those tensors alive until
+// it is cleared (when it fills up).
 var updates struct {
 	sync.Mutex
 	graphs map[updateKey]*expr.Node
