@@ -210,6 +210,7 @@ type reduceRun struct {
 	partial any
 	red     reducer
 	err     error
+	mu      sync.Mutex // guards err
 }
 
 func (rs *reduceStep) run(x *Executor, vals []tensor.Any) error {
@@ -254,7 +255,9 @@ func (rr *reduceRun) runTask(task int) {
 	if st == nil {
 		var err error
 		if st, err = g.newState(rr.rs.c); err != nil {
+			rr.mu.Lock()
 			rr.err = err
+			rr.mu.Unlock()
 			return
 		}
 	}

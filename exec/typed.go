@@ -268,8 +268,10 @@ func (m *impl[T]) compareTo(op expr.Op, d *slot[bool], as, bs slotAny) (func(n i
 }
 
 // whereInstr is: for i := range d { if c[i] { d[i] = a[i] } else { d[i] = b[i] } }
+// with the loop chosen once for which operands are scalars.
 func whereInstr[T dtype.Elem](d *slot[T], c *slot[bool], a, b *slot[T]) func(n int) {
-	if d.scalar {
+	switch {
+	case d.scalar:
 		return func(int) {
 			if c.s {
 				d.s = a.s
@@ -277,24 +279,75 @@ func whereInstr[T dtype.Elem](d *slot[T], c *slot[bool], a, b *slot[T]) func(n i
 				d.s = b.s
 			}
 		}
-	}
-	return func(n int) {
-		dv := d.v[:n]
-		for i := range dv {
-			ci := c.s
-			if !c.scalar {
-				ci = c.v[i]
+	case c.scalar:
+		// One branch for the whole block.
+		return func(n int) {
+			src := b
+			if c.s {
+				src = a
 			}
-			switch {
-			case ci && a.scalar:
-				dv[i] = a.s
-			case ci:
-				dv[i] = a.v[i]
-			case b.scalar:
-				dv[i] = b.s
-			default:
-				dv[i] = b.v[i]
+			if src.scalar {
+				fill(d.v[:n], src.s)
+			} else {
+				copy(d.v[:n], src.v[:n])
 			}
 		}
+	case a.scalar && b.scalar:
+		return func(n int) { whereSS(d.v[:n], c.v[:n], a.s, b.s) }
+	case a.scalar:
+		return func(n int) { whereSV(d.v[:n], c.v[:n], a.s, b.v[:n]) }
+	case b.scalar:
+		return func(n int) { whereVS(d.v[:n], c.v[:n], a.v[:n], b.s) }
+	}
+	return func(n int) { whereVV(d.v[:n], c.v[:n], a.v[:n], b.v[:n]) }
+}
+
+func whereVV[T any](d []T, c []bool, a, b []T) {
+	c, a, b = c[:len(d)], a[:len(d)], b[:len(d)]
+	for i := range d {
+		if c[i] {
+			d[i] = a[i]
+		} else {
+			d[i] = b[i]
+		}
+	}
+}
+
+func whereVS[T any](d []T, c []bool, a []T, y T) {
+	c, a = c[:len(d)], a[:len(d)]
+	for i := range d {
+		if c[i] {
+			d[i] = a[i]
+		} else {
+			d[i] = y
+		}
+	}
+}
+
+func whereSV[T any](d []T, c []bool, x T, b []T) {
+	c, b = c[:len(d)], b[:len(d)]
+	for i := range d {
+		if c[i] {
+			d[i] = x
+		} else {
+			d[i] = b[i]
+		}
+	}
+}
+
+func whereSS[T any](d []T, c []bool, x, y T) {
+	c = c[:len(d)]
+	for i := range d {
+		if c[i] {
+			d[i] = x
+		} else {
+			d[i] = y
+		}
+	}
+}
+
+func fill[T any](d []T, v T) {
+	for i := range d {
+		d[i] = v
 	}
 }
