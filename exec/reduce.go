@@ -49,7 +49,7 @@ type reduceStep struct {
 
 const (
 	reduceChunk = 65536 // elements per chunk of a split reduction
-	reduceBlock = 1024  // elements per block: the pairwise sums' leaves
+	reduceBlock = 4096  // elements per block: the pairwise sums' leaves
 )
 
 func (pl *planner) buildReduce(n *expr.Node) (step, error) {
@@ -119,10 +119,14 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 		}
 	}
 	rs.innerSize = sizes[d-1]
-	// The block length is part of the fixed partition that makes sums
-	// deterministic, so it is a constant: not the executor's options, nor
-	// what is fused into the producer, change a reduction's bits.
+	// Along rows (A) the block length is part of the fixed partition that
+	// makes sums deterministic, so it is a constant: neither the executor's
+	// options nor what is fused into the producer change a reduction's bits.
+	// Into columns (B) it only groups outputs, and may be long.
 	rs.c = max(1, min(rs.innerSize, reduceBlock))
+	if !rs.inner {
+		rs.c = max(1, min(rs.innerSize, maxBlock))
+	}
 	rs.innerBlks = (rs.innerSize + rs.c - 1) / rs.c
 	rs.outNumel = 1
 	for _, x := range n.Shape() {
@@ -136,18 +140,22 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 	for _, ax := range rs.kept {
 		keptOuter *= sizes[ax]
 	}
-	var work int // elements per output (A) or per output block (B)
+	// The number of chunks, which fixes the order of summation, is decided
+	// from quantities that do not depend on rs.c in case B.
+	var work int    // elements per output (A) or per run of reduceBlock outputs (B)
+	var outputs int // independent outputs (A) or runs of reduceBlock outputs (B)
 	if rs.inner {
 		rs.seqLen = redRows * rs.innerBlks
 		rs.nOut = keptOuter
-		work = redRows * rs.innerSize
+		work, outputs = redRows*rs.innerSize, keptOuter
 	} else {
 		rs.seqLen = redRows
 		rs.nOut = keptOuter * rs.innerBlks
-		work = redRows * rs.c
+		work = redRows * min(rs.innerSize, reduceBlock)
+		outputs = keptOuter * ((rs.innerSize + reduceBlock - 1) / reduceBlock)
 	}
 	rs.chunks = 1
-	if rs.nOut < 32 && rs.op != expr.OpArgMax && rs.op != expr.OpArgMin {
+	if outputs < 32 && rs.op != expr.OpArgMax && rs.op != expr.OpArgMin {
 		rs.chunks = max(1, min(256, (work+reduceChunk-1)/reduceChunk, rs.seqLen))
 	}
 	rs.perChunk = max(1, (rs.seqLen+rs.chunks-1)/rs.chunks)
