@@ -235,31 +235,12 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 	g.tile(pl.x.blockFor(scratch))
 
 	// Slots and which of them are constant within a block.
-	nslots := len(pr.inputs) + len(pr.nodes)
-	g.slotDT = make([]dtype.DType, nslots)
-	g.scalar = make([]bool, nslots)
 	d := len(g.lay.sizes)
-	for s, in := range pr.inputs {
-		g.slotDT[s] = pl.p.values[in].dt
+	pl.compileSlots(g, pr, func(s int) bool {
 		st := g.lay.strides[len(ms)+s]
-		g.scalar[s] = st[d-1] == 0 && (g.r == 1 || d < 2 || st[d-2] == 0)
-	}
-	for i, n := range pr.nodes {
-		s := len(pr.inputs) + i
-		g.slotDT[s] = n.DType()
-		g.scalar[s] = true
-		spec := instrSpec{op: n.Op(), dst: s}
-		for _, a := range pl.args(n) {
-			spec.args = append(spec.args, pr.slotOf[a])
-			g.scalar[s] = g.scalar[s] && g.scalar[pr.slotOf[a]]
-		}
-		if n.Op() == expr.OpWhere {
-			spec.argType = pl.args(n)[1].DType()
-		} else {
-			spec.argType = pl.args(n)[0].DType()
-		}
-		g.instrs = append(g.instrs, spec)
-	}
+		return st[d-1] == 0 && (g.r == 1 || d < 2 || st[d-2] == 0)
+	})
+	nslots := len(g.slotDT)
 	srcs := map[int]bool{}
 	for _, m := range ms {
 		srcs[pr.slotOf[m.node]] = true
@@ -302,6 +283,35 @@ func (pl *planner) sameBase(a, b int) bool {
 	return va.kind == valFixed && vb.kind == valFixed && va.fixed.SameBase(vb.fixed)
 }
 
+// compileSlots gives g a slot per input of pr, then per computed node with
+// its kernel. inputScalar says which inputs are constant over a block; a
+// computed node is constant when all its operands are.
+func (pl *planner) compileSlots(g *region, pr *program, inputScalar func(slot int) bool) {
+	nslots := len(pr.inputs) + len(pr.nodes)
+	g.slotDT = make([]dtype.DType, nslots)
+	g.scalar = make([]bool, nslots)
+	for s, in := range pr.inputs {
+		g.slotDT[s] = pl.p.values[in].dt
+		g.scalar[s] = inputScalar(s)
+	}
+	for i, n := range pr.nodes {
+		s := len(pr.inputs) + i
+		g.slotDT[s] = n.DType()
+		g.scalar[s] = true
+		spec := instrSpec{op: n.Op(), dst: s}
+		args := pl.args(n)
+		for _, a := range args {
+			spec.args = append(spec.args, pr.slotOf[a])
+			g.scalar[s] = g.scalar[s] && g.scalar[pr.slotOf[a]]
+		}
+		spec.argType = args[0].DType()
+		if n.Op() == expr.OpWhere {
+			spec.argType = args[1].DType() // args[0] is the bool condition
+		}
+		g.instrs = append(g.instrs, spec)
+	}
+}
+
 // shareStorage reports whether values a and b may share memory.
 func (pl *planner) shareStorage(a, b int) bool {
 	va, vb := &pl.p.values[pl.p.values[a].storage], &pl.p.values[pl.p.values[b].storage]
@@ -319,7 +329,7 @@ func (pl *planner) shareStorage(a, b int) bool {
 // copy is the only extra memory an overlapping in-place op costs.
 func (pl *planner) stage(in int) int {
 	v := pl.p.values[in]
-	tmp := pl.addValue(value{kind: valTemp, node: v.node, dt: v.dt, shape: v.shape, strides: rowMajor(v.shape)})
+	tmp := pl.addValue(value{kind: valTemp, node: v.node, dt: v.dt, shape: v.shape, strides: tensor.RowMajorStrides(v.shape)})
 	pl.pendingStage = append(pl.pendingStage, pl.copyRegion(in, tmp))
 	return tmp
 }

@@ -143,9 +143,6 @@ func (p *plan) describe(w io.Writer) {
 	fmt.Fprintln(w)
 }
 
-// rowMajor returns the row-major strides of shape.
-func rowMajor(shape tensor.Shape) []int { return tensor.RowMajorStrides(shape) }
-
 // internalOverlap reports whether two elements of the layout can share a
 // storage location: a stride-0 axis of extent > 1, or strides that let one
 // axis step onto another's elements. Sorting by stride, each axis must step

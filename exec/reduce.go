@@ -72,7 +72,7 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 			keptShape = append(keptShape, d)
 		}
 	}
-	ks := rowMajor(keptShape)
+	ks := tensor.RowMajorStrides(keptShape)
 	outSt := make([]int, len(shape))
 	for i, k := 0, 0; i < len(shape); i++ {
 		if !isRed[i] {
@@ -164,28 +164,7 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 
 	// Producer slots: blocks are one run along the innermost axis.
 	g.r, g.rows, g.c, g.cols, g.rowChunks, g.colChunks = 1, 1, rs.c, rs.innerSize, 1, rs.innerBlks
-	nslots := len(pr.inputs) + len(pr.nodes)
-	g.slotDT = make([]dtype.DType, nslots)
-	g.scalar = make([]bool, nslots)
-	for s, in := range pr.inputs {
-		g.slotDT[s] = pl.p.values[in].dt
-		g.scalar[s] = g.lay.strides[s][d-1] == 0
-	}
-	for i, nd := range pr.nodes {
-		s := len(pr.inputs) + i
-		g.slotDT[s] = nd.DType()
-		g.scalar[s] = true
-		spec := instrSpec{op: nd.Op(), dst: s}
-		for _, a := range pl.args(nd) {
-			spec.args = append(spec.args, pr.slotOf[a])
-			g.scalar[s] = g.scalar[s] && g.scalar[pr.slotOf[a]]
-		}
-		spec.argType = pl.args(nd)[0].DType()
-		if nd.Op() == expr.OpWhere {
-			spec.argType = pl.args(nd)[1].DType()
-		}
-		g.instrs = append(g.instrs, spec)
-	}
+	pl.compileSlots(g, pr, func(s int) bool { return g.lay.strides[s][d-1] == 0 })
 	g.numel = 1
 	for _, x := range sizes {
 		g.numel *= x

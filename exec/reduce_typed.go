@@ -184,7 +184,7 @@ func (m *impl[T]) reduceTask(rs *reduceStep, st *regionState, task int, outAny t
 			}
 			continue
 		}
-		res := sc.foldRows(rs, st, src, sc, j0, j1, n, rop, g)
+		res := sc.foldRows(rs, st, src, j0, j1, n, rop, g)
 		for i, x := range res {
 			out[outOff+i*outStride] = x
 		}
@@ -193,7 +193,7 @@ func (m *impl[T]) reduceTask(rs *reduceStep, st *regionState, task int, outAny t
 
 // foldRows folds rows j0..j1 of an outer reduction into n outputs: rows are
 // summed eight at a time, and those groups pairwise.
-func (sc *reduceScratch[T]) foldRows(rs *reduceStep, st *regionState, src *slot[T], _ *reduceScratch[T], j0, j1, n int, rop *reduceOp[T], g *region) []T {
+func (sc *reduceScratch[T]) foldRows(rs *reduceStep, st *regionState, src *slot[T], j0, j1, n int, rop *reduceOp[T], g *region) []T {
 	const groupRows = 8
 	sc.levels = sc.levels[:0]
 	sc.weight = sc.weight[:0]

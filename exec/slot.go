@@ -23,7 +23,6 @@ type slot[T dtype.Elem] struct {
 
 // slotAny is a slot of any element type.
 type slotAny interface {
-	isScalar() bool
 	// prepare points v at the slot's own buffer for an n-element block.
 	prepare(n int)
 	// bind sets the storage the slot loads from or stores to; release
@@ -61,8 +60,6 @@ func newSlot[T dtype.Elem](block int, scalar bool) *slot[T] {
 	s.bvp, s.vp = &s.bv, &s.v
 	return s
 }
-
-func (s *slot[T]) isScalar() bool { return s.scalar }
 
 func (s *slot[T]) prepare(n int) {
 	if !s.scalar {

@@ -32,7 +32,7 @@ func (pl *planner) dstValue(n *expr.Node, i int, t tensor.Any) int {
 }
 
 func (pl *planner) tempValue(n *expr.Node, shape tensor.Shape) int {
-	return pl.addValue(value{kind: valTemp, node: n, dt: n.DType(), shape: shape, strides: rowMajor(shape)})
+	return pl.addValue(value{kind: valTemp, node: n, dt: n.DType(), shape: shape, strides: tensor.RowMajorStrides(shape)})
 }
 
 // addMember makes node's value (computed, or copied from its tensor) be
@@ -150,7 +150,7 @@ func rowMajorAtZero(t tensor.Any) bool {
 	if t.Offset() != 0 {
 		return false
 	}
-	want := rowMajor(t.Shape())
+	want := tensor.RowMajorStrides(t.Shape())
 	for i, d := range t.Shape() {
 		if d > 1 && t.Strides()[i] != want[i] {
 			return false
@@ -208,7 +208,7 @@ func (pl *planner) viewValue(n *expr.Node) int {
 			pl.addMember(pl.level[arg]+1, member{node: arg, value: tmp, shape: sv.shape})
 			pl.level[n] = max(pl.level[n], pl.level[arg]+2)
 			v.src, v.storage, v.offset = tmp, tmp, 0
-			st, _ = reshapeStrides(sv.shape, rowMajor(sv.shape), n.Shape())
+			st, _ = reshapeStrides(sv.shape, tensor.RowMajorStrides(sv.shape), n.Shape())
 		}
 		v.strides = st
 	}
@@ -243,7 +243,7 @@ func reshapeStrides(shape tensor.Shape, strides []int, newShape tensor.Shape) ([
 	var os, ost []int // the operand without its size-1 axes
 	for i, d := range shape {
 		if d == 0 {
-			return rowMajor(newShape), true
+			return tensor.RowMajorStrides(newShape), true
 		}
 		if d != 1 {
 			os = append(os, d)
