@@ -394,7 +394,9 @@ func TestEmpty(t *testing.T) {
 
 // TestLarge evaluates a*b+c on 1e6 elements with the default executor (the
 // pool and the grain in play) against a plain loop, and checks that the
-// fused graph allocates its output and nothing else large.
+// fused graph allocates its output and nothing else large. The bound leaves
+// 1 MiB for pooled scratch that a garbage collection during the runs may
+// have dropped (sync.Pool is emptied by GC); one full-size temporary is 8 MB.
 func TestLarge(t *testing.T) {
 	const n = 1_000_000
 	r := newRand(9)
@@ -417,7 +419,7 @@ func TestLarge(t *testing.T) {
 	}
 	runtime.ReadMemStats(&m1)
 	bytes := int64(m1.TotalAlloc-m0.TotalAlloc) / runs
-	assert.LessOrEqual(t, bytes, int64(8*n+64<<10), "bytes allocated per Eval of a fused 1e6-element graph (output: %d)", 8*n)
+	assert.LessOrEqual(t, bytes, int64(8*n+1<<20), "bytes allocated per Eval of a fused 1e6-element graph (output: %d)", 8*n)
 
 	// Reshaped and transposed views of the same storage, 2-D.
 	m := tensor.Must(a.Reshape(1000, 1000))
