@@ -227,12 +227,14 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 	for _, n := range pr.nodes {
 		scratch += n.DType().Size()
 	}
+	runSize := 1 // the widest element of an operand strided along the rows
 	for s, in := range pr.inputs {
 		if st := g.lay.strides[len(ms)+s]; st[len(st)-1] > 1 {
 			scratch += pl.p.values[in].dt.Size()
+			runSize = max(runSize, pl.p.values[in].dt.Size())
 		}
 	}
-	g.tile(pl.x.blockFor(scratch))
+	g.tile(pl.x.blockFor(scratch), runSize)
 
 	// Slots and which of them are constant within a block.
 	d := len(g.lay.sizes)
@@ -341,7 +343,7 @@ func (pl *planner) copyRegion(src, dst int) *region {
 	d := &pl.p.values[dst]
 	g.offsets = []int{d.offset, v.offset}
 	g.lay = mergeDims(v.shape, [][]int{d.strides, v.strides}, 0)
-	g.tile(pl.x.blockFor(v.dt.Size()))
+	g.tile(pl.x.blockFor(v.dt.Size()), v.dt.Size())
 	g.slotDT = []dtype.DType{v.dt}
 	g.scalar = []bool{false}
 	g.outputs = []regionOutput{{value: dst, src: 0}}

@@ -19,6 +19,9 @@ type slot[T dtype.Elem] struct {
 	bvp, vp any // &bv and &v, boxed once
 
 	data []T // storage of a bound input or output tensor
+
+	line    int // elements per 64-byte cache line
+	touched T   // sink of touchColumns
 }
 
 // slotAny is a slot of any element type.
@@ -31,6 +34,9 @@ type slotAny interface {
 	release()
 	// load fills the slot from its storage for the block at off (see geom).
 	load(g *geom, off int)
+	// row points a gathered (non-scalar) slot at row i, c elements long, of
+	// the tile it holds.
+	row(i, c int)
 	// redirect and storeFrom are called on output slots, whose storage is
 	// a destination tensor, with the slot of the node that produces it.
 	redirect(src slotAny, g *geom, off int) bool
@@ -53,7 +59,7 @@ type geom struct {
 }
 
 func newSlot[T dtype.Elem](block int, scalar bool) *slot[T] {
-	s := &slot[T]{scalar: scalar}
+	s := &slot[T]{scalar: scalar, line: max(1, 64/dtype.Of[T]().Size())}
 	if !scalar {
 		s.buf = make([]T, block)
 	}
@@ -86,7 +92,34 @@ func (s *slot[T]) load(g *geom, off int) {
 		return
 	}
 	s.v = s.buf[:n]
+	if g.r > 1 && g.stR == 1 && g.stC > 1 {
+		s.touched = touchColumns(s.data, off, g, s.line)
+	}
 	gather(s.v, s.data, off, g)
+}
+
+// touchColumns reads one element of every cache line of a tile whose
+// columns are contiguous runs (a transposed operand) and returns the last.
+// The gather that follows reads each run in turn; this short loop, with
+// nothing to do but loads, lets the core have many more of the tile's cache
+// misses in flight at once (Go has no prefetch instruction). On 3162²
+// float64 a + b.T with two workers it took the region from 27 ms to 19 ms.
+func touchColumns[T dtype.Elem](src []T, off int, g *geom, line int) T {
+	var v T
+	for j := 0; j < g.c; j++ {
+		o := off + j*g.stC
+		run := src[o : o+g.r]
+		for i := 0; i < len(run); i += line {
+			v = run[i]
+		}
+	}
+	return v
+}
+
+func (s *slot[T]) row(i, c int) {
+	if !s.scalar {
+		s.v = s.buf[i*c : i*c+c]
+	}
 }
 
 func (s *slot[T]) block(n int) any {
