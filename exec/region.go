@@ -74,12 +74,12 @@ type regionState struct {
 
 func (g *region) newState(block int) (*regionState, error) {
 	st := &regionState{
-		slots: make([]slotAny, len(g.slotDT)),
-		outs:  make([]slotAny, len(g.outputs)),
+		slots:    make([]slotAny, len(g.slotDT)),
+		outs:     make([]slotAny, len(g.outputs)),
 		geoms:    make([]geom, len(g.lay.strides)),
 		rowGeoms: make([]geom, len(g.lay.strides)),
-		offs:  make([]int, len(g.lay.strides)),
-		idx:   make([]int, len(g.outer)),
+		offs:     make([]int, len(g.lay.strides)),
+		idx:      make([]int, len(g.outer)),
 	}
 	for i, dt := range g.slotDT {
 		st.slots[i] = typedFor(dt).newSlot(block, g.scalar[i])
