@@ -171,6 +171,53 @@ func sameValue[T dtype.Elem](a, b T) bool {
 	return a == b
 }
 
+// withinULPs matches float32 and float64 values at most n units in the last
+// place apart (NaN matches NaN, infinities match only themselves); other
+// types must be the same value.
+func withinULPs[T dtype.Elem](n uint64) func(a, b T) bool {
+	ord := func(u uint64, sign uint64) int64 { // bits to a monotonic integer
+		if u&sign != 0 {
+			return -int64(u &^ sign)
+		}
+		return int64(u)
+	}
+	dist := func(a, b int64) uint64 {
+		if a > b {
+			return uint64(a - b)
+		}
+		return uint64(b - a)
+	}
+	return func(a, b T) bool {
+		switch x := any(a).(type) {
+		case float64:
+			y := any(b).(float64)
+			if x != x || y != y || math.IsInf(x, 0) || math.IsInf(y, 0) {
+				return sameValue(a, b)
+			}
+			return dist(ord(math.Float64bits(x), 1<<63), ord(math.Float64bits(y), 1<<63)) <= n
+		case float32:
+			y := any(b).(float32)
+			if x != x || y != y || math.IsInf(float64(x), 0) || math.IsInf(float64(y), 0) {
+				return sameValue(a, b)
+			}
+			return dist(ord(uint64(math.Float32bits(x)), 1<<31), ord(uint64(math.Float32bits(y)), 1<<31)) <= n
+		}
+		return sameValue(a, b)
+	}
+}
+
+// closeTo matches values within atol + rtol times the larger magnitude of
+// each other (NaN matches NaN).
+func closeTo[T dtype.Float](rtol, atol float64) func(a, b T) bool {
+	return func(a, b T) bool {
+		x, y := float64(a), float64(b)
+		if x == y || (x != x && y != y) {
+			return true
+		}
+		return math.Abs(x-y) <= atol+rtol*max(math.Abs(x), math.Abs(y))
+	}
+}
+
 // sameBits reports whether a and b have identical bits, except that any NaN
 // matches any NaN: IEEE 754 leaves the sign and payload of a computed NaN
 // open, and they differ between equally right kernels (x-y and -1*y+x).

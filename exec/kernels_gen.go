@@ -8,6 +8,7 @@ import (
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/vmath"
 )
 
 var _ = cmplx.Abs
@@ -664,15 +665,6 @@ func unAbsFloat[T dtype.Float](d, a []T) {
 	}
 }
 
-// unExpFloat is: for i := range d { d[i] = T(math.Exp(float64(x))) }
-func unExpFloat[T dtype.Float](d, a []T) {
-	a = a[:len(d)]
-	for i := range d {
-		x := a[i]
-		d[i] = T(math.Exp(float64(x)))
-	}
-}
-
 // unLogFloat is: for i := range d { d[i] = T(math.Log(float64(x))) }
 func unLogFloat[T dtype.Float](d, a []T) {
 	a = a[:len(d)]
@@ -742,15 +734,6 @@ func unTanhFloat[T dtype.Float](d, a []T) {
 	for i := range d {
 		x := a[i]
 		d[i] = T(math.Tanh(float64(x)))
-	}
-}
-
-// unSigmoidFloat is: for i := range d { d[i] = T(1 / (1 + math.Exp(-float64(x)))) }
-func unSigmoidFloat[T dtype.Float](d, a []T) {
-	a = a[:len(d)]
-	for i := range d {
-		x := a[i]
-		d[i] = T(1 / (1 + math.Exp(-float64(x))))
 	}
 }
 
@@ -976,7 +959,7 @@ func floatUnary[T dtype.Float](op expr.Op) (func(d, a []T), bool) {
 	case expr.OpAbs:
 		return unAbsFloat[T], true
 	case expr.OpExp:
-		return unExpFloat[T], true
+		return vmath.Exp[T], true
 	case expr.OpLog:
 		return unLogFloat[T], true
 	case expr.OpLog1p:
@@ -994,7 +977,7 @@ func floatUnary[T dtype.Float](op expr.Op) (func(d, a []T), bool) {
 	case expr.OpTanh:
 		return unTanhFloat[T], true
 	case expr.OpSigmoid:
-		return unSigmoidFloat[T], true
+		return vmath.Sigmoid[T], true
 	case expr.OpFloor:
 		return unFloorFloat[T], true
 	case expr.OpCeil:

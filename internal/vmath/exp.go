@@ -1,0 +1,77 @@
+package vmath
+
+import (
+	"math"
+
+	"github.com/tensorplay/tensorplay/dtype"
+)
+
+// The table-driven exp of ARM's optimized-routines: with k = round(x*N/ln2)
+// and r = x - k*ln2/N (|r| ≤ ln2/2N), exp(x) = 2^(k/N) * exp(r), where
+// 2^(k/N) is 2^(k>>7) times a table entry and exp(r) - 1 is a short
+// polynomial. For |r| < 0.0028 the Taylor terms up to r^5 leave an error
+// of r^6/720 < 2^-60, far below an ulp, so no fitted coefficients are
+// needed.
+const (
+	expBits   = 7
+	expN      = 1 << expBits
+	invLn2N   = 0x1.71547652b82fep0 * expN
+	negLn2HiN = -0x1.62e42fefa0000p-8 // 36 bits: k*negLn2HiN is exact for |k| < 2^17
+	negLn2LoN = -0x1.cf79abc9e3b3ap-47
+	shift     = 0x1.8p52 // adding it rounds to an integer, left in the low bits
+
+	expC2 = 1.0 / 2
+	expC3 = 1.0 / 6
+	expC4 = 1.0 / 24
+	expC5 = 1.0 / 120
+
+	expFastTop = 0x408 // exponent bits of 512: the fast path takes |x| < 512
+)
+
+// Exp sets d[i] = e**a[i] for every i < len(d); a must be at least as long
+// (d may be a).
+func Exp[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := float64(a[i])
+		if (math.Float64bits(x)>>52)&0x7ff >= expFastTop {
+			d[i] = T(math.Exp(x)) // |x| ≥ 512, ±Inf or NaN
+			continue
+		}
+		d[i] = T(expTail(expReduce(x)))
+	}
+}
+
+// Sigmoid sets d[i] = 1/(1+e**-a[i]) for every i < len(d); a must be at
+// least as long (d may be a).
+func Sigmoid[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := -float64(a[i])
+		if (math.Float64bits(x)>>52)&0x7ff >= expFastTop {
+			d[i] = T(1 / (1 + math.Exp(x)))
+			continue
+		}
+		d[i] = T(1 / (1 + expTail(expReduce(x))))
+	}
+}
+
+// The fast path is split in two so that each half is small enough for the
+// inliner: a call per element would cost a third of the time.
+
+// expReduce returns r = x - k*ln2/N and k (in the low bits of ki).
+func expReduce(x float64) (r float64, ki uint64) {
+	kd := float64(invLn2N*x) + shift
+	ki = math.Float64bits(kd)
+	kd -= shift
+	return x + float64(kd*negLn2HiN) + float64(kd*negLn2LoN), ki
+}
+
+// expTail is 2^(k/N) * e**r.
+func expTail(r float64, ki uint64) float64 {
+	t := &expTable[ki%expN]
+	scale := math.Float64frombits(t[1] + ki<<(52-expBits))
+	r2 := r * r
+	tmp := math.Float64frombits(t[0]) + r + r2*(expC2+r*expC3) + r2*r2*(expC4+r*expC5)
+	return scale + scale*tmp
+}

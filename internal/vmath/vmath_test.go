@@ -1,0 +1,157 @@
+package vmath
+
+import (
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const refPrec = 300 // bits
+
+func bigF(x float64) *big.Float { return new(big.Float).SetPrec(refPrec).SetFloat64(x) }
+
+// refExp is e**x rounded to a double: exp(x/2^10) by its series, squared
+// ten times.
+func refExp(x float64) float64 {
+	y := bigF(x)
+	y.SetMantExp(y, -10)
+	sum, term := bigF(1), bigF(1)
+	for n := 1; n < 200; n++ {
+		term.Mul(term, y)
+		term.Quo(term, bigF(float64(n)))
+		sum.Add(sum, term)
+	}
+	for range 10 {
+		sum.Mul(sum, sum)
+	}
+	f, _ := sum.Float64()
+	return f
+}
+
+// ulps is the distance between a and b in units in the last place.
+func ulps(a, b float64) uint64 {
+	ord := func(f float64) int64 {
+		u := int64(math.Float64bits(f))
+		if u < 0 {
+			u = math.MinInt64 - u
+		}
+		return u
+	}
+	d := ord(a) - ord(b)
+	if d < 0 {
+		d = -d
+	}
+	return uint64(d)
+}
+
+func uniform(r *rand.Rand, n int, lo, hi float64) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = lo + (hi-lo)*r.Float64()
+	}
+	return v
+}
+
+func TestExpAccuracy(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	xs := append(uniform(r, 300, -1, 1), uniform(r, 300, -511.9, 511.9)...)
+	xs = append(xs, 1e-300, -1e-300, 1e-17, 0.5*math.Ln2/expN, math.Ln2, 1, -1, 511.99, -511.99)
+	got := make([]float64, len(xs))
+	Exp(got, xs)
+	var worst uint64
+	for i, x := range xs {
+		u := ulps(got[i], refExp(x))
+		worst = max(worst, u)
+		assert.LessOrEqual(t, u, uint64(1), "exp(%v) = %v, want %v", x, got[i], refExp(x))
+	}
+	t.Logf("worst error %d ulp over %d arguments", worst, len(xs))
+}
+
+// TestSpecialValues checks that the arguments outside the fast path give
+// the math package's results bit for bit, and a few exact results inside.
+func TestSpecialValues(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	xs := []float64{512, -512, 709.78, 709.79, -745.1, -745.2, -1000, 1e300, -1e300,
+		math.Inf(1), math.Inf(-1), math.NaN()}
+	got := make([]float64, len(xs))
+	Exp(got, xs)
+	for i, x := range xs {
+		want := math.Exp(x)
+		assert.True(t, math.Float64bits(want) == math.Float64bits(got[i]) || (math.IsNaN(want) && math.IsNaN(got[i])),
+			"exp(%v) = %v, math.Exp gives %v", x, got[i], want)
+	}
+	for _, x := range []float64{0, negZero, 1e-300, -1e-300, math.SmallestNonzeroFloat64, 0x1p-54} {
+		Exp(got[:1], []float64{x})
+		assert.Equal(t, 1.0, got[0], "exp(%v)", x)
+	}
+	Sigmoid(got[:3], []float64{0, math.Inf(1), math.Inf(-1)})
+	assert.Equal(t, []float64{0.5, 1, 0}, got[:3], "sigmoid of 0, +Inf, -Inf")
+}
+
+func TestSigmoid(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	xs := append(uniform(r, 2000, -40, 40), uniform(r, 200, -800, 800)...)
+	got := make([]float64, len(xs))
+	Sigmoid(got, xs)
+	for i, x := range xs {
+		want := 1 / (1 + math.Exp(-x))
+		require.LessOrEqual(t, ulps(got[i], want), uint64(2), "sigmoid(%v) = %v, want %v", x, got[i], want)
+	}
+}
+
+// TestFloat32 checks that float32 blocks round the float64 result.
+func TestFloat32(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	xs := uniform(r, 1000, -80, 80)
+	x32 := make([]float32, len(xs))
+	for i, x := range xs {
+		x32[i] = float32(x)
+	}
+	e32, s32 := make([]float32, len(xs)), make([]float32, len(xs))
+	Exp(e32, x32)
+	Sigmoid(s32, x32)
+	e64, s64, w := make([]float64, 1), make([]float64, 1), make([]float64, 1)
+	for i, x := range x32 {
+		w[0] = float64(x)
+		Exp(e64, w)
+		Sigmoid(s64, w)
+		require.Equal(t, float32(e64[0]), e32[i], "exp(%v)", x)
+		require.Equal(t, float32(s64[0]), s32[i], "sigmoid(%v)", x)
+	}
+}
+
+// TestBlockIndependent checks that an element's result does not depend on
+// its block: the whole slice at once equals one element at a time, also
+// when the result overwrites the argument.
+func TestBlockIndependent(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	xs := uniform(r, 513, -600, 600)
+	for name, f := range map[string]func(d, a []float64){"exp": Exp[float64], "sigmoid": Sigmoid[float64]} {
+		all := make([]float64, len(xs))
+		f(all, xs)
+		one := make([]float64, 1)
+		for i := range xs {
+			f(one, xs[i:i+1])
+			require.Equal(t, math.Float64bits(all[i]), math.Float64bits(one[0]), "%s(%v)", name, xs[i])
+		}
+		inPlace := append([]float64(nil), xs...)
+		f(inPlace, inPlace)
+		assert.Equal(t, all, inPlace, "%s in place", name)
+	}
+}
+
+// TestTableMatchesGenerator guards the generated table against edits: each
+// entry must satisfy 2^(i/N) ≈ s_i*(1+tail_i) to far below an ulp of s_i.
+func TestTableMatchesGenerator(t *testing.T) {
+	for i := range expN {
+		s := math.Float64frombits(expTable[i][1] + uint64(i)<<45)
+		tail := math.Float64frombits(expTable[i][0])
+		want := math.Pow(2, float64(i)/expN)
+		assert.LessOrEqual(t, ulps(s, want), uint64(1), "s_%d", i)
+		assert.Less(t, math.Abs(tail), 0x1p-52, "tail_%d is below an ulp", i)
+	}
+}
