@@ -1,0 +1,24 @@
+package bench
+
+import (
+	"sync"
+
+	"github.com/tensorplay/tensorplay/exec"
+)
+
+// W3's expression as a compiled kernel (exec.Kernel), for the W3/kernel row;
+// the W3 row interprets the same graph.
+//go:generate go run ../cmd/tpkernel -o kernels_tp.go W3=(a*b+c)*(a-b)/(c+1.5)
+
+// interpreters holds, per worker count, an executor that uses no compiled
+// kernel, so that rows like W3 show what any graph gets without one.
+var interpreters sync.Map // int -> *exec.Executor
+
+func interpreted(p Params) Params {
+	x, ok := interpreters.Load(p.Workers)
+	if !ok {
+		x, _ = interpreters.LoadOrStore(p.Workers, exec.New(exec.Workers(p.Workers), exec.CompiledKernels(false)))
+	}
+	p.Exec = x.(*exec.Executor)
+	return p
+}

@@ -1,0 +1,238 @@
+// Command tpkernel compiles elementwise expressions into Go loops that the
+// tensorplay executor runs in place of interpreting them (see exec.Kernel).
+//
+// Usage:
+//
+//	tpkernel [-o file] [-pkg name] [-types float64,float32] name=expression ...
+//
+// An expression is Go syntax over identifiers (the input tensors, in order
+// of first appearance), numeric literals (scalar constants: the kernel takes
+// any value in their place), + - * / and unary minus, and parentheses. It
+// must be written in the same form as the graph it is meant for: a*b+c
+// matches a.Mul(b).Add(c), and c+1.5 matches c.AddScalar(1.5) or
+// c.Add(expr.Scalar(1.5)), but not 1.5+c.
+//
+// Typical use is a go:generate line in the package that evaluates the graph:
+//
+//	//go:generate go run github.com/tensorplay/tensorplay/cmd/tpkernel -o kernels_tp.go w3=(a*b+c)*(a-b)/(c+1.5)
+//
+// The generated file registers one kernel per name and type in an init
+// function. Each operation's result is converted to the element type, as the
+// executor's own kernels round it, so a graph gives the same bits whether it
+// runs through the kernel or not.
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"io"
+	"os"
+	"strings"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "tpkernel:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("tpkernel", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", "", "write the Go file here (default: standard output)")
+	pkg := fs.String("pkg", os.Getenv("GOPACKAGE"), "package of the generated file (default: $GOPACKAGE, set by go generate)")
+	types := fs.String("types", "float64", "comma-separated element types: float64, float32")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: tpkernel [-o file] [-pkg name] [-types float64,float32] name=expression ...")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return errors.New("no name=expression given")
+	}
+	if *pkg == "" {
+		return errors.New("no package: pass -pkg or run under go generate")
+	}
+	var ts []string
+	for _, t := range strings.Split(*types, ",") {
+		if t != "float64" && t != "float32" {
+			return fmt.Errorf("type %q: kernels are for float64 and float32", t)
+		}
+		ts = append(ts, t)
+	}
+	var ks []*kernel
+	for _, a := range fs.Args() {
+		name, src, ok := strings.Cut(a, "=")
+		if !ok || name == "" {
+			return fmt.Errorf("%q: want name=expression", a)
+		}
+		k, err := parse(name, src)
+		if err != nil {
+			return err
+		}
+		ks = append(ks, k)
+	}
+	src, err := generate(*pkg, ts, ks)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		_, err = stdout.Write(src)
+		return err
+	}
+	return os.WriteFile(*out, src, 0o644)
+}
+
+// kernel is one parsed expression.
+type kernel struct {
+	name, src string
+	root      ast.Expr
+	inputs    []string         // identifiers by first appearance
+	inputOf   map[string]int   // identifier -> index
+	scalarOf  map[ast.Expr]int // a number or a negated number -> index
+	literals  []string         // literal text per scalar
+}
+
+func parse(name, src string) (*kernel, error) {
+	root, err := parser.ParseExpr(src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	k := &kernel{name: name, src: src, root: root, inputOf: map[string]int{}, scalarOf: map[ast.Expr]int{}}
+	if err := k.walk(root); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if len(k.inputs) == 0 {
+		return nil, fmt.Errorf("%s: the expression has no input", name)
+	}
+	return k, nil
+}
+
+// walk checks e and numbers its inputs and scalars in the order the
+// executor's planner meets them: operands left to right, depth first.
+func (k *kernel) walk(e ast.Expr) error {
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return k.walk(e.X)
+	case *ast.Ident:
+		if _, ok := k.inputOf[e.Name]; !ok {
+			k.inputOf[e.Name] = len(k.inputs)
+			k.inputs = append(k.inputs, e.Name)
+		}
+		return nil
+	case *ast.BasicLit:
+		if e.Kind != token.INT && e.Kind != token.FLOAT {
+			return fmt.Errorf("column %d: %s is not a number", e.Pos(), e.Value)
+		}
+		k.scalarOf[e] = len(k.literals)
+		k.literals = append(k.literals, e.Value)
+		return nil
+	case *ast.UnaryExpr:
+		if e.Op != token.SUB && e.Op != token.ADD {
+			return fmt.Errorf("column %d: unary %s is not supported (only - and +)", e.Pos(), e.Op)
+		}
+		if lit, ok := e.X.(*ast.BasicLit); ok && e.Op == token.SUB && (lit.Kind == token.INT || lit.Kind == token.FLOAT) {
+			// A negative number is one constant, as in x.MulScalar(-2).
+			k.scalarOf[e] = len(k.literals)
+			k.literals = append(k.literals, "-"+lit.Value)
+			return nil
+		}
+		return k.walk(e.X)
+	case *ast.BinaryExpr:
+		if _, ok := methods[e.Op]; !ok {
+			return fmt.Errorf("column %d: %s is not supported (only + - * /)", e.OpPos, e.Op)
+		}
+		if err := k.walk(e.X); err != nil {
+			return err
+		}
+		return k.walk(e.Y)
+	}
+	return fmt.Errorf("column %d: %T is not supported (identifiers, numbers, + - * /, parentheses)", e.Pos(), e)
+}
+
+var methods = map[token.Token]string{token.ADD: "Add", token.SUB: "Sub", token.MUL: "Mul", token.QUO: "Div"}
+
+// graph writes the expr calls that build e.
+func (k *kernel) graph(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return k.graph(e.X)
+	case *ast.Ident:
+		return fmt.Sprintf("in[%d]", k.inputOf[e.Name])
+	case *ast.BasicLit:
+		return fmt.Sprintf("expr.Scalar(s[%d])", k.scalarOf[e])
+	case *ast.UnaryExpr:
+		if i, ok := k.scalarOf[e]; ok {
+			return fmt.Sprintf("expr.Scalar(s[%d])", i)
+		}
+		if e.Op == token.ADD {
+			return k.graph(e.X)
+		}
+		return k.graph(e.X) + ".Neg()"
+	case *ast.BinaryExpr:
+		return fmt.Sprintf("%s.%s(%s)", k.graph(e.X), methods[e.Op], k.graph(e.Y))
+	}
+	panic("unreachable: walk checked the expression")
+}
+
+// loop writes the per-element Go expression of e for element type t.
+func (k *kernel) loop(e ast.Expr, t string) string {
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return k.loop(e.X, t)
+	case *ast.Ident:
+		return fmt.Sprintf("v%d[i]", k.inputOf[e.Name])
+	case *ast.BasicLit:
+		return fmt.Sprintf("s%d", k.scalarOf[e])
+	case *ast.UnaryExpr:
+		if i, ok := k.scalarOf[e]; ok {
+			return fmt.Sprintf("s%d", i)
+		}
+		if e.Op == token.ADD {
+			return k.loop(e.X, t)
+		}
+		return "-" + k.loop(e.X, t)
+	case *ast.BinaryExpr:
+		return fmt.Sprintf("%s(%s %s %s)", t, k.loop(e.X, t), e.Op, k.loop(e.Y, t))
+	}
+	panic("unreachable: walk checked the expression")
+}
+
+func generate(pkg string, types []string, ks []*kernel) ([]byte, error) {
+	var b bytes.Buffer
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p("// Code generated by tpkernel; DO NOT EDIT.\n\npackage %s\n\n", pkg)
+	p("import (\n\t\"github.com/tensorplay/tensorplay/exec\"\n\t\"github.com/tensorplay/tensorplay/expr\"\n)\n\n")
+	p("func init() {\n")
+	for _, k := range ks {
+		for _, t := range types {
+			p("\t// %s: %s\n", k.name, k.src)
+			p("\texec.MustRegisterKernel(exec.Kernel[%s]{\n", t)
+			p("\t\tName: %q, Inputs: %d, Scalars: %d,\n", k.name, len(k.inputs), len(k.literals))
+			p("\t\tExpr: func(in []expr.Expr[%s], s []%s) expr.Expr[%s] {\n\t\t\treturn %s\n\t\t},\n", t, t, t, k.graph(k.root))
+			p("\t\tLoop: func(d []%s, in [][]%s, s []%s) {\n", t, t, t)
+			for i, name := range k.inputs {
+				p("\t\t\tv%d := in[%d][:len(d)] // %s\n", i, i, name)
+			}
+			for i, lit := range k.literals {
+				p("\t\t\ts%d := s[%d] // %s\n", i, i, lit)
+			}
+			p("\t\t\tfor i := range d {\n\t\t\t\td[i] = %s\n\t\t\t}\n\t\t},\n", k.loop(k.root, t))
+			p("\t})\n")
+		}
+	}
+	p("}\n")
+	return format.Source(b.Bytes())
+}

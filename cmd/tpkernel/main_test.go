@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestCheckedInKernels regenerates bench/kernels_tp.go with its go:generate
+// arguments and compares: a stale generated file fails here.
+func TestCheckedInKernels(t *testing.T) {
+	want, err := os.ReadFile("../../bench/kernels_tp.go")
+	require.NoError(t, err)
+	var out bytes.Buffer
+	require.NoError(t, run([]string{"-pkg", "bench", "W3=(a*b+c)*(a-b)/(c+1.5)"}, &out, &bytes.Buffer{}))
+	assert.Equal(t, string(want), out.String())
+}
+
+func TestParseOrder(t *testing.T) {
+	k, err := parse("k", "(b*2 - a) / -3 + b")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"b", "a"}, k.inputs, "inputs by first appearance")
+	assert.Equal(t, []string{"2", "-3"}, k.literals, "a negated number is one scalar")
+	assert.Equal(t, "in[0].Mul(expr.Scalar(s[0])).Sub(in[1]).Div(expr.Scalar(s[1])).Add(in[0])", k.graph(k.root))
+	assert.Equal(t, "float32(float32(float32(float32(v0[i]*s0)-v1[i])/s1)+v0[i])", strings.ReplaceAll(k.loop(k.root, "float32"), " ", ""))
+
+	k, err = parse("n", "-(a+b)")
+	require.NoError(t, err)
+	assert.Equal(t, "in[0].Add(in[1]).Neg()", k.graph(k.root))
+	assert.Equal(t, "-float64(v0[i] + v1[i])", k.loop(k.root, "float64"))
+}
+
+func TestErrors(t *testing.T) {
+	cases := map[string]struct {
+		args []string
+		want string
+	}{
+		"modulo":        {[]string{"-pkg", "p", "k=a%b"}, "% is not supported"},
+		"call":          {[]string{"-pkg", "p", "k=exp(a)"}, "*ast.CallExpr is not supported"},
+		"string":        {[]string{"-pkg", "p", `k=a+"x"`}, `"x" is not a number`},
+		"no input":      {[]string{"-pkg", "p", "k=2*3"}, "has no input"},
+		"syntax":        {[]string{"-pkg", "p", "k=a+"}, "k:"},
+		"no name":       {[]string{"-pkg", "p", "a+b"}, "want name=expression"},
+		"type":          {[]string{"-pkg", "p", "-types", "int32", "k=a+b"}, "kernels are for float64 and float32"},
+		"no package":    {[]string{"-pkg", "", "k=a+b"}, "no package"},
+		"no expression": {[]string{"-pkg", "p"}, "no name=expression"},
+	}
+	for name, c := range cases {
+		err := run(c.args, &bytes.Buffer{}, &bytes.Buffer{})
+		if assert.Error(t, err, name) {
+			assert.Contains(t, err.Error(), c.want, name)
+		}
+	}
+}
+
+func TestWritesFile(t *testing.T) {
+	path := t.TempDir() + "/k.go"
+	require.NoError(t, run([]string{"-pkg", "p", "-types", "float32,float64", "-o", path, "axpy=a*2+b"}, &bytes.Buffer{}, &bytes.Buffer{}))
+	src, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Contains(t, string(src), "exec.Kernel[float32]{")
+	assert.Contains(t, string(src), "exec.Kernel[float64]{")
+	assert.Contains(t, string(src), "d[i] = float64(float64(v0[i]*s0) + v1[i])")
+}

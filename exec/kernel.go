@@ -1,0 +1,230 @@
+package exec
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// Kernel is an elementwise expression compiled ahead of time into one Go
+// loop, usually written by cmd/tpkernel. Once registered, the executor runs
+// any fused region that computes the same expression with Loop instead of
+// interpreting it op by op: one pass over each block instead of one per op,
+// which is what a long arithmetic chain needs to keep up with memory.
+//
+// A region matches when its graph has the same ops on the same operands as
+// Expr's, with tensors (vectors within a block) where Expr has its inputs
+// and scalar constants where it has its scalars, whatever their values. The
+// region still does everything else: broadcasting, strides, tiles and
+// workers; Loop sees only equal-length blocks. Loop must round as the ops
+// do (each result converted to T), so that a result never depends on
+// whether a kernel matched.
+type Kernel[T dtype.Float] struct {
+	// Name appears in debug plans.
+	Name string
+	// Inputs and Scalars are the lengths of in and s below.
+	Inputs, Scalars int
+	// Expr builds the expression from its inputs and scalars.
+	Expr func(in []expr.Expr[T], s []T) expr.Expr[T]
+	// Loop sets d[i] to the expression of in[k][i] and s for every i; each
+	// in[k] is at least as long as d.
+	Loop func(d []T, in [][]T, s []T)
+}
+
+// kernelEntry is a registered kernel: where each of the pattern region's
+// input slots goes, and how to bind the loop to a worker's slots.
+type kernelEntry struct {
+	name    string
+	param   []int // per input slot: the index in Loop's in, or -1-k for s[k]
+	nIn, nS int
+	bind    func(d slotAny, in, s []slotAny) func(n int)
+}
+
+var kernels struct {
+	sync.RWMutex
+	byKey map[string]*kernelEntry
+}
+
+// RegisterKernel makes k available to every executor; call it from an init
+// function, before evaluating graphs it should apply to (plans already
+// cached keep interpreting). Registering a kernel for an expression that
+// already has one replaces it.
+func RegisterKernel[T dtype.Float](k Kernel[T]) error {
+	if k.Expr == nil || k.Loop == nil || k.Inputs < 1 || k.Scalars < 0 {
+		return fmt.Errorf("exec: kernel %q: Expr, Loop and at least one input are required", k.Name)
+	}
+	// Plan the expression with placeholders for its inputs and distinct
+	// constants 1, 2, ... for its scalars, so that each of the region's
+	// input slots can be traced back to the parameter it stands for.
+	in := make([]expr.Expr[T], k.Inputs)
+	binds := make([]Binding, k.Inputs)
+	for i := range in {
+		in[i] = expr.Placeholder[T]("in"+strconv.Itoa(i), 2)
+		binds[i] = Bind(in[i], tensor.Must(tensor.Zeros[T](2)))
+	}
+	s := make([]T, k.Scalars)
+	for i := range s {
+		s[i] = T(i + 1)
+	}
+	e := k.Expr(in, s)
+	if err := e.Err(); err != nil {
+		return fmt.Errorf("exec: kernel %q: %w", k.Name, err)
+	}
+	probe := &kernelProbe{}
+	x := New(Workers(1))
+	x.probe = probe
+	w := walkers.Get().(*walker)
+	roots := []*expr.Node{e.Node()}
+	w.walk(roots, nil, binds)
+	_, err := x.buildPlan(w, roots, nil, binds)
+	w.reset()
+	walkers.Put(w)
+	if err != nil {
+		return fmt.Errorf("exec: kernel %q: %w", k.Name, err)
+	}
+	if probe.regions != 1 || probe.key == "" {
+		return fmt.Errorf("exec: kernel %q: the expression is not one elementwise region", k.Name)
+	}
+	ent := &kernelEntry{name: k.Name, nIn: k.Inputs, nS: k.Scalars}
+	used := map[int]bool{}
+	for _, n := range probe.inputs {
+		p, found := 0, false
+		for i := range in {
+			if in[i].Node() == n {
+				p, found = i, true
+			}
+		}
+		if !found && n.Op() == expr.OpScalar {
+			v := n.Tensor().(*tensor.Tensor[T]).Data()[0]
+			if j := int(v) - 1; j >= 0 && j < k.Scalars && T(j+1) == v {
+				p, found = -1-j, true
+			}
+		}
+		if !found || used[p] {
+			return fmt.Errorf("exec: kernel %q: an operand is neither one of its inputs nor one of its scalars", k.Name)
+		}
+		used[p] = true
+		ent.param = append(ent.param, p)
+	}
+	if len(used) != k.Inputs+k.Scalars {
+		return fmt.Errorf("exec: kernel %q: Expr does not use all %d inputs and %d scalars", k.Name, k.Inputs, k.Scalars)
+	}
+	loop := k.Loop
+	ent.bind = func(ds slotAny, ins, ss []slotAny) func(n int) {
+		d := ds.(*slot[T])
+		inSlots := make([]*slot[T], len(ins))
+		for i, a := range ins {
+			inSlots[i] = a.(*slot[T])
+		}
+		sSlots := make([]*slot[T], len(ss))
+		for i, a := range ss {
+			sSlots[i] = a.(*slot[T])
+		}
+		vin, vs := make([][]T, len(ins)), make([]T, len(ss))
+		return func(n int) {
+			for i, a := range inSlots {
+				vin[i] = a.v[:n]
+			}
+			for i, a := range sSlots {
+				vs[i] = a.s
+			}
+			loop(d.v[:n], vin, vs)
+		}
+	}
+	kernels.Lock()
+	defer kernels.Unlock()
+	if kernels.byKey == nil {
+		kernels.byKey = map[string]*kernelEntry{}
+	}
+	kernels.byKey[probe.key] = ent
+	return nil
+}
+
+// MustRegisterKernel is RegisterKernel for init functions: it panics on
+// error (a kernel that cannot register is a bug in its generated code).
+func MustRegisterKernel[T dtype.Float](k Kernel[T]) {
+	if err := RegisterKernel(k); err != nil {
+		panic(err)
+	}
+}
+
+// CompiledKernels turns the use of registered kernels on or off (default
+// on); off, every region is interpreted, which is how the tests compare.
+func CompiledKernels(on bool) Option { return func(x *Executor) { x.noKernels = !on } }
+
+// kernelProbe records, while a kernel's own expression is planned, the key
+// of its region and the node behind each input slot.
+type kernelProbe struct {
+	regions int
+	key     string
+	inputs  []*expr.Node
+}
+
+// regionKey describes a region's program before pair fusion: each input
+// slot's kind and dtype, then each instruction's op, dtypes and operand
+// slots. Slots are numbered in the planner's order (inputs by first use,
+// then computed nodes in post-order), so equal keys mean equal graphs.
+func regionKey(g *region, root int) string {
+	var b strings.Builder
+	for s := range g.inputs {
+		kind := "v"
+		if g.scalar[s] {
+			kind = "s"
+		}
+		fmt.Fprintf(&b, "%s%s,", kind, g.slotDT[s])
+	}
+	for _, in := range g.instrs {
+		fmt.Fprintf(&b, ";%d=%s:%s/%s", in.dst, in.op, g.slotDT[in.dst], in.argType)
+		for _, a := range in.args {
+			fmt.Fprintf(&b, " %d", a)
+		}
+	}
+	fmt.Fprintf(&b, ";out %d", root)
+	return b.String()
+}
+
+// useKernel replaces a one-output region's program by a registered kernel
+// whose expression is the same, if there is one.
+func (pl *planner) useKernel(g *region, pr *program, root *expr.Node) {
+	if probe := pl.x.probe; probe != nil {
+		probe.regions++
+		probe.key = regionKey(g, pr.slotOf[root])
+		for _, v := range pr.inputs {
+			probe.inputs = append(probe.inputs, pl.p.values[v].node)
+		}
+		return
+	}
+	if pl.x.noKernels || len(g.instrs) < 2 {
+		return
+	}
+	kernels.RLock()
+	n := len(kernels.byKey)
+	kernels.RUnlock()
+	if n == 0 {
+		return
+	}
+	key := regionKey(g, pr.slotOf[root])
+	kernels.RLock()
+	ent := kernels.byKey[key]
+	kernels.RUnlock()
+	if ent == nil {
+		return
+	}
+	spec := instrSpec{op: expr.OpInvalid, dst: pr.slotOf[root], kernel: ent}
+	spec.kernelIn = make([]int, ent.nIn)
+	spec.kernelS = make([]int, ent.nS)
+	for s, p := range ent.param {
+		if p >= 0 {
+			spec.kernelIn[p] = s
+		} else {
+			spec.kernelS[-1-p] = s
+		}
+		spec.args = append(spec.args, s)
+	}
+	g.instrs = []instrSpec{spec}
+}

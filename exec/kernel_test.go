@@ -1,0 +1,123 @@
+package exec_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/exec"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// w3Kernel is what cmd/tpkernel writes for (a*b+c)*(a-b)/(c+s0).
+func w3Kernel[T dtype.Float](name string) exec.Kernel[T] {
+	return exec.Kernel[T]{
+		Name: name, Inputs: 3, Scalars: 1,
+		Expr: func(in []expr.Expr[T], s []T) expr.Expr[T] {
+			a, b, c := in[0], in[1], in[2]
+			return a.Mul(b).Add(c).Mul(a.Sub(b)).Div(c.Add(expr.Scalar(s[0])))
+		},
+		Loop: func(d []T, in [][]T, s []T) {
+			a, b, c := in[0][:len(d)], in[1][:len(d)], in[2][:len(d)]
+			s0 := s[0]
+			for i := range d {
+				d[i] = T(T(T(T(a[i]*b[i])+c[i])*T(a[i]-b[i])) / T(c[i]+s0))
+			}
+		},
+	}
+}
+
+func TestKernelMatchesAndAgrees(t *testing.T) {
+	t.Cleanup(func() { exec.UnregisterKernels("w3-test") })
+	require.NoError(t, exec.RegisterKernel(w3Kernel[float64]("w3-test")))
+	require.NoError(t, exec.RegisterKernel(w3Kernel[float32]("w3-test")))
+	t.Run("float64", func(t *testing.T) { testKernel[float64](t) })
+	t.Run("float32", func(t *testing.T) { testKernel[float32](t) })
+}
+
+func testKernel[T dtype.Float](t *testing.T) {
+	r := newRand(41)
+	const R, C = 37, 129
+	a, b, c := randomTensor[T](t, r, R, C), randomTensor[T](t, r, R, C), randomTensor[T](t, r, R, C)
+	row := randomTensor[T](t, r, 1, C)
+	bt := tensor.Must(randomTensor[T](t, r, C, R).T())
+	w3 := func(a, b, c expr.Expr[T], s T) expr.Expr[T] {
+		return a.Mul(b).Add(c).Mul(a.Sub(b)).Div(c.AddScalar(s))
+	}
+	var plan bytes.Buffer
+	// A new executor per graph, so that each plan is built (and printed).
+	compiledX := func() *exec.Executor {
+		return exec.New(exec.Workers(2), exec.Grain(1), exec.BlockSize(64), exec.Debug(&plan))
+	}
+	interp := exec.New(exec.Workers(2), exec.Grain(1), exec.BlockSize(64), exec.CompiledKernels(false))
+	cases := map[string]expr.Expr[T]{
+		"contiguous":     w3(expr.Of(a), expr.Of(b), expr.Of(c), 1.5),
+		"another scalar": w3(expr.Of(a), expr.Of(b), expr.Of(c), -7),
+		"broadcast row":  w3(expr.Of(a), expr.Of(row), expr.Of(c), 2),
+		"transposed":     w3(expr.Of(a), expr.Of(bt), expr.Of(c), 2),
+	}
+	for name, e := range cases {
+		plan.Reset()
+		want := evalWith(t, interp, e)
+		got := evalWith(t, compiledX(), e)
+		assertBits(t, want.Values(), got.Values(), "%s: kernel against interpreter", name)
+		assert.Contains(t, plan.String(), "kernel w3-test", "%s: the kernel is used", name)
+	}
+
+	// Graphs that differ in any way are interpreted: another op, a scalar
+	// where the kernel has a tensor, operands swapped.
+	others := map[string]expr.Expr[T]{
+		"sub for add":  expr.Of(a).Mul(expr.Of(b)).Sub(expr.Of(c)).Mul(expr.Of(a).Sub(expr.Of(b))).Div(expr.Of(c).AddScalar(1.5)),
+		"scalar for c": w3(expr.Of(a), expr.Of(b), expr.Scalar[T](3), 1.5),
+		"swapped div":  expr.Of(c).AddScalar(1.5).Div(expr.Of(a).Mul(expr.Of(b)).Add(expr.Of(c)).Mul(expr.Of(a).Sub(expr.Of(b)))),
+		"more ops":     w3(expr.Of(a), expr.Of(b), expr.Of(c), 1.5).Add(expr.Of(a).Mul(expr.Of(b))),
+		// One tensor in two of the kernel's places is one operand here.
+		"one tensor thrice": w3(expr.Of(a), expr.Of(a), expr.Of(a), 2),
+	}
+	for name, e := range others {
+		plan.Reset()
+		want := evalWith(t, interp, e)
+		got := evalWith(t, compiledX(), e)
+		assertBits(t, want.Values(), got.Values(), "%s", name)
+		assert.NotContains(t, plan.String(), "kernel w3-test", "%s: no kernel", name)
+	}
+
+	// In place: dst is an input of the kernel.
+	dst := a.Clone()
+	want := evalWith(t, interp, w3(expr.Of(a), expr.Of(b), expr.Of(c), 1.5))
+	require.NoError(t, exec.EvalToWith(compiledX(), dst, w3(expr.Of(dst), expr.Of(b), expr.Of(c), 1.5)))
+	assertBits(t, want.Values(), dst.Values(), "in place")
+}
+
+func TestRegisterKernelErrors(t *testing.T) {
+	t.Cleanup(func() { exec.UnregisterKernels("bad") })
+	good := w3Kernel[float64]("bad")
+	cases := map[string]func(k *exec.Kernel[float64]){
+		"no loop":       func(k *exec.Kernel[float64]) { k.Loop = nil },
+		"no inputs":     func(k *exec.Kernel[float64]) { k.Inputs = 0 },
+		"unused input":  func(k *exec.Kernel[float64]) { k.Inputs = 4 },
+		"unused scalar": func(k *exec.Kernel[float64]) { k.Scalars = 2 },
+		"a reduction": func(k *exec.Kernel[float64]) {
+			k.Expr = func(in []expr.Expr[float64], s []float64) expr.Expr[float64] {
+				return in[0].Add(in[1]).Add(in[2]).Sum().AddScalar(s[0])
+			}
+		},
+		"a shape error": func(k *exec.Kernel[float64]) {
+			k.Expr = func(in []expr.Expr[float64], s []float64) expr.Expr[float64] { return in[0].Reshape(3) }
+		},
+		"a foreign tensor": func(k *exec.Kernel[float64]) {
+			k.Expr = func(in []expr.Expr[float64], s []float64) expr.Expr[float64] {
+				return good.Expr(in, s).Add(expr.Of(tensor.Must(tensor.Ones[float64](2))))
+			}
+		},
+	}
+	for name, mod := range cases {
+		k := good
+		mod(&k)
+		assert.Error(t, exec.RegisterKernel(k), name)
+	}
+}
