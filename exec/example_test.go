@@ -213,3 +213,37 @@ func ExampleDebug() {
 	//     out v3:f64[3, 4](temp) <- s4 (direct)
 	//   results: v3:f64[3, 4](temp)
 }
+
+// A kernel as cmd/tpkernel writes it for "axpb=a*2+b" (normally in a
+// generated file's init function), and a graph it applies to: the plan shows
+// one kernel call per block where the interpreter would run a fused pair.
+func ExampleRegisterKernel() {
+	exec.MustRegisterKernel(exec.Kernel[float64]{
+		Name: "axpb", Inputs: 2, Scalars: 1,
+		Expr: func(in []expr.Expr[float64], s []float64) expr.Expr[float64] {
+			return in[0].Mul(expr.Scalar(s[0])).Add(in[1])
+		},
+		Loop: func(d []float64, in [][]float64, s []float64) {
+			v0, v1, s0 := in[0][:len(d)], in[1][:len(d)], s[0]
+			for i := range d {
+				d[i] = float64(float64(v0[i]*s0) + v1[i])
+			}
+		},
+	})
+
+	a, _ := tensor.FromSlice([]float64{1, 2, 3, 4}, 4)
+	b, _ := tensor.FromSlice([]float64{10, 20, 30, 40}, 4)
+	x := exec.New(exec.Debug(os.Stdout))
+	out, err := exec.EvalWith(x, expr.Of(a).MulScalar(3).Add(expr.Of(b))) // any scalar in s[0]'s place
+	fmt.Println(out, err)
+	// Output:
+	// exec plan: 4 values, 1 steps
+	//   fused [4]: 1 outputs, 1 kernels, layout sizes=[4] s0=[1] s1=[1] s2=[0] s3=[1], tile 1x4, 1 blocks
+	//     s4 = kernel axpb s0 s1 s2
+	//     in  s0 <- v0:f64[4](fixed)
+	//     in  s1 <- v1:f64[](fixed)
+	//     in  s2 <- v2:f64[4](fixed)
+	//     out v3:f64[4](temp) <- s4 (direct)
+	//   results: v3:f64[4](temp)
+	// [13. 26. 39. 52.] <nil>
+}
