@@ -207,8 +207,12 @@ func Main(args []string, stdout, stderr io.Writer, ws ...Workload) int {
 		return ExitUsage
 	}
 	if c.list {
+		width := 0
 		for _, w := range ws {
-			fmt.Fprintf(stdout, "%-8s %-7s %s\n", w.Name, w.Bound, w.Description)
+			width = max(width, len(w.Name))
+		}
+		for _, w := range ws {
+			fmt.Fprintf(stdout, "%-*s %-7s %s\n", width, w.Name, w.Bound, w.Description)
 		}
 		return ExitOK
 	}

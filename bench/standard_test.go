@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -39,5 +40,24 @@ func TestStandardNamesUnique(t *testing.T) {
 		assert.NotEmpty(t, w.Description)
 		assert.Contains(t, []Bound{MemoryBound, ComputeBound}, w.Bound)
 	}
-	assert.Len(t, seen, 16)
+	assert.Len(t, seen, 17)
+}
+
+// TestW3Kernel checks that the W3/kernel row runs the kernel kernels_tp.go
+// registers and the W3 row does not.
+func TestW3Kernel(t *testing.T) {
+	for name, w := range map[string]func(Params) (*Case, error){"W3": w3[float64], "W3/kernel": w3Kernel[float64]} {
+		var plan bytes.Buffer
+		x := exec.New(exec.Workers(2), exec.Debug(&plan))
+		c, err := w(Params{Size: 1000, Workers: 2, Exec: x, Seed: 1})
+		require.NoError(t, err)
+		require.NoError(t, c.Tensorplay())
+		require.NoError(t, c.HandLoop())
+		assert.NoError(t, c.Check())
+		if name == "W3" {
+			assert.Empty(t, plan.String(), "W3 runs on its own, interpreting executor")
+			continue
+		}
+		assert.Contains(t, plan.String(), "kernel W3", name)
+	}
 }

@@ -92,7 +92,13 @@ func w2[T dtype.Float](p Params) (*Case, error) {
 		}, 2, tolerance[T](1e-14, 1e-6))
 }
 
-func w3[T dtype.Float](p Params) (*Case, error) {
+// w3 interprets its graph; w3Kernel runs it through the kernel that
+// kernels_tp.go registers.
+func w3[T dtype.Float](p Params) (*Case, error) { return w3Case[T](interpreted(p)) }
+
+func w3Kernel[T dtype.Float](p Params) (*Case, error) { return w3Case[T](p) }
+
+func w3Case[T dtype.Float](p Params) (*Case, error) {
 	return flatCase(p, 3,
 		func(x []expr.Expr[T]) expr.Expr[T] {
 			a, b, c := x[0], x[1], x[2]

@@ -242,6 +242,9 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		st := g.lay.strides[len(ms)+s]
 		return st[d-1] == 0 && (g.r == 1 || d < 2 || st[d-2] == 0)
 	})
+	if len(ms) == 1 {
+		pl.useKernel(g, pr, ms[0].node)
+	}
 	nslots := len(g.slotDT)
 	srcs := map[int]bool{}
 	for _, m := range ms {

@@ -19,6 +19,9 @@ type Executor struct {
 	block   int
 	debug   io.Writer
 
+	noKernels bool         // interpret every region (CompiledKernels(false))
+	probe     *kernelProbe // set only while RegisterKernel plans a kernel
+
 	poolOnce sync.Once
 	workPool *pool
 

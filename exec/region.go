@@ -50,6 +50,11 @@ type instrSpec struct {
 	inner       expr.Op
 	left        bool
 	innerScalar bool // args[1] is constant over the block
+
+	// A registered kernel computing the whole region (see Kernel): the
+	// slots of its vector inputs and of its scalars, in its own order.
+	kernel            *kernelEntry
+	kernelIn, kernelS []int
 }
 
 type regionOutput struct {
@@ -94,9 +99,19 @@ func (g *region) newState(block int) (*regionState, error) {
 		}
 		var f func(n int)
 		var err error
-		if in.inner != expr.OpInvalid {
+		switch {
+		case in.kernel != nil:
+			ins, ss := make([]slotAny, len(in.kernelIn)), make([]slotAny, len(in.kernelS))
+			for k, s := range in.kernelIn {
+				ins[k] = st.slots[s]
+			}
+			for k, s := range in.kernelS {
+				ss[k] = st.slots[s]
+			}
+			f = in.kernel.bind(st.slots[in.dst], ins, ss)
+		case in.inner != expr.OpInvalid:
 			f, err = typedFor(g.slotDT[in.dst]).fusedInstr(in.op, in.inner, in.left, in.innerScalar, st.slots[in.dst], args)
-		} else {
+		default:
 			f, err = typedFor(g.slotDT[in.dst]).instr(in.op, st.slots[in.dst], args, in.argType, &st.cs)
 		}
 		if err != nil {
@@ -357,7 +372,11 @@ func (g *region) describe(w io.Writer, names func(v int) string) {
 	fmt.Fprintf(w, "  fused %s: %d outputs, %d kernels, layout %v, tile %dx%d, %d blocks\n",
 		g.shape, len(g.outputs), len(g.instrs), g.lay, g.r, g.c, g.blocks)
 	for _, in := range g.instrs {
-		fmt.Fprintf(w, "    s%d = %s", in.dst, in.op)
+		if in.kernel != nil {
+			fmt.Fprintf(w, "    s%d = kernel %s", in.dst, in.kernel.name)
+		} else {
+			fmt.Fprintf(w, "    s%d = %s", in.dst, in.op)
+		}
 		if in.inner != expr.OpInvalid {
 			fmt.Fprintf(w, "∘%s", in.inner)
 		}
