@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -18,6 +19,31 @@ func TestCheckedInKernels(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, run([]string{"-pkg", "bench", "W3=(a*b+c)*(a-b)/(c+1.5)"}, &out, &bytes.Buffer{}))
 	assert.Equal(t, string(want), out.String())
+}
+
+// TestEndToEnd regenerates testdata/e2e/kernels_tp.go (a stale file fails)
+// and runs that program, which evaluates each kernel's graph with and
+// without the kernel and requires the kernel to be used and the bits to be
+// the same: the generated loops round exactly as the interpreter does.
+func TestEndToEnd(t *testing.T) {
+	want, err := os.ReadFile("testdata/e2e/kernels_tp.go")
+	require.NoError(t, err)
+	var out bytes.Buffer
+	args := []string{"-pkg", "main", "-types", "float64,float32",
+		"w3=(a*b+c)*(a-b)/(c+1.5)", "fn=sqrt(abs(c))*sin(b)+round(a/2)-log1p(abs(a))", "neg=-(a-b)*-2.5"}
+	require.NoError(t, run(args, &out, &bytes.Buffer{}))
+	require.Equal(t, string(want), out.String(), "testdata/e2e/kernels_tp.go is stale: go generate ./cmd/tpkernel/testdata/e2e")
+
+	if testing.Short() {
+		t.Skip("-short: not building and running testdata/e2e")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH to build testdata/e2e")
+	}
+	res, err := exec.Command(goTool, "run", "./testdata/e2e").CombinedOutput()
+	require.NoError(t, err, "%s", res)
+	assert.Equal(t, "ok\n", string(res))
 }
 
 func TestParseOrder(t *testing.T) {
@@ -40,7 +66,10 @@ func TestErrors(t *testing.T) {
 		want string
 	}{
 		"modulo":        {[]string{"-pkg", "p", "k=a%b"}, "% is not supported"},
-		"call":          {[]string{"-pkg", "p", "k=exp(a)"}, "*ast.CallExpr is not supported"},
+		"exp":           {[]string{"-pkg", "p", "k=exp(a)"}, "exp is not a supported function"},
+		"two operands":  {[]string{"-pkg", "p", "k=sqrt(a, b)"}, "sqrt takes one operand"},
+		"method call":   {[]string{"-pkg", "p", "k=math.Sqrt(a)"}, "only plain function names"},
+		"index":         {[]string{"-pkg", "p", "k=a[0]"}, "*ast.IndexExpr is not supported"},
 		"string":        {[]string{"-pkg", "p", `k=a+"x"`}, `"x" is not a number`},
 		"no input":      {[]string{"-pkg", "p", "k=2*3"}, "has no input"},
 		"syntax":        {[]string{"-pkg", "p", "k=a+"}, "k:"},
