@@ -244,6 +244,9 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 	})
 	if len(ms) == 1 {
 		pl.useKernel(g, pr, ms[0].node)
+		if pl.x.debug != nil && len(g.instrs) > 0 && g.instrs[0].kernel == nil {
+			g.hint = pl.tpkernelHint(pr, ms[0].node)
+		}
 	}
 	nslots := len(g.slotDT)
 	srcs := map[int]bool{}

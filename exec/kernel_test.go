@@ -116,3 +116,33 @@ func TestRegisterKernelErrors(t *testing.T) {
 		assert.Error(t, exec.RegisterKernel(k), name)
 	}
 }
+
+// TestDebugSuggestsKernel checks the cmd/tpkernel expression a debug plan
+// prints for regions of three or more interpreted loops.
+func TestDebugSuggestsKernel(t *testing.T) {
+	r := newRand(43)
+	a, b, c := randomTensor[float64](t, r, 8), randomTensor[float64](t, r, 8), randomTensor[float64](t, r, 8)
+	x, y, z := expr.Of(a), expr.Of(b), expr.Of(c)
+	i := expr.Of(randomTensor[int32](t, r, 8))
+	cases := []struct {
+		name string
+		e    expr.Expr[float64]
+		want string // "" for no suggestion
+	}{
+		{"W3", x.Mul(y).Add(z).Mul(x.Sub(y)).Div(z.AddScalar(-1.5)), "'NAME=((((a*b)+c)*(a-b))/(c+(-1.5)))'"},
+		{"functions", z.Abs().Sqrt().Mul(y.Sin()).Add(x.Neg()).Sub(x.Log()), "'NAME=(((sqrt(abs(a))*sin(b))+-(c))-log(c))'"},
+		{"two loops", x.Mul(y).Add(z).Sqrt(), ""},
+		{"exp", x.Exp().Mul(y).Add(z).Mul(x), ""},
+		{"a cast", expr.Cast[float64](i).Mul(y).Add(z).Mul(x.Sub(y)).Div(z), ""},
+	}
+	for _, c := range cases {
+		var plan bytes.Buffer
+		_, err := exec.EvalWith(exec.New(exec.Debug(&plan)), c.e)
+		require.NoError(t, err, c.name)
+		if c.want == "" {
+			assert.NotContains(t, plan.String(), "cmd/tpkernel", c.name)
+			continue
+		}
+		assert.Contains(t, plan.String(), "compile them into one: go run github.com/tensorplay/tensorplay/cmd/tpkernel "+c.want, c.name)
+	}
+}

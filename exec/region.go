@@ -24,6 +24,7 @@ type region struct {
 	inputs  []int // value of each input slot
 	instrs  []instrSpec
 	outputs []regionOutput
+	hint    string // the region as a cmd/tpkernel expression, in debug plans
 
 	// Tiling. In row mode (a transposing region) a block is an r×c tile
 	// whose strided operands are gathered whole and whose other operands are
@@ -385,6 +386,7 @@ func (g *region) describe(w io.Writer, names func(v int) string) {
 		}
 		fmt.Fprintln(w)
 	}
+	fmt.Fprint(w, describeHint(g))
 	for i, s := range g.inputs {
 		fmt.Fprintf(w, "    in  s%d <- %s\n", i, names(s))
 	}

@@ -46,6 +46,15 @@ func TestEndToEnd(t *testing.T) {
 	assert.Equal(t, "ok\n", string(res))
 }
 
+// TestDebugHint parses the expression a debug plan suggests for W3 (see
+// exec's TestDebugSuggestsKernel) and checks that it builds W3's graph.
+func TestDebugHint(t *testing.T) {
+	k, err := parse("NAME", "((((a*b)+c)*(a-b))/(c+(-1.5)))")
+	require.NoError(t, err)
+	assert.Equal(t, "in[0].Mul(in[1]).Add(in[2]).Mul(in[0].Sub(in[1])).Div(in[2].Add(expr.Scalar(s[0])))", k.graph(k.root))
+	assert.Equal(t, []string{"-1.5"}, k.literals)
+}
+
 func TestParseOrder(t *testing.T) {
 	k, err := parse("k", "(b*2 - a) / -3 + b")
 	require.NoError(t, err)

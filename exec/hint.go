@@ -1,0 +1,100 @@
+package exec
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// hintLoops is the number of interpreted loops per block from which a
+// debug plan suggests compiling a region with cmd/tpkernel: below it the
+// interpreter keeps up with memory (W2's one fused pair streams at the hand
+// loop's speed; W3's four loops reach 0.6x of it).
+const hintLoops = 3
+
+// tpkernelOps are the ops cmd/tpkernel compiles, by their expr names.
+var tpkernelOps = map[expr.Op]string{
+	expr.OpAdd: "+", expr.OpSub: "-", expr.OpMul: "*", expr.OpDiv: "/",
+	expr.OpAbs: "abs", expr.OpSqrt: "sqrt", expr.OpSin: "sin", expr.OpCos: "cos",
+	expr.OpTan: "tan", expr.OpTanh: "tanh", expr.OpLog: "log", expr.OpLog1p: "log1p",
+	expr.OpExpm1: "expm1", expr.OpFloor: "floor", expr.OpCeil: "ceil", expr.OpRound: "round",
+}
+
+// tpkernelHint returns the cmd/tpkernel expression of a one-output region
+// rooted at root, or "" when the region has another dtype or an op that
+// tpkernel does not compile. Inputs are named a, b, … as the planner meets
+// them, the order tpkernel numbers them in; constants and 0-d tensors print
+// their value (the kernel takes any).
+func (pl *planner) tpkernelHint(pr *program, root *expr.Node) string {
+	if dt := root.DType(); dt != dtype.Float64 && dt != dtype.Float32 {
+		return ""
+	}
+	names := map[int]string{} // input slot -> name
+	var render func(n *expr.Node) (string, bool)
+	render = func(n *expr.Node) (string, bool) {
+		if s, ok := pr.slotOf[n]; ok && s < len(pr.inputs) {
+			v := &pl.p.values[pr.inputs[s]]
+			if len(v.shape) == 0 && v.kind == valFixed {
+				return constText(v.fixed), true
+			}
+			if _, ok := names[s]; !ok {
+				if len(names) == 26 {
+					return "", false
+				}
+				names[s] = string(rune('a' + len(names)))
+			}
+			return names[s], true
+		}
+		if n.DType() != root.DType() {
+			return "", false
+		}
+		args := pl.args(n)
+		if n.Op() == expr.OpNeg {
+			x, ok := render(args[0])
+			return "-(" + x + ")", ok
+		}
+		sym, ok := tpkernelOps[n.Op()]
+		if !ok {
+			return "", false
+		}
+		if len(args) == 1 {
+			x, ok := render(args[0])
+			return sym + "(" + x + ")", ok
+		}
+		x, ok1 := render(args[0])
+		y, ok2 := render(args[1])
+		return "(" + x + sym + y + ")", ok1 && ok2
+	}
+	s, ok := render(root)
+	if !ok {
+		return ""
+	}
+	return s
+}
+
+// constText prints a 0-d float tensor's value as a Go literal.
+func constText(t tensor.Any) string {
+	var f float64
+	switch t := t.(type) {
+	case *tensor.Tensor[float64]:
+		f = t.Data()[t.Offset()]
+	case *tensor.Tensor[float32]:
+		f = float64(t.Data()[t.Offset()])
+	}
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	if f < 0 {
+		s = "(" + s + ")"
+	}
+	return s
+}
+
+// describeHint prints the suggestion for a region the debug plan shows.
+func describeHint(g *region) string {
+	if g.hint == "" || len(g.instrs) < hintLoops {
+		return ""
+	}
+	return fmt.Sprintf("    %d loops per block; compile them into one: go run github.com/tensorplay/tensorplay/cmd/tpkernel 'NAME=%s'\n", len(g.instrs), g.hint)
+}
