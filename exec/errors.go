@@ -25,18 +25,13 @@ func (e *InplaceError) Error() string {
 	return fmt.Sprintf("output with shape %v doesn't match the broadcast shape %v", e.Dst, e.Value)
 }
 
-// OverlapError reports a destination in which several elements share one
-// memory location (a broadcast, stride-0 view, or a self-overlapping layout),
-// so the result would depend on the order of writes.
-type OverlapError struct {
-	Shape   tensor.Shape
-	Strides []int
-}
-
-// Error returns the message.
-func (e *OverlapError) Error() string {
-	return "unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation."
-}
+// OverlapError reports a destination in which several elements may share
+// one memory location (a broadcast, stride-0 view, or a self-overlapping
+// layout), so the result would depend on the order of writes. It is
+// tensor.InternalOverlapError, the error of writing into such a tensor with
+// Set, under the name the executor's docs use: errors.As finds it as
+// either, and its text is PyTorch's.
+type OverlapError = tensor.InternalOverlapError
 
 // BindError reports a placeholder without a tensor, or bound to a tensor of
 // another shape or dtype.
