@@ -11,8 +11,8 @@ func init() {
 	// W3: (a*b+c)*(a-b)/(c+1.5)
 	exec.MustRegisterKernel(exec.Kernel[float64]{
 		Name: "W3", Inputs: 3, Scalars: 1,
-		Expr: func(in []expr.Expr[float64], s []float64) expr.Expr[float64] {
-			return in[0].Mul(in[1]).Add(in[2]).Mul(in[0].Sub(in[1])).Div(in[2].Add(expr.Scalar(s[0])))
+		Expr: func(in, s []expr.Expr[float64]) expr.Expr[float64] {
+			return in[0].Mul(in[1]).Add(in[2]).Mul(in[0].Sub(in[1])).Div(in[2].Add(s[0]))
 		},
 		Loop: func(d []float64, in [][]float64, s []float64) {
 			v0 := in[0][:len(d)] // a

@@ -228,6 +228,11 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		scratch += n.DType().Size()
 	}
 	runSize := 1 // the widest element of an operand strided along the rows
+	for oi, m := range ms {
+		if st := g.lay.strides[oi]; st[len(st)-1] > 1 {
+			runSize = max(runSize, pl.p.values[m.value].dt.Size())
+		}
+	}
 	for s, in := range pr.inputs {
 		if st := g.lay.strides[len(ms)+s]; st[len(st)-1] > 1 {
 			scratch += pl.p.values[in].dt.Size()
@@ -245,7 +250,7 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 	if len(ms) == 1 {
 		pl.useKernel(g, pr, ms[0].node)
 		if pl.x.debug != nil && len(g.instrs) > 0 && g.instrs[0].kernel == nil {
-			g.hint = pl.tpkernelHint(pr, ms[0].node)
+			g.hint = pl.tpkernelHint(g, pr, ms[0].node)
 		}
 	}
 	nslots := len(g.slotDT)

@@ -28,7 +28,7 @@ func (x *Executor) planFor(w *walker, roots []*expr.Node, dsts []tensor.Any, bin
 	if p != nil && slices.Equal(p.sig, w.sig) {
 		return p, nil
 	}
-	p, err := x.buildPlan(w, roots, dsts, binds)
+	p, err := x.buildPlan(w, roots, dsts, binds, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -220,8 +220,8 @@ func ExampleDebug() {
 func ExampleRegisterKernel() {
 	exec.MustRegisterKernel(exec.Kernel[float64]{
 		Name: "axpb", Inputs: 2, Scalars: 1,
-		Expr: func(in []expr.Expr[float64], s []float64) expr.Expr[float64] {
-			return in[0].Mul(expr.Scalar(s[0])).Add(in[1])
+		Expr: func(in, s []expr.Expr[float64]) expr.Expr[float64] {
+			return in[0].Mul(s[0]).Add(in[1])
 		},
 		Loop: func(d []float64, in [][]float64, s []float64) {
 			v0, v1, s0 := in[0][:len(d)], in[1][:len(d)], s[0]

@@ -19,8 +19,7 @@ type Executor struct {
 	block   int
 	debug   io.Writer
 
-	noKernels bool         // interpret every region (CompiledKernels(false))
-	probe     *kernelProbe // set only while RegisterKernel plans a kernel
+	noKernels bool // interpret every region (CompiledKernels(false))
 
 	poolOnce sync.Once
 	workPool *pool

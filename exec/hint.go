@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/tensorplay/tensorplay/dtype"
@@ -28,7 +29,7 @@ var tpkernelOps = map[expr.Op]string{
 // tpkernel does not compile. Inputs are named a, b, … as the planner meets
 // them, the order tpkernel numbers them in; constants and 0-d tensors print
 // their value (the kernel takes any).
-func (pl *planner) tpkernelHint(pr *program, root *expr.Node) string {
+func (pl *planner) tpkernelHint(g *region, pr *program, root *expr.Node) string {
 	if dt := root.DType(); dt != dtype.Float64 && dt != dtype.Float32 {
 		return ""
 	}
@@ -37,8 +38,14 @@ func (pl *planner) tpkernelHint(pr *program, root *expr.Node) string {
 	render = func(n *expr.Node) (string, bool) {
 		if s, ok := pr.slotOf[n]; ok && s < len(pr.inputs) {
 			v := &pl.p.values[pr.inputs[s]]
-			if len(v.shape) == 0 && v.kind == valFixed {
-				return constText(v.fixed), true
+			if g.scalar[s] {
+				// A kernel scalar: a 0-d value prints as a literal; an
+				// input constant only within a block (a broadcast
+				// column) has no tpkernel spelling.
+				if len(v.shape) != 0 || v.kind != valFixed {
+					return "", false
+				}
+				return constText(v.fixed)
 			}
 			if _, ok := names[s]; !ok {
 				if len(names) == 26 {
@@ -75,20 +82,26 @@ func (pl *planner) tpkernelHint(pr *program, root *expr.Node) string {
 	return s
 }
 
-// constText prints a 0-d float tensor's value as a Go literal.
-func constText(t tensor.Any) string {
+// constText prints a 0-d float tensor's value as a Go literal; infinities
+// and NaN have none.
+func constText(t tensor.Any) (string, bool) {
 	var f float64
 	switch t := t.(type) {
 	case *tensor.Tensor[float64]:
 		f = t.Data()[t.Offset()]
 	case *tensor.Tensor[float32]:
 		f = float64(t.Data()[t.Offset()])
+	default:
+		return "", false
+	}
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return "", false
 	}
 	s := strconv.FormatFloat(f, 'g', -1, 64)
-	if f < 0 {
-		s = "(" + s + ")"
+	if math.Signbit(f) {
+		s = "(" + s + ")" // -0 too
 	}
-	return s
+	return s, true
 }
 
 // describeHint prints the suggestion for a region the debug plan shows.

@@ -23,14 +23,17 @@ import (
 // region still does everything else: broadcasting, strides, tiles and
 // workers; Loop sees only equal-length blocks. Loop must round as the ops
 // do (each result converted to T), so that a result never depends on
-// whether a kernel matched.
+// whether a kernel matched; exp and sigmoid, which the executor computes
+// with block kernels of its own, cannot be part of a kernel.
 type Kernel[T dtype.Float] struct {
 	// Name appears in debug plans.
 	Name string
 	// Inputs and Scalars are the lengths of in and s below.
 	Inputs, Scalars int
-	// Expr builds the expression from its inputs and scalars.
-	Expr func(in []expr.Expr[T], s []T) expr.Expr[T]
+	// Expr builds the expression from its inputs and its scalars, each
+	// given as an expression (a constant): every constant in the result
+	// must be one of s, since the kernel stands for any value in its place.
+	Expr func(in, s []expr.Expr[T]) expr.Expr[T]
 	// Loop sets d[i] to the expression of in[k][i] and s for every i; each
 	// in[k] is at least as long as d.
 	Loop func(d []T, in [][]T, s []T)
@@ -53,35 +56,42 @@ var kernels struct {
 // RegisterKernel makes k available to every executor; call it from an init
 // function, before evaluating graphs it should apply to (plans already
 // cached keep interpreting). Registering a kernel for an expression that
-// already has one replaces it.
+// already has one replaces it. An expression that is not one elementwise
+// region over all of its inputs and scalars is an error.
 func RegisterKernel[T dtype.Float](k Kernel[T]) error {
 	if k.Expr == nil || k.Loop == nil || k.Inputs < 1 || k.Scalars < 0 {
 		return fmt.Errorf("exec: kernel %q: Expr, Loop and at least one input are required", k.Name)
 	}
-	// Plan the expression with placeholders for its inputs and distinct
-	// constants 1, 2, ... for its scalars, so that each of the region's
-	// input slots can be traced back to the parameter it stands for.
+	// Plan the expression with placeholders for its inputs, so that each
+	// of the region's input slots can be traced back by node to the
+	// parameter it stands for.
 	in := make([]expr.Expr[T], k.Inputs)
 	binds := make([]Binding, k.Inputs)
 	for i := range in {
 		in[i] = expr.Placeholder[T]("in"+strconv.Itoa(i), 2)
 		binds[i] = Bind(in[i], tensor.Must(tensor.Zeros[T](2)))
 	}
-	s := make([]T, k.Scalars)
+	s := make([]expr.Expr[T], k.Scalars)
 	for i := range s {
-		s[i] = T(i + 1)
+		s[i] = expr.Scalar(T(i + 1))
 	}
 	e := k.Expr(in, s)
 	if err := e.Err(); err != nil {
 		return fmt.Errorf("exec: kernel %q: %w", k.Name, err)
 	}
+	for _, n := range expr.PostOrder(e.Node()) {
+		switch op := n.Op(); {
+		case op == expr.OpExp || op == expr.OpSigmoid:
+			return fmt.Errorf("exec: kernel %q: %s uses the executor's own block kernel, which a compiled loop cannot reproduce bit for bit", k.Name, op)
+		case !op.Elementwise() && op.Class() != expr.ClassLeaf:
+			return fmt.Errorf("exec: kernel %q: the expression is not one elementwise region (it has a %s)", k.Name, op)
+		}
+	}
 	probe := &kernelProbe{}
-	x := New(Workers(1))
-	x.probe = probe
 	w := walkers.Get().(*walker)
 	roots := []*expr.Node{e.Node()}
 	w.walk(roots, nil, binds)
-	_, err := x.buildPlan(w, roots, nil, binds)
+	_, err := New(Workers(1)).buildPlan(w, roots, nil, binds, probe)
 	w.reset()
 	walkers.Put(w)
 	if err != nil {
@@ -91,22 +101,18 @@ func RegisterKernel[T dtype.Float](k Kernel[T]) error {
 		return fmt.Errorf("exec: kernel %q: the expression is not one elementwise region", k.Name)
 	}
 	ent := &kernelEntry{name: k.Name, nIn: k.Inputs, nS: k.Scalars}
+	params := map[*expr.Node]int{}
+	for i, x := range in {
+		params[x.Node()] = i
+	}
+	for i, x := range s {
+		params[x.Node()] = -1 - i
+	}
 	used := map[int]bool{}
 	for _, n := range probe.inputs {
-		p, found := 0, false
-		for i := range in {
-			if in[i].Node() == n {
-				p, found = i, true
-			}
-		}
-		if !found && n.Op() == expr.OpScalar {
-			v := n.Tensor().(*tensor.Tensor[T]).Data()[0]
-			if j := int(v) - 1; j >= 0 && j < k.Scalars && T(j+1) == v {
-				p, found = -1-j, true
-			}
-		}
-		if !found || used[p] {
-			return fmt.Errorf("exec: kernel %q: an operand is neither one of its inputs nor one of its scalars", k.Name)
+		p, ok := params[n]
+		if !ok {
+			return fmt.Errorf("exec: kernel %q: an operand (%s) is neither one of its inputs nor one of its scalars", k.Name, n.Op())
 		}
 		used[p] = true
 		ent.param = append(ent.param, p)
@@ -189,9 +195,10 @@ func regionKey(g *region, root int) string {
 }
 
 // useKernel replaces a one-output region's program by a registered kernel
-// whose expression is the same, if there is one.
+// whose expression is the same, if there is one. While RegisterKernel plans
+// a kernel's own expression, it records the region in probe instead.
 func (pl *planner) useKernel(g *region, pr *program, root *expr.Node) {
-	if probe := pl.x.probe; probe != nil {
+	if probe := pl.probe; probe != nil {
 		probe.regions++
 		probe.key = regionKey(g, pr.slotOf[root])
 		for _, v := range pr.inputs {
@@ -203,14 +210,10 @@ func (pl *planner) useKernel(g *region, pr *program, root *expr.Node) {
 		return
 	}
 	kernels.RLock()
-	n := len(kernels.byKey)
-	kernels.RUnlock()
-	if n == 0 {
-		return
+	var ent *kernelEntry
+	if len(kernels.byKey) > 0 {
+		ent = kernels.byKey[regionKey(g, pr.slotOf[root])]
 	}
-	key := regionKey(g, pr.slotOf[root])
-	kernels.RLock()
-	ent := kernels.byKey[key]
 	kernels.RUnlock()
 	if ent == nil {
 		return

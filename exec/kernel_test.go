@@ -2,6 +2,7 @@ package exec_test
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
@@ -18,9 +19,9 @@ import (
 func w3Kernel[T dtype.Float](name string) exec.Kernel[T] {
 	return exec.Kernel[T]{
 		Name: name, Inputs: 3, Scalars: 1,
-		Expr: func(in []expr.Expr[T], s []T) expr.Expr[T] {
+		Expr: func(in, s []expr.Expr[T]) expr.Expr[T] {
 			a, b, c := in[0], in[1], in[2]
-			return a.Mul(b).Add(c).Mul(a.Sub(b)).Div(c.Add(expr.Scalar(s[0])))
+			return a.Mul(b).Add(c).Mul(a.Sub(b)).Div(c.Add(s[0]))
 		},
 		Loop: func(d []T, in [][]T, s []T) {
 			a, b, c := in[0][:len(d)], in[1][:len(d)], in[2][:len(d)]
@@ -91,30 +92,47 @@ func testKernel[T dtype.Float](t *testing.T) {
 func TestRegisterKernelErrors(t *testing.T) {
 	t.Cleanup(func() { exec.UnregisterKernels("bad") })
 	good := w3Kernel[float64]("bad")
-	cases := map[string]func(k *exec.Kernel[float64]){
-		"no loop":       func(k *exec.Kernel[float64]) { k.Loop = nil },
-		"no inputs":     func(k *exec.Kernel[float64]) { k.Inputs = 0 },
-		"unused input":  func(k *exec.Kernel[float64]) { k.Inputs = 4 },
-		"unused scalar": func(k *exec.Kernel[float64]) { k.Scalars = 2 },
-		"a reduction": func(k *exec.Kernel[float64]) {
-			k.Expr = func(in []expr.Expr[float64], s []float64) expr.Expr[float64] {
-				return in[0].Add(in[1]).Add(in[2]).Sum().AddScalar(s[0])
-			}
-		},
-		"a shape error": func(k *exec.Kernel[float64]) {
-			k.Expr = func(in []expr.Expr[float64], s []float64) expr.Expr[float64] { return in[0].Reshape(3) }
-		},
-		"a foreign tensor": func(k *exec.Kernel[float64]) {
-			k.Expr = func(in []expr.Expr[float64], s []float64) expr.Expr[float64] {
-				return good.Expr(in, s).Add(expr.Of(tensor.Must(tensor.Ones[float64](2))))
-			}
-		},
+	type ex = expr.Expr[float64]
+	withExpr := func(f func(in, s []ex) ex) func(k *exec.Kernel[float64]) {
+		return func(k *exec.Kernel[float64]) { k.Expr = f }
 	}
-	for name, mod := range cases {
+	cases := []struct {
+		name string
+		mod  func(k *exec.Kernel[float64])
+		want string
+	}{
+		{"no loop", func(k *exec.Kernel[float64]) { k.Loop = nil }, "required"},
+		{"no inputs", func(k *exec.Kernel[float64]) { k.Inputs = 0 }, "required"},
+		{"unused input", func(k *exec.Kernel[float64]) { k.Inputs = 4 }, "does not use all 4 inputs and 1 scalars"},
+		{"unused scalar", func(k *exec.Kernel[float64]) { k.Scalars = 2 }, "does not use all 3 inputs and 2 scalars"},
+		{"a reduction", withExpr(func(in, s []ex) ex { return in[0].Add(in[1]).Add(in[2]).Sum().Add(s[0]) }), "not one elementwise region"},
+		{"a shape error", withExpr(func(in, s []ex) ex { return in[0].Reshape(3) }), "shape"},
+		{"a foreign tensor", withExpr(func(in, s []ex) ex { return good.Expr(in, s).Add(expr.Of(tensor.Must(tensor.Ones[float64](2)))) }), "neither one of its inputs nor one of its scalars"},
+		// A constant of Expr's own would match any value in its place.
+		{"its own constant", withExpr(func(in, s []ex) ex { return good.Expr(in, s).AddScalar(1) }), "neither one of its inputs nor one of its scalars"},
+		{"a constant of another dtype", withExpr(func(in, s []ex) ex {
+			return good.Expr(in, s).Mul(expr.Cast[float64](expr.Scalar[float32](1)))
+		}), "neither one of its inputs nor one of its scalars"},
+		{"exp", withExpr(func(in, s []ex) ex { return good.Expr(in, s).Exp() }), "exp uses the executor's own block kernel"},
+		{"sigmoid", withExpr(func(in, s []ex) ex { return good.Expr(in, s).Sigmoid() }), "sigmoid uses the executor's own block kernel"},
+	}
+	for _, c := range cases {
 		k := good
-		mod(&k)
-		assert.Error(t, exec.RegisterKernel(k), name)
+		c.mod(&k)
+		err := exec.RegisterKernel(k)
+		if assert.Error(t, err, c.name) {
+			assert.Contains(t, err.Error(), c.want, c.name)
+		}
 	}
+	// The helper's reproducer: with a constant of its own, a*b+1 would have
+	// matched a*b+100. Such a graph must stay interpreted and correct.
+	a, b := randomTensor[float64](t, newRand(5), 4), randomTensor[float64](t, newRand(6), 4)
+	got := evalWith(t, exec.Default, expr.Of(a).Mul(expr.Of(b)).AddScalar(100))
+	want := make([]float64, 4)
+	for i := range want {
+		want[i] = a.Data()[i]*b.Data()[i] + 100
+	}
+	assertValues(t, want, got.Values(), "a*b+100")
 }
 
 // TestDebugSuggestsKernel checks the cmd/tpkernel expression a debug plan
@@ -132,6 +150,9 @@ func TestDebugSuggestsKernel(t *testing.T) {
 		{"W3", x.Mul(y).Add(z).Mul(x.Sub(y)).Div(z.AddScalar(-1.5)), "'NAME=((((a*b)+c)*(a-b))/(c+(-1.5)))'"},
 		{"functions", z.Abs().Sqrt().Mul(y.Sin()).Add(x.Neg()).Sub(x.Log()), "'NAME=(((sqrt(abs(a))*sin(b))+-(c))-log(c))'"},
 		{"two loops", x.Mul(y).Add(z).Sqrt(), ""},
+		{"minus zero", x.Mul(y).Add(z).Mul(x.Sub(y)).Div(z.AddScalar(math.Copysign(0, -1))), "'NAME=((((a*b)+c)*(a-b))/(c+(-0)))'"},
+		{"double negation", x.Neg().Neg().Mul(y).Add(z).Sqrt(), "'NAME=sqrt(((-(-(a))*b)+c))'"},
+		{"infinity", x.Mul(y).Add(z).Mul(x.Sub(y)).Div(z.AddScalar(math.Inf(1))), ""},
 		{"exp", x.Exp().Mul(y).Add(z).Mul(x), ""},
 		{"a cast", expr.Cast[float64](i).Mul(y).Add(z).Mul(x.Sub(y)).Div(z), ""},
 	}

@@ -88,7 +88,7 @@ func (g *region) newState(block int) (*regionState, error) {
 		idx:      make([]int, len(g.outer)),
 	}
 	for i, dt := range g.slotDT {
-		st.slots[i] = typedFor(dt).newSlot(block, g.scalar[i])
+		st.slots[i] = typedFor(dt).newSlot(g.slotLen(i, block), g.scalar[i])
 	}
 	for i, o := range g.outputs {
 		st.outs[i] = typedFor(g.slotDT[o.src]).newSlot(0, true)
@@ -130,6 +130,21 @@ func (g *region) newState(block int) (*regionState, error) {
 		}
 	}
 	return st, nil
+}
+
+// slotLen is the buffer length of slot s for blocks of block elements. In
+// row mode only the inputs strided along the rows hold a whole tile; the
+// others hold one row.
+func (g *region) slotLen(s, block int) int {
+	if !g.rowMode {
+		return block
+	}
+	if s < len(g.inputs) {
+		if st := g.lay.strides[len(g.outputs)+s]; st[len(st)-1] != 1 {
+			return g.r * g.c
+		}
+	}
+	return g.c
 }
 
 // regionRun is one evaluation of a region: the tensors it reads and writes
@@ -344,7 +359,7 @@ func (g *region) tile(block int, elemSize int) {
 	}
 	switch {
 	case strided && d >= 2:
-		g.c = max(1, min(g.cols, transposeCols))
+		g.c = max(1, min(g.cols, transposeCols, block))
 		g.r = min(g.rows, max(8, transposeRun/max(1, elemSize)))
 		g.rowMode = true
 	case d >= 2 && g.cols < minBlock:

@@ -2,6 +2,7 @@ package exec_test
 
 import (
 	"math"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -60,4 +61,28 @@ func testTransposedTiles[T dtype.Numeric](t *testing.T) {
 		assertValues(t, want2, dst.Values(), "into a transposed dst")
 		assert.Equal(t, tensor.Shape{R, C}, dst.Shape(), "dst keeps its shape")
 	}
+}
+
+// TestTransposedTilesScratch checks that a long chain over a transposed
+// operand keeps small per-worker buffers: only the transposed operand's slot
+// holds a whole tile, every other slot one row of it.
+func TestTransposedTilesScratch(t *testing.T) {
+	r := newRand(32)
+	const n = 512
+	a := randomTensor[float64](t, r, n, n)
+	bt := tensor.Must(randomTensor[float64](t, r, n, n).T())
+	e := expr.Of(a).Add(expr.Of(bt))
+	for i := range 12 {
+		e = e.MulScalar(1.0001).AddScalar(float64(i)).Sub(expr.Of(a))
+	}
+	x := exec.New(exec.Workers(2))
+	defer x.Close()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	_, err := exec.EvalWith(x, e)
+	require.NoError(t, err)
+	runtime.ReadMemStats(&m1)
+	out := int64(8 * n * n)
+	// 38 slots of a 32×128 tile each would be 2.5 MB per worker.
+	assert.LessOrEqual(t, int64(m1.TotalAlloc-m0.TotalAlloc), out+1<<20, "bytes allocated by the first evaluation (output %d)", out)
 }

@@ -205,10 +205,10 @@ func (k *kernel) graph(e ast.Expr) string {
 	case *ast.Ident:
 		return fmt.Sprintf("in[%d]", k.inputOf[e.Name])
 	case *ast.BasicLit:
-		return fmt.Sprintf("expr.Scalar(s[%d])", k.scalarOf[e])
+		return fmt.Sprintf("s[%d]", k.scalarOf[e])
 	case *ast.UnaryExpr:
 		if i, ok := k.scalarOf[e]; ok {
-			return fmt.Sprintf("expr.Scalar(s[%d])", i)
+			return fmt.Sprintf("s[%d]", i)
 		}
 		if e.Op == token.ADD {
 			return k.graph(e.X)
@@ -238,7 +238,7 @@ func (k *kernel) loop(e ast.Expr, t string) string {
 		if e.Op == token.ADD {
 			return k.loop(e.X, t)
 		}
-		return "-" + k.loop(e.X, t)
+		return "-(" + k.loop(e.X, t) + ")"
 	case *ast.BinaryExpr:
 		return fmt.Sprintf("%s(%s %s %s)", t, k.loop(e.X, t), e.Op, k.loop(e.Y, t))
 	case *ast.CallExpr:
@@ -269,7 +269,7 @@ func generate(pkg string, types []string, ks []*kernel) ([]byte, error) {
 			p("\t// %s: %s\n", k.name, k.src)
 			p("\texec.MustRegisterKernel(exec.Kernel[%s]{\n", t)
 			p("\t\tName: %q, Inputs: %d, Scalars: %d,\n", k.name, len(k.inputs), len(k.literals))
-			p("\t\tExpr: func(in []expr.Expr[%s], s []%s) expr.Expr[%s] {\n\t\t\treturn %s\n\t\t},\n", t, t, t, k.graph(k.root))
+			p("\t\tExpr: func(in, s []expr.Expr[%s]) expr.Expr[%s] {\n\t\t\treturn %s\n\t\t},\n", t, t, k.graph(k.root))
 			p("\t\tLoop: func(d []%s, in [][]%s, s []%s) {\n", t, t, t)
 			for i, name := range k.inputs {
 				p("\t\t\tv%d := in[%d][:len(d)] // %s\n", i, i, name)

@@ -51,7 +51,7 @@ func TestEndToEnd(t *testing.T) {
 func TestDebugHint(t *testing.T) {
 	k, err := parse("NAME", "((((a*b)+c)*(a-b))/(c+(-1.5)))")
 	require.NoError(t, err)
-	assert.Equal(t, "in[0].Mul(in[1]).Add(in[2]).Mul(in[0].Sub(in[1])).Div(in[2].Add(expr.Scalar(s[0])))", k.graph(k.root))
+	assert.Equal(t, "in[0].Mul(in[1]).Add(in[2]).Mul(in[0].Sub(in[1])).Div(in[2].Add(s[0]))", k.graph(k.root))
 	assert.Equal(t, []string{"-1.5"}, k.literals)
 }
 
@@ -60,13 +60,18 @@ func TestParseOrder(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"b", "a"}, k.inputs, "inputs by first appearance")
 	assert.Equal(t, []string{"2", "-3"}, k.literals, "a negated number is one scalar")
-	assert.Equal(t, "in[0].Mul(expr.Scalar(s[0])).Sub(in[1]).Div(expr.Scalar(s[1])).Add(in[0])", k.graph(k.root))
+	assert.Equal(t, "in[0].Mul(s[0]).Sub(in[1]).Div(s[1]).Add(in[0])", k.graph(k.root))
 	assert.Equal(t, "float32(float32(float32(float32(v0[i]*s0)-v1[i])/s1)+v0[i])", strings.ReplaceAll(k.loop(k.root, "float32"), " ", ""))
 
 	k, err = parse("n", "-(a+b)")
 	require.NoError(t, err)
 	assert.Equal(t, "in[0].Add(in[1]).Neg()", k.graph(k.root))
-	assert.Equal(t, "-float64(v0[i] + v1[i])", k.loop(k.root, "float64"))
+	assert.Equal(t, "-(float64(v0[i] + v1[i]))", k.loop(k.root, "float64"))
+
+	// A double negation is two negations, not a decrement.
+	var out bytes.Buffer
+	require.NoError(t, run([]string{"-pkg", "p", "w=-(-a)+b"}, &out, &bytes.Buffer{}))
+	assert.Contains(t, out.String(), "float64(-(-(v0[i])) + v1[i])")
 }
 
 func TestErrors(t *testing.T) {

@@ -59,19 +59,21 @@ func Sigmoid[T dtype.Float](d, a []T) {
 // The fast path is split in two so that each half is small enough for the
 // inliner: a call per element would cost a third of the time.
 
-// expReduce returns r = x - k*ln2/N and k (in the low bits of ki).
-func expReduce(x float64) (r float64, ki uint64) {
+// expReduce returns r = x - k*ln2/N and 2^(k/N) as scale*(1+tail).
+func expReduce(x float64) (r, scale, tail float64) {
 	kd := float64(invLn2N*x) + shift
-	ki = math.Float64bits(kd)
+	ki := math.Float64bits(kd)
 	kd -= shift
-	return x + float64(kd*negLn2HiN) + float64(kd*negLn2LoN), ki
+	r = x + float64(kd*negLn2HiN) + float64(kd*negLn2LoN)
+	t := &expTable[ki%expN]
+	return r, math.Float64frombits(t[1] + ki<<(52-expBits)), math.Float64frombits(t[0])
 }
 
-// expTail is 2^(k/N) * e**r.
-func expTail(r float64, ki uint64) float64 {
-	t := &expTable[ki%expN]
-	scale := math.Float64frombits(t[1] + ki<<(52-expBits))
+// expTail is scale*(1+tail) * e**r. Every product is converted to float64,
+// so that no compiler fuses a multiply-add (arm64 would): the bits are the
+// same on every machine.
+func expTail(r, scale, tail float64) float64 {
 	r2 := r * r
-	tmp := math.Float64frombits(t[0]) + r + r2*(expC2+r*expC3) + r2*r2*(expC4+r*expC5)
-	return scale + scale*tmp
+	tmp := tail + r + float64(r2*(expC2+float64(r*expC3))) + float64(r2*r2*(expC4+float64(r*expC5)))
+	return scale + float64(scale*tmp)
 }

@@ -13,8 +13,8 @@ func init() {
 	// w3: (a*b+c)*(a-b)/(c+1.5)
 	exec.MustRegisterKernel(exec.Kernel[float64]{
 		Name: "w3", Inputs: 3, Scalars: 1,
-		Expr: func(in []expr.Expr[float64], s []float64) expr.Expr[float64] {
-			return in[0].Mul(in[1]).Add(in[2]).Mul(in[0].Sub(in[1])).Div(in[2].Add(expr.Scalar(s[0])))
+		Expr: func(in, s []expr.Expr[float64]) expr.Expr[float64] {
+			return in[0].Mul(in[1]).Add(in[2]).Mul(in[0].Sub(in[1])).Div(in[2].Add(s[0]))
 		},
 		Loop: func(d []float64, in [][]float64, s []float64) {
 			v0 := in[0][:len(d)] // a
@@ -29,8 +29,8 @@ func init() {
 	// w3: (a*b+c)*(a-b)/(c+1.5)
 	exec.MustRegisterKernel(exec.Kernel[float32]{
 		Name: "w3", Inputs: 3, Scalars: 1,
-		Expr: func(in []expr.Expr[float32], s []float32) expr.Expr[float32] {
-			return in[0].Mul(in[1]).Add(in[2]).Mul(in[0].Sub(in[1])).Div(in[2].Add(expr.Scalar(s[0])))
+		Expr: func(in, s []expr.Expr[float32]) expr.Expr[float32] {
+			return in[0].Mul(in[1]).Add(in[2]).Mul(in[0].Sub(in[1])).Div(in[2].Add(s[0]))
 		},
 		Loop: func(d []float32, in [][]float32, s []float32) {
 			v0 := in[0][:len(d)] // a
@@ -45,8 +45,8 @@ func init() {
 	// fn: sqrt(abs(c))*sin(b)+round(a/2)-log1p(abs(a))
 	exec.MustRegisterKernel(exec.Kernel[float64]{
 		Name: "fn", Inputs: 3, Scalars: 1,
-		Expr: func(in []expr.Expr[float64], s []float64) expr.Expr[float64] {
-			return in[0].Abs().Sqrt().Mul(in[1].Sin()).Add(in[2].Div(expr.Scalar(s[0])).Round()).Sub(in[2].Abs().Log1p())
+		Expr: func(in, s []expr.Expr[float64]) expr.Expr[float64] {
+			return in[0].Abs().Sqrt().Mul(in[1].Sin()).Add(in[2].Div(s[0]).Round()).Sub(in[2].Abs().Log1p())
 		},
 		Loop: func(d []float64, in [][]float64, s []float64) {
 			v0 := in[0][:len(d)] // c
@@ -61,8 +61,8 @@ func init() {
 	// fn: sqrt(abs(c))*sin(b)+round(a/2)-log1p(abs(a))
 	exec.MustRegisterKernel(exec.Kernel[float32]{
 		Name: "fn", Inputs: 3, Scalars: 1,
-		Expr: func(in []expr.Expr[float32], s []float32) expr.Expr[float32] {
-			return in[0].Abs().Sqrt().Mul(in[1].Sin()).Add(in[2].Div(expr.Scalar(s[0])).Round()).Sub(in[2].Abs().Log1p())
+		Expr: func(in, s []expr.Expr[float32]) expr.Expr[float32] {
+			return in[0].Abs().Sqrt().Mul(in[1].Sin()).Add(in[2].Div(s[0]).Round()).Sub(in[2].Abs().Log1p())
 		},
 		Loop: func(d []float32, in [][]float32, s []float32) {
 			v0 := in[0][:len(d)] // c
@@ -77,30 +77,30 @@ func init() {
 	// neg: -(a-b)*-2.5
 	exec.MustRegisterKernel(exec.Kernel[float64]{
 		Name: "neg", Inputs: 2, Scalars: 1,
-		Expr: func(in []expr.Expr[float64], s []float64) expr.Expr[float64] {
-			return in[0].Sub(in[1]).Neg().Mul(expr.Scalar(s[0]))
+		Expr: func(in, s []expr.Expr[float64]) expr.Expr[float64] {
+			return in[0].Sub(in[1]).Neg().Mul(s[0])
 		},
 		Loop: func(d []float64, in [][]float64, s []float64) {
 			v0 := in[0][:len(d)] // a
 			v1 := in[1][:len(d)] // b
 			s0 := s[0]           // -2.5
 			for i := range d {
-				d[i] = float64(-float64(v0[i]-v1[i]) * s0)
+				d[i] = float64(-(float64(v0[i] - v1[i])) * s0)
 			}
 		},
 	})
 	// neg: -(a-b)*-2.5
 	exec.MustRegisterKernel(exec.Kernel[float32]{
 		Name: "neg", Inputs: 2, Scalars: 1,
-		Expr: func(in []expr.Expr[float32], s []float32) expr.Expr[float32] {
-			return in[0].Sub(in[1]).Neg().Mul(expr.Scalar(s[0]))
+		Expr: func(in, s []expr.Expr[float32]) expr.Expr[float32] {
+			return in[0].Sub(in[1]).Neg().Mul(s[0])
 		},
 		Loop: func(d []float32, in [][]float32, s []float32) {
 			v0 := in[0][:len(d)] // a
 			v1 := in[1][:len(d)] // b
 			s0 := s[0]           // -2.5
 			for i := range d {
-				d[i] = float32(-float32(v0[i]-v1[i]) * s0)
+				d[i] = float32(-(float32(v0[i] - v1[i])) * s0)
 			}
 		},
 	})
