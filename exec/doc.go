@@ -27,11 +27,13 @@
 // A contiguous a*b+c is one flat loop; [R,C]+[1,C] is two loops with a
 // unit-stride inner one. The merged space is cut into blocks — whole rows,
 // several short rows, or r×c tiles when an operand is strided along the inner
-// axis (a transposed view), so that it is read a cache line at a time. Each
-// kernel sizes its blocks (256 to 8192 elements) so that its per-worker
-// buffers fill about 8 KiB; BlockSize fixes the size instead. Blocks are grouped into tasks, several per
-// worker; workers take task numbers from an atomic counter. Work below
-// Grain elements runs on the calling goroutine.
+// axis (a transposed view). Such a tile covers 256 bytes of the strided
+// operand's own unit-stride axis, which is gathered once per tile; the tile
+// then runs a row at a time with every other operand in place. Each kernel
+// sizes its blocks (256 to 8192 elements) so that its per-worker buffers
+// fill about 8 KiB; BlockSize fixes the size instead. Blocks are grouped
+// into tasks, several per worker; workers take task numbers from an atomic
+// counter. Work below Grain elements runs on the calling goroutine.
 //
 // # Kernels
 //
@@ -42,9 +44,16 @@
 // (kernels_gen.go, written by go generate). Pairs of arithmetic nodes whose
 // inner result feeds only the outer one run as one loop (a*b+c), rounding
 // exactly as the two loops would; float64 add, sub, div and scaling use
-// gonum's assembly loops. Dispatch happens once per block,
-// never per element, and a fused graph allocates its outputs and nothing
-// else large: per-worker buffers are pooled across evaluations.
+// gonum's assembly loops, float exp and sigmoid internal/vmath's block
+// kernels. Dispatch happens once per block, never per element, and a fused
+// graph allocates its outputs and nothing else large: per-worker buffers
+// are pooled across evaluations.
+//
+// A region whose graph is that of a registered Kernel (an expression
+// compiled ahead of time by cmd/tpkernel) runs the kernel's one loop per
+// block instead of a loop per node. A kernel rounds as the nodes do, so
+// results are the same bits with or without it; CompiledKernels(false)
+// turns kernels off.
 //
 // # Determinism
 //
