@@ -14,20 +14,19 @@ type inexact interface {
 	dtype.Float | dtype.Complex
 }
 
-// binFns are the three loop variants of one binary op: both operands
-// vectors, the second a scalar, the first a scalar.
-type binFns[T any] struct {
-	vv func(d, a, b []T)
-	vs func(d, a []T, s T)
-	sv func(d []T, s T, b []T)
+// pairFns are the three loop variants of one binary op from T to U: both
+// operands vectors, the second a scalar, the first a scalar.
+type pairFns[T, U any] struct {
+	vv func(d []U, a, b []T)
+	vs func(d []U, a []T, s T)
+	sv func(d []U, s T, b []T)
 }
 
-// cmpFns are binFns for ops with a bool result.
-type cmpFns[T any] struct {
-	vv func(d []bool, a, b []T)
-	vs func(d []bool, a []T, s T)
-	sv func(d []bool, s T, b []T)
-}
+// binFns are the variants of an op whose result has its operands' type.
+type binFns[T any] = pairFns[T, T]
+
+// cmpFns are the variants of an op with a bool result.
+type cmpFns[T any] = pairFns[T, bool]
 
 // maxNaN is NumPy's maximum: NaN in either operand gives NaN.
 func maxNaN[T dtype.Real](x, y T) T {

@@ -220,12 +220,15 @@ type partsTaker interface {
 
 func (m *impl[T]) parts(op expr.Op, d any, a any) { m.realOf(op, d, a) }
 
-func binaryInstr[T dtype.Elem](k binFns[T], d, a, b *slot[T]) func(n int) {
+// binaryInstr is: for i := range d { d[i] = op(a[i], b[i]) }, with the loop
+// variant chosen once for which operands are scalars. Arithmetic (U = T)
+// and comparisons (U = bool) share it.
+func binaryInstr[T, U dtype.Elem](k pairFns[T, U], d *slot[U], a, b *slot[T]) func(n int) {
 	switch {
 	case d.scalar:
 		return func(int) {
-			d.one[0] = a.s
-			k.vs(d.one[:], d.one[:], b.s)
+			a.one[0] = a.s
+			k.vs(d.one[:], a.one[:], b.s)
 			d.s = d.one[0]
 		}
 	case a.scalar:
@@ -251,20 +254,7 @@ func (m *impl[T]) compareTo(op expr.Op, d *slot[bool], as, bs slotAny) (func(n i
 	if !ok {
 		return nil, fmt.Errorf("exec: no %s kernel for %s", op, dtype.Of[T]())
 	}
-	a, b := as.(*slot[T]), bs.(*slot[T])
-	switch {
-	case d.scalar:
-		return func(int) {
-			a.one[0] = a.s
-			k.vs(d.one[:], a.one[:], b.s)
-			d.s = d.one[0]
-		}, nil
-	case a.scalar:
-		return func(n int) { k.sv(d.v[:n], a.s, b.v[:n]) }, nil
-	case b.scalar:
-		return func(n int) { k.vs(d.v[:n], a.v[:n], b.s) }, nil
-	}
-	return func(n int) { k.vv(d.v[:n], a.v[:n], b.v[:n]) }, nil
+	return binaryInstr(k, d, as.(*slot[T]), bs.(*slot[T])), nil
 }
 
 // whereInstr is: for i := range d { if c[i] { d[i] = a[i] } else { d[i] = b[i] } }
