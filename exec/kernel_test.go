@@ -124,7 +124,11 @@ func TestRegisterKernelErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), c.want, c.name)
 		}
 	}
-	// The helper's reproducer: with a constant of its own, a*b+1 would have
+	bad := good
+	bad.Inputs = 0
+	assert.PanicsWithError(t, `exec: kernel "bad": Expr, Loop and at least one input are required`, func() { exec.MustRegisterKernel(bad) })
+
+	// A reviewer's reproducer: with a constant of its own, a*b+1 would have
 	// matched a*b+100. Such a graph must stay interpreted and correct.
 	a, b := randomTensor[float64](t, newRand(5), 4), randomTensor[float64](t, newRand(6), 4)
 	got := evalWith(t, exec.Default, expr.Of(a).Mul(expr.Of(b)).AddScalar(100))
