@@ -8,7 +8,7 @@ import (
 
 // reduceScratch is one worker's typed scratch for reductions.
 type reduceScratch[T dtype.Elem] struct {
-	fill   []T // a scalar block expanded
+	fill   []T // a scalar block expanded (fillB: a second operand's)
 	fillB  []T
 	kbase  []int // operand offsets at the current output
 	levels [][]T // pairwise stack of row partials (outer reductions)
@@ -62,27 +62,16 @@ func (m *impl[T]) scratch(st *regionState, n int) *reduceScratch[T] {
 	return sc
 }
 
-// valuesB is values with a second buffer, for a second operand.
-func (sc *reduceScratch[T]) valuesB(s *slot[T], n int) []T {
+// expanded returns s's block as a slice; a scalar is expanded into buf,
+// which is grown to hold n elements.
+func expanded[T dtype.Elem](s *slot[T], n int, buf *[]T) []T {
 	if !s.scalar {
 		return s.v[:n]
 	}
-	if len(sc.fillB) < n {
-		sc.fillB = make([]T, len(sc.fill))
+	if len(*buf) < n {
+		*buf = make([]T, n)
 	}
-	f := sc.fillB[:n]
-	for i := range f {
-		f[i] = s.s
-	}
-	return f
-}
-
-// values returns the producer's block as a slice, expanding a scalar.
-func (sc *reduceScratch[T]) values(s *slot[T], n int) []T {
-	if !s.scalar {
-		return s.v[:n]
-	}
-	f := sc.fill[:n]
+	f := (*buf)[:n]
 	for i := range f {
 		f[i] = s.s
 	}
@@ -136,10 +125,10 @@ func (m *impl[T]) reduceTask(rs *reduceStep, st *regionState, task int, outAny t
 				g.evalBlock(st, n, rs.dot)
 				if rs.dot {
 					a, b := st.slots[rs.dotA].(*slot[T]), st.slots[rs.dotB].(*slot[T])
-					ps.push(m.reduces.dot(sc.values(a, n), sc.valuesB(b, n)), rop.combine)
+					ps.push(m.reduces.dot(expanded(a, n, &sc.fill), expanded(b, n, &sc.fillB)), rop.combine)
 					continue
 				}
-				v := sc.values(src, n)
+				v := expanded(src, n, &sc.fill)
 				if arg {
 					for i, x := range v {
 						if bestI < 0 || beats(x, bestV) {
@@ -172,7 +161,7 @@ func (m *impl[T]) reduceTask(rs *reduceStep, st *regionState, task int, outAny t
 			for j := j0; j < j1; j++ {
 				rs.seek(st, sc.kbase, rs.red, j)
 				g.evalBlock(st, n, false)
-				v := sc.values(src, n)
+				v := expanded(src, n, &sc.fill)
 				for i, x := range v {
 					if j == j0 || beats(x, bv[i]) {
 						bv[i], bi[i] = x, int64(j)
@@ -220,7 +209,7 @@ func (sc *reduceScratch[T]) foldRows(rs *reduceStep, st *regionState, src *slot[
 	for j := j0; j < j1; j++ {
 		rs.seek(st, sc.kbase, rs.red, j)
 		g.evalBlock(st, n, false)
-		v := sc.values(src, n)
+		v := expanded(src, n, &sc.fill)
 		if inGroup == 0 {
 			copy(grp, v)
 		} else {
