@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"strings"
@@ -108,4 +110,20 @@ func TestWritesFile(t *testing.T) {
 	assert.Contains(t, string(src), "exec.Kernel[float32]{")
 	assert.Contains(t, string(src), "exec.Kernel[float64]{")
 	assert.Contains(t, string(src), "d[i] = float64(float64(v0[i]*s0) + v1[i])")
+}
+
+// FuzzGenerate feeds arbitrary expressions to tpkernel: it must either
+// refuse them with an error or write Go source that formats, never panic.
+func FuzzGenerate(f *testing.F) {
+	for _, s := range []string{"(a*b+c)*(a-b)/(c+1.5)", "-(-a)+b", "sqrt(abs(c))*sin(b)", "a%b", "f(a)", "a+", "2*3", "-2.5e-3*x", "((a))"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		var out bytes.Buffer
+		err := run([]string{"-pkg", "p", "-types", "float32,float64", "k=" + src}, &out, &bytes.Buffer{})
+		if err == nil {
+			_, perr := parser.ParseFile(token.NewFileSet(), "k.go", out.Bytes(), 0)
+			assert.NoError(t, perr, "%q", src)
+		}
+	})
 }
