@@ -9,7 +9,7 @@ import (
 
 func init() {
 	// W3: (a*b+c)*(a-b)/(c+1.5)
-	exec.MustRegisterKernel(exec.Kernel[float64]{
+	exec.MustRegisterCompiled(exec.CompiledKernel[float64]{
 		Name: "W3", Inputs: 3, Scalars: 1,
 		Expr: func(in, s []expr.Expr[float64]) expr.Expr[float64] {
 			return in[0].Mul(in[1]).Add(in[2]).Mul(in[0].Sub(in[1])).Div(in[2].Add(s[0]))

@@ -10,7 +10,7 @@ func Standard() []Workload {
 		{"W1", "a+b", MemoryBound, w1[float64]},
 		{"W2", "a*b+c", MemoryBound, w2[float64]},
 		{"W3", "(a*b+c)*(a-b)/(c+1.5)", MemoryBound, w3[float64]},
-		{"W3/kernel", "W3, compiled by tpkernel", MemoryBound, w3Kernel[float64]},
+		{"W3/compiled", "W3, compiled by tpkernel", MemoryBound, w3Kernel[float64]},
 		{"W4", "exp(a)*sin(b)+sqrt(abs(c))", ComputeBound, w4[float64]},
 		{"W5", "[R,C]+[1,C]", MemoryBound, w5},
 		{"W6", "[R,C]+[R,1]", MemoryBound, w6},

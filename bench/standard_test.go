@@ -43,10 +43,10 @@ func TestStandardNamesUnique(t *testing.T) {
 	assert.Len(t, seen, 17)
 }
 
-// TestW3Kernel checks that the W3/kernel row runs the kernel kernels_tp.go
+// TestW3Kernel checks that the W3/compiled row runs the kernel kernels_tp.go
 // registers and the W3 row does not.
 func TestW3Kernel(t *testing.T) {
-	for name, w := range map[string]func(Params) (*Case, error){"W3": w3[float64], "W3/kernel": w3Kernel[float64]} {
+	for name, w := range map[string]func(Params) (*Case, error){"W3": w3[float64], "W3/compiled": w3Kernel[float64]} {
 		var plan bytes.Buffer
 		x := exec.New(exec.Workers(2), exec.Debug(&plan))
 		c, err := w(Params{Size: 1000, Workers: 2, Exec: x, Seed: 1})
@@ -58,6 +58,6 @@ func TestW3Kernel(t *testing.T) {
 			assert.Empty(t, plan.String(), "W3 runs on its own, interpreting executor")
 			continue
 		}
-		assert.Contains(t, plan.String(), "kernel W3", name)
+		assert.Contains(t, plan.String(), "compiled W3", name)
 	}
 }

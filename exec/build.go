@@ -248,8 +248,8 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		return st[d-1] == 0 && (g.r == 1 || d < 2 || st[d-2] == 0)
 	})
 	if len(ms) == 1 {
-		pl.useKernel(g, pr, ms[0].node)
-		if pl.x.debug != nil && len(g.instrs) > 0 && g.instrs[0].kernel == nil {
+		pl.useCompiled(g, pr, ms[0].node)
+		if pl.x.debug != nil && len(g.instrs) > 0 && g.instrs[0].compiled == nil {
 			g.hint = pl.tpkernelHint(g, pr, ms[0].node)
 		}
 	}

@@ -52,7 +52,7 @@
 // A region whose graph is that of a registered Kernel (an expression
 // compiled ahead of time by cmd/tpkernel) runs the kernel's one loop per
 // block instead of a loop per node. A kernel rounds as the nodes do, so
-// results are the same bits with or without it; CompiledKernels(false)
+// results are the same bits with or without it; UseCompiledKernels(false)
 // turns kernels off.
 //
 // # Determinism

@@ -217,8 +217,8 @@ func ExampleDebug() {
 // A kernel as cmd/tpkernel writes it for "axpb=a*2+b" (normally in a
 // generated file's init function), and a graph it applies to: the plan shows
 // one kernel call per block where the interpreter would run a fused pair.
-func ExampleRegisterKernel() {
-	exec.MustRegisterKernel(exec.Kernel[float64]{
+func ExampleRegisterCompiled() {
+	exec.MustRegisterCompiled(exec.CompiledKernel[float64]{
 		Name: "axpb", Inputs: 2, Scalars: 1,
 		Expr: func(in, s []expr.Expr[float64]) expr.Expr[float64] {
 			return in[0].Mul(s[0]).Add(in[1])
@@ -239,7 +239,7 @@ func ExampleRegisterKernel() {
 	// Output:
 	// exec plan: 4 values, 1 steps
 	//   fused [4]: 1 outputs, 1 kernels, layout sizes=[4] s0=[1] s1=[1] s2=[0] s3=[1], tile 1x4, 1 blocks
-	//     s4 = kernel axpb s0 s1 s2
+	//     s4 = compiled axpb s0 s1 s2
 	//     in  s0 <- v0:f64[4](fixed)
 	//     in  s1 <- v1:f64[](fixed)
 	//     in  s2 <- v2:f64[4](fixed)

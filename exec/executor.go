@@ -19,7 +19,7 @@ type Executor struct {
 	block   int
 	debug   io.Writer
 
-	noKernels bool // interpret every region (CompiledKernels(false))
+	noKernels bool // interpret every region (UseCompiledKernels(false))
 
 	poolOnce sync.Once
 	workPool *pool

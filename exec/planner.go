@@ -26,7 +26,7 @@ type planner struct {
 	stepLevel    []int     // level of each step in p.steps
 	pendingStage []*region // copies the region being built needs first
 
-	probe *kernelProbe // set only while RegisterKernel plans a kernel
+	probe *compiledProbe // set only while RegisterCompiled plans a kernel
 }
 
 // member is one output of a fused region: node's value written to value.
@@ -49,7 +49,7 @@ type cseKey struct {
 	attr    string
 }
 
-func (x *Executor) buildPlan(w *walker, roots []*expr.Node, dsts []tensor.Any, binds []Binding, probe *kernelProbe) (*plan, error) {
+func (x *Executor) buildPlan(w *walker, roots []*expr.Node, dsts []tensor.Any, binds []Binding, probe *compiledProbe) (*plan, error) {
 	pl := &planner{x: x, w: w, p: &plan{}, canon: map[*expr.Node]*expr.Node{}, mat: map[*expr.Node]bool{},
 		valueOf: map[*expr.Node]int{}, level: map[*expr.Node]int{}, members: map[groupKey][]member{}, probe: probe}
 	if len(binds) > 0 {

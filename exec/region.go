@@ -54,8 +54,8 @@ type instrSpec struct {
 
 	// A registered kernel computing the whole region (see Kernel): the
 	// slots of its vector inputs and of its scalars, in its own order.
-	kernel            *kernelEntry
-	kernelIn, kernelS []int
+	compiled              *compiledEntry
+	compiledIn, compiledS []int
 }
 
 type regionOutput struct {
@@ -101,15 +101,15 @@ func (g *region) newState(block int) (*regionState, error) {
 		var f func(n int)
 		var err error
 		switch {
-		case in.kernel != nil:
-			ins, ss := make([]slotAny, len(in.kernelIn)), make([]slotAny, len(in.kernelS))
-			for k, s := range in.kernelIn {
+		case in.compiled != nil:
+			ins, ss := make([]slotAny, len(in.compiledIn)), make([]slotAny, len(in.compiledS))
+			for k, s := range in.compiledIn {
 				ins[k] = st.slots[s]
 			}
-			for k, s := range in.kernelS {
+			for k, s := range in.compiledS {
 				ss[k] = st.slots[s]
 			}
-			f = in.kernel.bind(st.slots[in.dst], ins, ss)
+			f = in.compiled.bind(st.slots[in.dst], ins, ss)
 		case in.inner != expr.OpInvalid:
 			f, err = typedFor(g.slotDT[in.dst]).fusedInstr(in.op, in.inner, in.left, in.innerScalar, st.slots[in.dst], args)
 		default:
@@ -388,8 +388,8 @@ func (g *region) describe(w io.Writer, names func(v int) string) {
 	fmt.Fprintf(w, "  fused %s: %d outputs, %d kernels, layout %v, tile %dx%d, %d blocks\n",
 		g.shape, len(g.outputs), len(g.instrs), g.lay, g.r, g.c, g.blocks)
 	for _, in := range g.instrs {
-		if in.kernel != nil {
-			fmt.Fprintf(w, "    s%d = kernel %s", in.dst, in.kernel.name)
+		if in.compiled != nil {
+			fmt.Fprintf(w, "    s%d = compiled %s", in.dst, in.compiled.name)
 		} else {
 			fmt.Fprintf(w, "    s%d = %s", in.dst, in.op)
 		}

@@ -1,5 +1,5 @@
 // Command tpkernel compiles elementwise expressions into Go loops that the
-// tensorplay executor runs in place of interpreting them (see exec.Kernel).
+// tensorplay executor runs in place of interpreting them (see exec.CompiledKernel).
 //
 // Usage:
 //
@@ -267,7 +267,7 @@ func generate(pkg string, types []string, ks []*kernel) ([]byte, error) {
 	for _, k := range ks {
 		for _, t := range types {
 			p("\t// %s: %s\n", k.name, k.src)
-			p("\texec.MustRegisterKernel(exec.Kernel[%s]{\n", t)
+			p("\texec.MustRegisterCompiled(exec.CompiledKernel[%s]{\n", t)
 			p("\t\tName: %q, Inputs: %d, Scalars: %d,\n", k.name, len(k.inputs), len(k.literals))
 			p("\t\tExpr: func(in, s []expr.Expr[%s]) expr.Expr[%s] {\n\t\t\treturn %s\n\t\t},\n", t, t, k.graph(k.root))
 			p("\t\tLoop: func(d []%s, in [][]%s, s []%s) {\n", t, t, t)

@@ -107,8 +107,8 @@ func TestWritesFile(t *testing.T) {
 	require.NoError(t, run([]string{"-pkg", "p", "-types", "float32,float64", "-o", path, "axpy=a*2+b"}, &bytes.Buffer{}, &bytes.Buffer{}))
 	src, err := os.ReadFile(path)
 	require.NoError(t, err)
-	assert.Contains(t, string(src), "exec.Kernel[float32]{")
-	assert.Contains(t, string(src), "exec.Kernel[float64]{")
+	assert.Contains(t, string(src), "exec.CompiledKernel[float32]{")
+	assert.Contains(t, string(src), "exec.CompiledKernel[float64]{")
 	assert.Contains(t, string(src), "d[i] = float64(float64(v0[i]*s0) + v1[i])")
 }
 

@@ -11,7 +11,7 @@ import (
 
 func init() {
 	// w3: (a*b+c)*(a-b)/(c+1.5)
-	exec.MustRegisterKernel(exec.Kernel[float64]{
+	exec.MustRegisterCompiled(exec.CompiledKernel[float64]{
 		Name: "w3", Inputs: 3, Scalars: 1,
 		Expr: func(in, s []expr.Expr[float64]) expr.Expr[float64] {
 			return in[0].Mul(in[1]).Add(in[2]).Mul(in[0].Sub(in[1])).Div(in[2].Add(s[0]))
@@ -27,7 +27,7 @@ func init() {
 		},
 	})
 	// w3: (a*b+c)*(a-b)/(c+1.5)
-	exec.MustRegisterKernel(exec.Kernel[float32]{
+	exec.MustRegisterCompiled(exec.CompiledKernel[float32]{
 		Name: "w3", Inputs: 3, Scalars: 1,
 		Expr: func(in, s []expr.Expr[float32]) expr.Expr[float32] {
 			return in[0].Mul(in[1]).Add(in[2]).Mul(in[0].Sub(in[1])).Div(in[2].Add(s[0]))
@@ -43,7 +43,7 @@ func init() {
 		},
 	})
 	// fn: sqrt(abs(c))*sin(b)+round(a/2)-log1p(abs(a))
-	exec.MustRegisterKernel(exec.Kernel[float64]{
+	exec.MustRegisterCompiled(exec.CompiledKernel[float64]{
 		Name: "fn", Inputs: 3, Scalars: 1,
 		Expr: func(in, s []expr.Expr[float64]) expr.Expr[float64] {
 			return in[0].Abs().Sqrt().Mul(in[1].Sin()).Add(in[2].Div(s[0]).Round()).Sub(in[2].Abs().Log1p())
@@ -59,7 +59,7 @@ func init() {
 		},
 	})
 	// fn: sqrt(abs(c))*sin(b)+round(a/2)-log1p(abs(a))
-	exec.MustRegisterKernel(exec.Kernel[float32]{
+	exec.MustRegisterCompiled(exec.CompiledKernel[float32]{
 		Name: "fn", Inputs: 3, Scalars: 1,
 		Expr: func(in, s []expr.Expr[float32]) expr.Expr[float32] {
 			return in[0].Abs().Sqrt().Mul(in[1].Sin()).Add(in[2].Div(s[0]).Round()).Sub(in[2].Abs().Log1p())
@@ -75,7 +75,7 @@ func init() {
 		},
 	})
 	// neg: -(a-b)*-2.5
-	exec.MustRegisterKernel(exec.Kernel[float64]{
+	exec.MustRegisterCompiled(exec.CompiledKernel[float64]{
 		Name: "neg", Inputs: 2, Scalars: 1,
 		Expr: func(in, s []expr.Expr[float64]) expr.Expr[float64] {
 			return in[0].Sub(in[1]).Neg().Mul(s[0])
@@ -90,7 +90,7 @@ func init() {
 		},
 	})
 	// neg: -(a-b)*-2.5
-	exec.MustRegisterKernel(exec.Kernel[float32]{
+	exec.MustRegisterCompiled(exec.CompiledKernel[float32]{
 		Name: "neg", Inputs: 2, Scalars: 1,
 		Expr: func(in, s []expr.Expr[float32]) expr.Expr[float32] {
 			return in[0].Sub(in[1]).Neg().Mul(s[0])

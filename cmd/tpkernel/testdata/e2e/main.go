@@ -36,7 +36,7 @@ func check[T dtype.Float]() int {
 		"fn":  z.Abs().Sqrt().Mul(y.Sin()).Add(x.DivScalar(3).Round()).Sub(x.Abs().Log1p()),
 		"neg": x.Sub(y).Neg().MulScalar(-4),
 	}
-	interp := exec.New(exec.CompiledKernels(false))
+	interp := exec.New(exec.UseCompiledKernels(false))
 	bad := 0
 	for name, e := range graphs {
 		var plan bytes.Buffer
@@ -47,7 +47,7 @@ func check[T dtype.Float]() int {
 			bad++
 			continue
 		}
-		if !strings.Contains(plan.String(), "kernel "+name) {
+		if !strings.Contains(plan.String(), "compiled "+name) {
 			fmt.Printf("%s %v: kernel not used:\n%s", name, dtype.Of[T](), plan.String())
 			bad++
 		}

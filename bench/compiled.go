@@ -6,7 +6,7 @@ import (
 	"github.com/tensorplay/tensorplay/exec"
 )
 
-// W3's expression as a compiled kernel (exec.Kernel), for the W3/kernel row;
+// W3's expression as a compiled kernel (exec.CompiledKernel), for the W3/compiled row;
 // the W3 row interprets the same graph.
 //go:generate go run ../cmd/tpkernel -o kernels_tp.go W3=(a*b+c)*(a-b)/(c+1.5)
 
@@ -17,7 +17,7 @@ var interpreters sync.Map // int -> *exec.Executor
 func interpreted(p Params) Params {
 	x, ok := interpreters.Load(p.Workers)
 	if !ok {
-		x, _ = interpreters.LoadOrStore(p.Workers, exec.New(exec.Workers(p.Workers), exec.CompiledKernels(false)))
+		x, _ = interpreters.LoadOrStore(p.Workers, exec.New(exec.Workers(p.Workers), exec.UseCompiledKernels(false)))
 	}
 	p.Exec = x.(*exec.Executor)
 	return p

@@ -86,7 +86,7 @@ func (t *tree) eval(in [][]float64, s []float64, i int) float64 {
 func TestKernelRandomTrees(t *testing.T) {
 	r := newRand(77)
 	const R, C = 23, 37
-	interp := exec.New(exec.Workers(2), exec.Grain(1), exec.BlockSize(64), exec.CompiledKernels(false))
+	interp := exec.New(exec.Workers(2), exec.Grain(1), exec.BlockSize(64), exec.UseCompiledKernels(false))
 	tested := 0
 	for it := range 200 {
 		name := fmt.Sprintf("random-%d", it)
@@ -108,7 +108,7 @@ func TestKernelRandomTrees(t *testing.T) {
 		if len(uses) != 3 || tr.op == 'i' || tr.op == 's' {
 			continue // a kernel takes all its inputs and computes something
 		}
-		k := exec.Kernel[float64]{
+		k := exec.CompiledKernel[float64]{
 			Name: name, Inputs: 3, Scalars: scalars,
 			Expr: tr.build,
 			Loop: func(d []float64, in [][]float64, s []float64) {
@@ -117,8 +117,8 @@ func TestKernelRandomTrees(t *testing.T) {
 				}
 			},
 		}
-		require.NoError(t, exec.RegisterKernel(k), "%s", name)
-		t.Cleanup(func() { exec.UnregisterKernels(name) })
+		require.NoError(t, exec.RegisterCompiled(k), "%s", name)
+		t.Cleanup(func() { exec.UnregisterCompiled(name) })
 
 		ops := []expr.Expr[float64]{
 			expr.Of(randomTensor[float64](t, r, R, C)),
@@ -133,7 +133,7 @@ func TestKernelRandomTrees(t *testing.T) {
 		var plan bytes.Buffer
 		got := evalWith(t, exec.New(exec.Workers(2), exec.Grain(1), exec.BlockSize(64), exec.Debug(&plan)), e)
 		want := evalWith(t, interp, e)
-		if !assert.True(t, strings.Contains(plan.String(), "kernel "+name), "%s: kernel not used:\n%s", name, plan.String()) {
+		if !assert.True(t, strings.Contains(plan.String(), "compiled "+name), "%s: kernel not used:\n%s", name, plan.String()) {
 			continue
 		}
 		assertBits(t, want.Values(), got.Values(), "%s", name)
@@ -151,7 +151,7 @@ func TestKernelRandomTrees(t *testing.T) {
 		}
 		plan.Reset()
 		evalWith(t, exec.New(exec.Debug(&plan)), other.build(ops, s))
-		assert.NotContains(t, plan.String(), "kernel "+name, "%s: changed op", name)
+		assert.NotContains(t, plan.String(), "compiled "+name, "%s: changed op", name)
 	}
 	t.Logf("%d random trees", tested)
 	assert.GreaterOrEqual(t, tested, 30, "random trees that used all three inputs")

@@ -11,7 +11,7 @@ import (
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
-// Kernel is an elementwise expression compiled ahead of time into one Go
+// CompiledKernel is an elementwise expression compiled ahead of time into one Go
 // loop, usually written by cmd/tpkernel. Once registered, the executor runs
 // any fused region that computes the same expression with Loop instead of
 // interpreting it op by op: one pass over each block instead of one per op,
@@ -25,7 +25,7 @@ import (
 // do (each result converted to T), so that a result never depends on
 // whether a kernel matched; exp and sigmoid, which the executor computes
 // with block kernels of its own, cannot be part of a kernel.
-type Kernel[T dtype.Float] struct {
+type CompiledKernel[T dtype.Float] struct {
 	// Name appears in debug plans.
 	Name string
 	// Inputs and Scalars are the lengths of in and s below.
@@ -39,26 +39,26 @@ type Kernel[T dtype.Float] struct {
 	Loop func(d []T, in [][]T, s []T)
 }
 
-// kernelEntry is a registered kernel: where each of the pattern region's
+// compiledEntry is a registered kernel: where each of the pattern region's
 // input slots goes, and how to bind the loop to a worker's slots.
-type kernelEntry struct {
+type compiledEntry struct {
 	name    string
 	param   []int // per input slot: the index in Loop's in, or -1-k for s[k]
 	nIn, nS int
 	bind    func(d slotAny, in, s []slotAny) func(n int)
 }
 
-var kernels struct {
+var compiledKernels struct {
 	sync.RWMutex
-	byKey map[string]*kernelEntry
+	byKey map[string]*compiledEntry
 }
 
-// RegisterKernel makes k available to every executor; call it from an init
+// RegisterCompiled makes k available to every executor; call it from an init
 // function, before evaluating graphs it should apply to (plans already
 // cached keep interpreting). Registering a kernel for an expression that
 // already has one replaces it. An expression that is not one elementwise
 // region over all of its inputs and scalars is an error.
-func RegisterKernel[T dtype.Float](k Kernel[T]) error {
+func RegisterCompiled[T dtype.Float](k CompiledKernel[T]) error {
 	if k.Expr == nil || k.Loop == nil || k.Inputs < 1 || k.Scalars < 0 {
 		return fmt.Errorf("exec: kernel %q: Expr, Loop and at least one input are required", k.Name)
 	}
@@ -87,7 +87,7 @@ func RegisterKernel[T dtype.Float](k Kernel[T]) error {
 			return fmt.Errorf("exec: kernel %q: the expression is not one elementwise region (it has a %s)", k.Name, op)
 		}
 	}
-	probe := &kernelProbe{}
+	probe := &compiledProbe{}
 	w := walkers.Get().(*walker)
 	roots := []*expr.Node{e.Node()}
 	w.walk(roots, nil, binds)
@@ -100,7 +100,7 @@ func RegisterKernel[T dtype.Float](k Kernel[T]) error {
 	if probe.regions != 1 || probe.key == "" {
 		return fmt.Errorf("exec: kernel %q: the expression is not one elementwise region", k.Name)
 	}
-	ent := &kernelEntry{name: k.Name, nIn: k.Inputs, nS: k.Scalars}
+	ent := &compiledEntry{name: k.Name, nIn: k.Inputs, nS: k.Scalars}
 	params := map[*expr.Node]int{}
 	for i, x := range in {
 		params[x.Node()] = i
@@ -142,30 +142,30 @@ func RegisterKernel[T dtype.Float](k Kernel[T]) error {
 			loop(d.v[:n], vin, vs)
 		}
 	}
-	kernels.Lock()
-	defer kernels.Unlock()
-	if kernels.byKey == nil {
-		kernels.byKey = map[string]*kernelEntry{}
+	compiledKernels.Lock()
+	defer compiledKernels.Unlock()
+	if compiledKernels.byKey == nil {
+		compiledKernels.byKey = map[string]*compiledEntry{}
 	}
-	kernels.byKey[probe.key] = ent
+	compiledKernels.byKey[probe.key] = ent
 	return nil
 }
 
-// MustRegisterKernel is RegisterKernel for init functions: it panics on
+// MustRegisterCompiled is RegisterCompiled for init functions: it panics on
 // error (a kernel that cannot register is a bug in its generated code).
-func MustRegisterKernel[T dtype.Float](k Kernel[T]) {
-	if err := RegisterKernel(k); err != nil {
+func MustRegisterCompiled[T dtype.Float](k CompiledKernel[T]) {
+	if err := RegisterCompiled(k); err != nil {
 		panic(err)
 	}
 }
 
 // CompiledKernels turns the use of registered kernels on or off (default
 // on); off, every region is interpreted, which is how the tests compare.
-func CompiledKernels(on bool) Option { return func(x *Executor) { x.noKernels = !on } }
+func UseCompiledKernels(on bool) Option { return func(x *Executor) { x.noKernels = !on } }
 
-// kernelProbe records, while a kernel's own expression is planned, the key
+// compiledProbe records, while a kernel's own expression is planned, the key
 // of its region and the node behind each input slot.
-type kernelProbe struct {
+type compiledProbe struct {
 	regions int
 	key     string
 	inputs  []*expr.Node
@@ -194,10 +194,10 @@ func regionKey(g *region, root int) string {
 	return b.String()
 }
 
-// useKernel replaces a one-output region's program by a registered kernel
-// whose expression is the same, if there is one. While RegisterKernel plans
+// useCompiled replaces a one-output region's program by a registered kernel
+// whose expression is the same, if there is one. While RegisterCompiled plans
 // a kernel's own expression, it records the region in probe instead.
-func (pl *planner) useKernel(g *region, pr *program, root *expr.Node) {
+func (pl *planner) useCompiled(g *region, pr *program, root *expr.Node) {
 	if probe := pl.probe; probe != nil {
 		probe.regions++
 		probe.key = regionKey(g, pr.slotOf[root])
@@ -209,23 +209,23 @@ func (pl *planner) useKernel(g *region, pr *program, root *expr.Node) {
 	if pl.x.noKernels || len(g.instrs) < 2 {
 		return
 	}
-	kernels.RLock()
-	var ent *kernelEntry
-	if len(kernels.byKey) > 0 {
-		ent = kernels.byKey[regionKey(g, pr.slotOf[root])]
+	compiledKernels.RLock()
+	var ent *compiledEntry
+	if len(compiledKernels.byKey) > 0 {
+		ent = compiledKernels.byKey[regionKey(g, pr.slotOf[root])]
 	}
-	kernels.RUnlock()
+	compiledKernels.RUnlock()
 	if ent == nil {
 		return
 	}
-	spec := instrSpec{op: expr.OpInvalid, dst: pr.slotOf[root], kernel: ent}
-	spec.kernelIn = make([]int, ent.nIn)
-	spec.kernelS = make([]int, ent.nS)
+	spec := instrSpec{op: expr.OpInvalid, dst: pr.slotOf[root], compiled: ent}
+	spec.compiledIn = make([]int, ent.nIn)
+	spec.compiledS = make([]int, ent.nS)
 	for s, p := range ent.param {
 		if p >= 0 {
-			spec.kernelIn[p] = s
+			spec.compiledIn[p] = s
 		} else {
-			spec.kernelS[-1-p] = s
+			spec.compiledS[-1-p] = s
 		}
 		spec.args = append(spec.args, s)
 	}

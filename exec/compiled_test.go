@@ -16,8 +16,8 @@ import (
 )
 
 // w3Kernel is what cmd/tpkernel writes for (a*b+c)*(a-b)/(c+s0).
-func w3Kernel[T dtype.Float](name string) exec.Kernel[T] {
-	return exec.Kernel[T]{
+func w3Kernel[T dtype.Float](name string) exec.CompiledKernel[T] {
+	return exec.CompiledKernel[T]{
 		Name: name, Inputs: 3, Scalars: 1,
 		Expr: func(in, s []expr.Expr[T]) expr.Expr[T] {
 			a, b, c := in[0], in[1], in[2]
@@ -34,9 +34,9 @@ func w3Kernel[T dtype.Float](name string) exec.Kernel[T] {
 }
 
 func TestKernelMatchesAndAgrees(t *testing.T) {
-	t.Cleanup(func() { exec.UnregisterKernels("w3-test") })
-	require.NoError(t, exec.RegisterKernel(w3Kernel[float64]("w3-test")))
-	require.NoError(t, exec.RegisterKernel(w3Kernel[float32]("w3-test")))
+	t.Cleanup(func() { exec.UnregisterCompiled("w3-test") })
+	require.NoError(t, exec.RegisterCompiled(w3Kernel[float64]("w3-test")))
+	require.NoError(t, exec.RegisterCompiled(w3Kernel[float32]("w3-test")))
 	t.Run("float64", func(t *testing.T) { testKernel[float64](t) })
 	t.Run("float32", func(t *testing.T) { testKernel[float32](t) })
 }
@@ -55,7 +55,7 @@ func testKernel[T dtype.Float](t *testing.T) {
 	compiledX := func() *exec.Executor {
 		return exec.New(exec.Workers(2), exec.Grain(1), exec.BlockSize(64), exec.Debug(&plan))
 	}
-	interp := exec.New(exec.Workers(2), exec.Grain(1), exec.BlockSize(64), exec.CompiledKernels(false))
+	interp := exec.New(exec.Workers(2), exec.Grain(1), exec.BlockSize(64), exec.UseCompiledKernels(false))
 	// The kernel is used for the same graph over any operands and scalar;
 	// graphs that differ in any way are interpreted.
 	cases := []struct {
@@ -79,7 +79,7 @@ func testKernel[T dtype.Float](t *testing.T) {
 		want := evalWith(t, interp, c.e)
 		got := evalWith(t, compiledX(), c.e)
 		assertBits(t, want.Values(), got.Values(), "%s: against the interpreter", c.name)
-		assert.Equal(t, c.kernel, strings.Contains(plan.String(), "kernel w3-test"), "%s: kernel used", c.name)
+		assert.Equal(t, c.kernel, strings.Contains(plan.String(), "compiled w3-test"), "%s: kernel used", c.name)
 	}
 
 	// In place: dst is an input of the kernel.
@@ -90,21 +90,21 @@ func testKernel[T dtype.Float](t *testing.T) {
 }
 
 func TestRegisterKernelErrors(t *testing.T) {
-	t.Cleanup(func() { exec.UnregisterKernels("bad") })
+	t.Cleanup(func() { exec.UnregisterCompiled("bad") })
 	good := w3Kernel[float64]("bad")
 	type ex = expr.Expr[float64]
-	withExpr := func(f func(in, s []ex) ex) func(k *exec.Kernel[float64]) {
-		return func(k *exec.Kernel[float64]) { k.Expr = f }
+	withExpr := func(f func(in, s []ex) ex) func(k *exec.CompiledKernel[float64]) {
+		return func(k *exec.CompiledKernel[float64]) { k.Expr = f }
 	}
 	cases := []struct {
 		name string
-		mod  func(k *exec.Kernel[float64])
+		mod  func(k *exec.CompiledKernel[float64])
 		want string
 	}{
-		{"no loop", func(k *exec.Kernel[float64]) { k.Loop = nil }, "required"},
-		{"no inputs", func(k *exec.Kernel[float64]) { k.Inputs = 0 }, "required"},
-		{"unused input", func(k *exec.Kernel[float64]) { k.Inputs = 4 }, "does not use all 4 inputs and 1 scalars"},
-		{"unused scalar", func(k *exec.Kernel[float64]) { k.Scalars = 2 }, "does not use all 3 inputs and 2 scalars"},
+		{"no loop", func(k *exec.CompiledKernel[float64]) { k.Loop = nil }, "required"},
+		{"no inputs", func(k *exec.CompiledKernel[float64]) { k.Inputs = 0 }, "required"},
+		{"unused input", func(k *exec.CompiledKernel[float64]) { k.Inputs = 4 }, "does not use all 4 inputs and 1 scalars"},
+		{"unused scalar", func(k *exec.CompiledKernel[float64]) { k.Scalars = 2 }, "does not use all 3 inputs and 2 scalars"},
 		{"a reduction", withExpr(func(in, s []ex) ex { return in[0].Add(in[1]).Add(in[2]).Sum().Add(s[0]) }), "not one elementwise region"},
 		{"a shape error", withExpr(func(in, s []ex) ex { return in[0].Reshape(3) }), "shape"},
 		{"a foreign tensor", withExpr(func(in, s []ex) ex { return good.Expr(in, s).Add(expr.Of(tensor.Must(tensor.Ones[float64](2)))) }), "neither one of its inputs nor one of its scalars"},
@@ -119,14 +119,14 @@ func TestRegisterKernelErrors(t *testing.T) {
 	for _, c := range cases {
 		k := good
 		c.mod(&k)
-		err := exec.RegisterKernel(k)
+		err := exec.RegisterCompiled(k)
 		if assert.Error(t, err, c.name) {
 			assert.Contains(t, err.Error(), c.want, c.name)
 		}
 	}
 	bad := good
 	bad.Inputs = 0
-	assert.PanicsWithError(t, `exec: kernel "bad": Expr, Loop and at least one input are required`, func() { exec.MustRegisterKernel(bad) })
+	assert.PanicsWithError(t, `exec: kernel "bad": Expr, Loop and at least one input are required`, func() { exec.MustRegisterCompiled(bad) })
 
 	// A reviewer's reproducer: with a constant of its own, a*b+1 would have
 	// matched a*b+100. Such a graph must stay interpreted and correct.
