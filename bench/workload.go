@@ -39,7 +39,9 @@ type Params struct {
 	// Workers is the number of goroutines: the executor's workers, and the
 	// goroutines a hand loop should use.
 	Workers int
-	// Exec is the executor the tensorplay run must evaluate with.
+	// Exec is the executor the tensorplay run must evaluate with, or derive
+	// its own from with (*exec.Executor).With, keeping its settings (W3 turns
+	// compiled kernels off this way).
 	Exec *exec.Executor
 	// Seed seeds the random inputs.
 	Seed uint64

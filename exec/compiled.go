@@ -11,8 +11,8 @@ import (
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
-// CompiledKernel is an elementwise expression compiled ahead of time into one Go
-// loop, usually written by cmd/tpkernel. Once registered, the executor runs
+// CompiledKernel is an elementwise expression compiled ahead of time into
+// one Go loop, usually written by cmd/tpkernel. Once registered, the executor runs
 // any fused region that computes the same expression with Loop instead of
 // interpreting it op by op: one pass over each block instead of one per op,
 // which is what a long arithmetic chain needs to keep up with memory.
@@ -24,7 +24,11 @@ import (
 // workers; Loop sees only equal-length blocks. Loop must round as the ops
 // do (each result converted to T), so that a result never depends on
 // whether a kernel matched; exp and sigmoid, which the executor computes
-// with block kernels of its own, cannot be part of a kernel.
+// with block kernels of its own, cannot be part of a kernel. A kernel needs
+// at least two ops: one op is already one loop per block. Operands that the
+// region holds as scalars (constant within a block, such as a broadcast
+// column next to long rows) only match the kernel's scalars, so such a
+// graph is interpreted where the kernel has an input.
 type CompiledKernel[T dtype.Float] struct {
 	// Name appears in debug plans.
 	Name string
@@ -35,7 +39,8 @@ type CompiledKernel[T dtype.Float] struct {
 	// must be one of s, since the kernel stands for any value in its place.
 	Expr func(in, s []expr.Expr[T]) expr.Expr[T]
 	// Loop sets d[i] to the expression of in[k][i] and s for every i; each
-	// in[k] is at least as long as d.
+	// in[k] is at least as long as d. d may be one of the in (an in-place
+	// update), so d[i] must be computed from element i alone.
 	Loop func(d []T, in [][]T, s []T)
 }
 
@@ -59,8 +64,15 @@ var compiledKernels struct {
 // already has one replaces it. An expression that is not one elementwise
 // region over all of its inputs and scalars is an error.
 func RegisterCompiled[T dtype.Float](k CompiledKernel[T]) error {
-	if k.Expr == nil || k.Loop == nil || k.Inputs < 1 || k.Scalars < 0 {
-		return fmt.Errorf("exec: kernel %q: Expr, Loop and at least one input are required", k.Name)
+	switch dt := dtype.Of[T](); {
+	case dt != dtype.Float32 && dt != dtype.Float64:
+		return fmt.Errorf("exec: kernel %q: the element type must be float32 or float64, not a named type", k.Name)
+	case k.Expr == nil || k.Loop == nil:
+		return fmt.Errorf("exec: kernel %q: Expr and Loop are required", k.Name)
+	case k.Inputs < 1:
+		return fmt.Errorf("exec: kernel %q: %d inputs: at least one is required", k.Name, k.Inputs)
+	case k.Scalars < 0:
+		return fmt.Errorf("exec: kernel %q: %d scalars", k.Name, k.Scalars)
 	}
 	// Plan the expression with placeholders for its inputs, so that each
 	// of the region's input slots can be traced back by node to the
@@ -75,7 +87,10 @@ func RegisterCompiled[T dtype.Float](k CompiledKernel[T]) error {
 	for i := range s {
 		s[i] = expr.Scalar(T(i + 1))
 	}
-	e := k.Expr(in, s)
+	e, err := callExpr(k.Expr, in, s)
+	if err != nil {
+		return fmt.Errorf("exec: kernel %q: Expr: %v", k.Name, err)
+	}
 	if err := e.Err(); err != nil {
 		return fmt.Errorf("exec: kernel %q: %w", k.Name, err)
 	}
@@ -91,7 +106,7 @@ func RegisterCompiled[T dtype.Float](k CompiledKernel[T]) error {
 	w := walkers.Get().(*walker)
 	roots := []*expr.Node{e.Node()}
 	w.walk(roots, nil, binds)
-	_, err := New(Workers(1)).buildPlan(w, roots, nil, binds, probe)
+	_, err = New(Workers(1)).buildPlan(w, roots, nil, binds, probe)
 	w.reset()
 	walkers.Put(w)
 	if err != nil {
@@ -99,6 +114,9 @@ func RegisterCompiled[T dtype.Float](k CompiledKernel[T]) error {
 	}
 	if probe.regions != 1 || probe.key == "" {
 		return fmt.Errorf("exec: kernel %q: the expression is not one elementwise region", k.Name)
+	}
+	if probe.ops < 2 {
+		return fmt.Errorf("exec: kernel %q: the expression has %d op; a kernel needs two or more (one op already runs as one loop)", k.Name, probe.ops)
 	}
 	ent := &compiledEntry{name: k.Name, nIn: k.Inputs, nS: k.Scalars}
 	params := map[*expr.Node]int{}
@@ -164,11 +182,22 @@ func MustRegisterCompiled[T dtype.Float](k CompiledKernel[T]) {
 func UseCompiledKernels(on bool) Option { return func(x *Executor) { x.noKernels = !on } }
 
 // compiledProbe records, while a kernel's own expression is planned, the key
-// of its region and the node behind each input slot.
+// of its region, its number of ops and the node behind each input slot.
 type compiledProbe struct {
-	regions int
-	key     string
-	inputs  []*expr.Node
+	regions, ops int
+	key          string
+	inputs       []*expr.Node
+}
+
+// callExpr calls a kernel's Expr, turning a panic (say, an input index
+// beyond Inputs) into an error.
+func callExpr[T dtype.Float](f func(in, s []expr.Expr[T]) expr.Expr[T], in, s []expr.Expr[T]) (e expr.Expr[T], err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return f(in, s), nil
 }
 
 // regionKey describes a region's program before pair fusion: each input
@@ -200,6 +229,7 @@ func regionKey(g *region, root int) string {
 func (pl *planner) useCompiled(g *region, pr *program, root *expr.Node) {
 	if probe := pl.probe; probe != nil {
 		probe.regions++
+		probe.ops = len(g.instrs)
 		probe.key = regionKey(g, pr.slotOf[root])
 		for _, v := range pr.inputs {
 			probe.inputs = append(probe.inputs, pl.p.values[v].node)

@@ -55,7 +55,8 @@ func testKernel[T dtype.Float](t *testing.T) {
 	compiledX := func() *exec.Executor {
 		return exec.New(exec.Workers(2), exec.Grain(1), exec.BlockSize(64), exec.Debug(&plan))
 	}
-	interp := exec.New(exec.Workers(2), exec.Grain(1), exec.BlockSize(64), exec.UseCompiledKernels(false))
+	var interpPlan bytes.Buffer
+	interp := exec.New(exec.Workers(2), exec.Grain(1), exec.BlockSize(64), exec.UseCompiledKernels(false), exec.Debug(&interpPlan))
 	// The kernel is used for the same graph over any operands and scalar;
 	// graphs that differ in any way are interpreted.
 	cases := []struct {
@@ -81,6 +82,8 @@ func testKernel[T dtype.Float](t *testing.T) {
 		assertBits(t, want.Values(), got.Values(), "%s: against the interpreter", c.name)
 		assert.Equal(t, c.kernel, strings.Contains(plan.String(), "compiled w3-test"), "%s: kernel used", c.name)
 	}
+	assert.Contains(t, interpPlan.String(), "fused", "the interpreting executor printed its plans")
+	assert.NotContains(t, interpPlan.String(), "compiled", "UseCompiledKernels(false) interprets every region")
 
 	// In place: dst is an input of the kernel.
 	dst := a.Clone()
@@ -89,7 +92,10 @@ func testKernel[T dtype.Float](t *testing.T) {
 	assertBits(t, want.Values(), dst.Values(), "in place")
 }
 
-func TestRegisterKernelErrors(t *testing.T) {
+// named is a float64 under another name, which kernels refuse.
+type named float64
+
+func TestRegisterCompiledErrors(t *testing.T) {
 	t.Cleanup(func() { exec.UnregisterCompiled("bad") })
 	good := w3Kernel[float64]("bad")
 	type ex = expr.Expr[float64]
@@ -101,10 +107,12 @@ func TestRegisterKernelErrors(t *testing.T) {
 		mod  func(k *exec.CompiledKernel[float64])
 		want string
 	}{
-		{"no loop", func(k *exec.CompiledKernel[float64]) { k.Loop = nil }, "required"},
-		{"no inputs", func(k *exec.CompiledKernel[float64]) { k.Inputs = 0 }, "required"},
+		{"no loop", func(k *exec.CompiledKernel[float64]) { k.Loop = nil }, "Expr and Loop are required"},
+		{"no inputs", func(k *exec.CompiledKernel[float64]) { k.Inputs = 0 }, "0 inputs: at least one is required"},
+		{"negative scalars", func(k *exec.CompiledKernel[float64]) { k.Scalars = -1 }, "-1 scalars"},
 		{"unused input", func(k *exec.CompiledKernel[float64]) { k.Inputs = 4 }, "does not use all 4 inputs and 1 scalars"},
 		{"unused scalar", func(k *exec.CompiledKernel[float64]) { k.Scalars = 2 }, "does not use all 3 inputs and 2 scalars"},
+		{"more inputs than it says", func(k *exec.CompiledKernel[float64]) { k.Inputs = 2 }, "Expr: panic: runtime error: index out of range [2]"},
 		{"a reduction", withExpr(func(in, s []ex) ex { return in[0].Add(in[1]).Add(in[2]).Sum().Add(s[0]) }), "not one elementwise region"},
 		{"a shape error", withExpr(func(in, s []ex) ex { return in[0].Reshape(3) }), "shape"},
 		{"a foreign tensor", withExpr(func(in, s []ex) ex { return good.Expr(in, s).Add(expr.Of(tensor.Must(tensor.Ones[float64](2)))) }), "neither one of its inputs nor one of its scalars"},
@@ -124,12 +132,31 @@ func TestRegisterKernelErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), c.want, c.name)
 		}
 	}
+
+	one := exec.CompiledKernel[float64]{Name: "bad", Inputs: 2,
+		Expr: func(in, s []ex) ex { return in[0].Add(in[1]) },
+		Loop: func(d []float64, in [][]float64, s []float64) {}}
+	assert.ErrorContains(t, exec.RegisterCompiled(one), "has 1 op; a kernel needs two or more")
+
+	n := exec.CompiledKernel[named]{Name: "bad", Inputs: 1,
+		Expr: func(in, s []expr.Expr[named]) expr.Expr[named] { return in[0].Add(in[0]).Neg() },
+		Loop: func(d []named, in [][]named, s []named) {}}
+	assert.ErrorContains(t, exec.RegisterCompiled(n), "must be float32 or float64")
+
 	bad := good
 	bad.Inputs = 0
-	assert.PanicsWithError(t, `exec: kernel "bad": Expr, Loop and at least one input are required`, func() { exec.MustRegisterCompiled(bad) })
+	assert.PanicsWithError(t, `exec: kernel "bad": 0 inputs: at least one is required`, func() { exec.MustRegisterCompiled(bad) })
 
-	// A reviewer's reproducer: with a constant of its own, a*b+1 would have
-	// matched a*b+100. Such a graph must stay interpreted and correct.
+	// A reviewer's reproducer: a*b+1 with its constant baked into the loop
+	// must be refused; had it registered, a*b+100 would have used it.
+	plusOne := exec.CompiledKernel[float64]{Name: "bad", Inputs: 2,
+		Expr: func(in, s []ex) ex { return in[0].Mul(in[1]).AddScalar(1) },
+		Loop: func(d []float64, in [][]float64, s []float64) {
+			for i := range d {
+				d[i] = float64(in[0][i]*in[1][i]) + 1
+			}
+		}}
+	require.Error(t, exec.RegisterCompiled(plusOne))
 	a, b := randomTensor[float64](t, newRand(5), 4), randomTensor[float64](t, newRand(6), 4)
 	got := evalWith(t, exec.Default, expr.Of(a).Mul(expr.Of(b)).AddScalar(100))
 	want := make([]float64, 4)
@@ -170,4 +197,17 @@ func TestDebugSuggestsKernel(t *testing.T) {
 		}
 		assert.Contains(t, plan.String(), "compile them into one: go run github.com/tensorplay/tensorplay/cmd/tpkernel "+c.want, c.name)
 	}
+}
+
+func TestExecutorWith(t *testing.T) {
+	var plan bytes.Buffer
+	x := exec.New(exec.Workers(3), exec.Debug(&plan))
+	y := x.With(exec.UseCompiledKernels(false))
+	assert.Equal(t, 3, y.Workers(), "workers carried over")
+	_, err := exec.EvalWith(y, expr.Of(randomTensor[float64](t, newRand(1), 5)).AddScalar(1))
+	require.NoError(t, err)
+	assert.Contains(t, plan.String(), "exec plan", "the Debug writer carried over")
+	z := x.With(exec.Workers(1))
+	assert.Equal(t, 1, z.Workers(), "options apply on top")
+	assert.Equal(t, 3, x.Workers(), "x is unchanged")
 }

@@ -82,6 +82,17 @@ func New(opts ...Option) *Executor {
 	return x
 }
 
+// With returns a new executor with x's options and then opts applied: the
+// same settings, its own workers and plan cache. bench uses it to run a
+// workload on an executor like the caller's but with compiled kernels off.
+func (x *Executor) With(opts ...Option) *Executor {
+	y := &Executor{workers: x.workers, grain: x.grain, block: x.block, debug: x.debug, noKernels: x.noKernels}
+	for _, o := range opts {
+		o(y)
+	}
+	return y
+}
+
 // Workers returns the number of goroutines x evaluates with.
 func (x *Executor) Workers() int { return x.workers }
 

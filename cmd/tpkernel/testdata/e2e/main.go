@@ -36,7 +36,8 @@ func check[T dtype.Float]() int {
 		"fn":  z.Abs().Sqrt().Mul(y.Sin()).Add(x.DivScalar(3).Round()).Sub(x.Abs().Log1p()),
 		"neg": x.Sub(y).Neg().MulScalar(-4),
 	}
-	interp := exec.New(exec.UseCompiledKernels(false))
+	var interpPlan bytes.Buffer
+	interp := exec.New(exec.UseCompiledKernels(false), exec.Debug(&interpPlan))
 	bad := 0
 	for name, e := range graphs {
 		var plan bytes.Buffer
@@ -59,6 +60,10 @@ func check[T dtype.Float]() int {
 				break
 			}
 		}
+	}
+	if strings.Contains(interpPlan.String(), "compiled") || !strings.Contains(interpPlan.String(), "fused") {
+		fmt.Printf("%v: the interpreting executor used a kernel or printed no plan:\n%s", dtype.Of[T](), interpPlan.String())
+		bad++
 	}
 	return bad
 }
