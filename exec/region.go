@@ -227,23 +227,31 @@ func (rr *regionRun) runTask(task int) {
 		for s := range g.inputs {
 			st.slots[s].load(&st.geoms[nout+s], st.offs[nout+s])
 		}
-		var direct uint64
-		for i, o := range g.outputs {
-			if o.direct && st.outs[i].redirect(st.slots[o.src], &st.geoms[i], st.offs[i]) {
-				direct |= 1 << i
-			}
-		}
-		for _, f := range st.instrs {
-			f(n)
-		}
-		for i, o := range g.outputs {
-			if direct&(1<<i) == 0 {
-				st.outs[i].storeFrom(st.slots[o.src], &st.geoms[i], st.offs[i])
-			}
-		}
+		g.compute(st, st.geoms, 0, n)
 	}
 	st.release()
 	g.states.Put(st)
+}
+
+// compute runs the kernels on the n loaded elements and writes the outputs:
+// each output's block is row rows below its current offset, of the shape
+// geoms gives. An output whose block is contiguous is written by its
+// producing kernel directly; the others are stored after the kernels ran.
+func (g *region) compute(st *regionState, geoms []geom, row, n int) {
+	var direct uint64
+	for k, o := range g.outputs {
+		if o.direct && st.outs[k].redirect(st.slots[o.src], &geoms[k], st.offs[k]+row*st.geoms[k].stR) {
+			direct |= 1 << k
+		}
+	}
+	for _, f := range st.instrs {
+		f(n)
+	}
+	for k, o := range g.outputs {
+		if direct&(1<<k) == 0 {
+			st.outs[k].storeFrom(st.slots[o.src], &geoms[k], st.offs[k]+row*st.geoms[k].stR)
+		}
+	}
 }
 
 // runRows computes the current tile of a row-mode region. The operands
@@ -275,21 +283,7 @@ func (g *region) runRows(st *regionState) {
 				st.slots[s].row(i, c)
 			}
 		}
-		var direct uint64
-		for k, o := range g.outputs {
-			off := st.offs[k] + i*st.geoms[k].stR
-			if o.direct && st.outs[k].redirect(st.slots[o.src], &st.rowGeoms[k], off) {
-				direct |= 1 << k
-			}
-		}
-		for _, f := range st.instrs {
-			f(c)
-		}
-		for k, o := range g.outputs {
-			if direct&(1<<k) == 0 {
-				st.outs[k].storeFrom(st.slots[o.src], &st.rowGeoms[k], st.offs[k]+i*st.geoms[k].stR)
-			}
-		}
+		g.compute(st, st.rowGeoms, i, c)
 	}
 }
 

@@ -17,8 +17,9 @@ import (
 // TestTransposedTiles covers regions with an operand strided along the
 // inner axis, which run tile by tile and then row by row: partial tiles on
 // both axes, a column broadcast and a scalar beside the transposed view,
-// two outputs, a transposed destination (written through a scatter) and
-// element sizes that change the tile's height.
+// two outputs, a transposed destination (whose rows the layout makes
+// contiguous again), a destination strided along its rows (written through
+// a scatter) and element sizes that change the tile's height.
 func TestTransposedTiles(t *testing.T) {
 	t.Run("float64", func(t *testing.T) { testTransposedTiles[float64](t) })
 	t.Run("float32", func(t *testing.T) { testTransposedTiles[float32](t) })
@@ -60,6 +61,18 @@ func testTransposedTiles[T dtype.Numeric](t *testing.T) {
 		require.NoError(t, exec.EvalToWith(x, dst, e2))
 		assertValues(t, want2, dst.Values(), "into a transposed dst")
 		assert.Equal(t, tensor.Shape{R, C}, dst.Shape(), "dst keeps its shape")
+
+		// Every other column of a wider tensor: the destination itself is
+		// strided along its rows.
+		wideDst := tensor.Must(tensor.Zeros[T](R, 2*C))
+		cols := tensor.Must(wideDst.Slice(1, 1, math.MaxInt, 2))
+		require.NoError(t, exec.EvalToWith(x, cols, e2))
+		assertValues(t, want2, cols.Values(), "into every other column")
+		for i, v := range wideDst.Data() {
+			if i%2 == 0 {
+				require.Zero(t, v, "element %d outside the destination view", i)
+			}
+		}
 	}
 }
 

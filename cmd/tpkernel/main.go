@@ -38,6 +38,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode"
 )
 
 func main() {
@@ -69,6 +70,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *pkg == "" {
 		return errors.New("no package: pass -pkg or run under go generate")
 	}
+	if !token.IsIdentifier(*pkg) {
+		return fmt.Errorf("-pkg %q: not a valid package name", *pkg)
+	}
 	var ts []string
 	for _, t := range strings.Split(*types, ",") {
 		if t != "float64" && t != "float32" {
@@ -81,6 +85,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		name, src, ok := strings.Cut(a, "=")
 		if !ok || name == "" {
 			return fmt.Errorf("%q: want name=expression", a)
+		}
+		if strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) {
+			return fmt.Errorf("name %q: only printable characters, on one line", name)
 		}
 		k, err := parse(name, src)
 		if err != nil {
@@ -108,6 +115,7 @@ type kernel struct {
 	scalarOf  map[ast.Expr]int // a number or a negated number -> index
 	literals  []string         // literal text per scalar
 	usesMath  bool             // the loop calls the math package
+	ops       int              // operations (not counting constants' signs)
 }
 
 func parse(name, src string) (*kernel, error) {
@@ -121,6 +129,9 @@ func parse(name, src string) (*kernel, error) {
 	}
 	if len(k.inputs) == 0 {
 		return nil, fmt.Errorf("%s: the expression has no input", name)
+	}
+	if k.ops < 2 {
+		return nil, fmt.Errorf("%s: the expression has %d op; a kernel needs two or more (one op already runs as one loop)", name, k.ops)
 	}
 	return k, nil
 }
@@ -154,11 +165,15 @@ func (k *kernel) walk(e ast.Expr) error {
 			k.literals = append(k.literals, "-"+lit.Value)
 			return nil
 		}
+		if e.Op == token.SUB {
+			k.ops++
+		}
 		return k.walk(e.X)
 	case *ast.BinaryExpr:
 		if _, ok := methods[e.Op]; !ok {
 			return fmt.Errorf("column %d: %s is not supported (only + - * /)", e.OpPos, e.Op)
 		}
+		k.ops++
 		if err := k.walk(e.X); err != nil {
 			return err
 		}
@@ -167,9 +182,33 @@ func (k *kernel) walk(e ast.Expr) error {
 		if _, err := call(e); err != nil {
 			return err
 		}
+		k.ops++
 		return k.walk(e.Args[0])
 	}
-	return fmt.Errorf("column %d: %T is not supported (identifiers, numbers, + - * /, functions, parentheses)", e.Pos(), e)
+	return fmt.Errorf("column %d: %s is not supported (identifiers, numbers, + - * /, functions, parentheses)", e.Pos(), describe(e))
+}
+
+// describe names a kind of Go expression tpkernel does not compile.
+func describe(e ast.Expr) string {
+	switch e.(type) {
+	case *ast.IndexExpr, *ast.IndexListExpr:
+		return "indexing"
+	case *ast.SliceExpr:
+		return "slicing"
+	case *ast.SelectorExpr:
+		return "a selector (x.y)"
+	case *ast.StarExpr:
+		return "a pointer (*x)"
+	case *ast.CompositeLit:
+		return "a composite literal"
+	case *ast.FuncLit:
+		return "a function literal"
+	case *ast.TypeAssertExpr:
+		return "a type assertion"
+	case *ast.KeyValueExpr:
+		return "a key: value pair"
+	}
+	return fmt.Sprintf("%T", e)
 }
 
 var methods = map[token.Token]string{token.ADD: "Add", token.SUB: "Sub", token.MUL: "Mul", token.QUO: "Div"}
@@ -266,7 +305,7 @@ func generate(pkg string, types []string, ks []*kernel) ([]byte, error) {
 	p("func init() {\n")
 	for _, k := range ks {
 		for _, t := range types {
-			p("\t// %s: %s\n", k.name, k.src)
+			p("\t// %s: %s\n", k.name, strings.Join(strings.Fields(k.src), " "))
 			p("\texec.MustRegisterCompiled(exec.CompiledKernel[%s]{\n", t)
 			p("\t\tName: %q, Inputs: %d, Scalars: %d,\n", k.name, len(k.inputs), len(k.literals))
 			p("\t\tExpr: func(in, s []expr.Expr[%s]) expr.Expr[%s] {\n\t\t\treturn %s\n\t\t},\n", t, t, k.graph(k.root))

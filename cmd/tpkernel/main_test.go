@@ -74,6 +74,12 @@ func TestParseOrder(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, run([]string{"-pkg", "p", "w=-(-a)+b"}, &out, &bytes.Buffer{}))
 	assert.Contains(t, out.String(), "float64(-(-(v0[i])) + v1[i])")
+
+	// A newline inside the expression (legal between parentheses) does not
+	// break the comment that repeats it.
+	out.Reset()
+	require.NoError(t, run([]string{"-pkg", "p", "w=(a*b+\nc)"}, &out, &bytes.Buffer{}))
+	assert.Contains(t, out.String(), "// w: (a*b+ c)\n")
 }
 
 func TestErrors(t *testing.T) {
@@ -85,7 +91,12 @@ func TestErrors(t *testing.T) {
 		"exp":           {[]string{"-pkg", "p", "k=exp(a)"}, "exp is not a supported function"},
 		"two operands":  {[]string{"-pkg", "p", "k=sqrt(a, b)"}, "sqrt takes one operand"},
 		"method call":   {[]string{"-pkg", "p", "k=math.Sqrt(a)"}, "only plain function names"},
-		"index":         {[]string{"-pkg", "p", "k=a[0]"}, "*ast.IndexExpr is not supported"},
+		"index":         {[]string{"-pkg", "p", "k=a[0]"}, "indexing is not supported"},
+		"selector":      {[]string{"-pkg", "p", "k=a.b+c"}, "a selector (x.y) is not supported"},
+		"one op":        {[]string{"-pkg", "p", "k=a+b"}, "has 1 op; a kernel needs two or more"},
+		"no op":         {[]string{"-pkg", "p", "k=(a)"}, "has 0 op"},
+		"bad package":   {[]string{"-pkg", "a b", "k=a+b*c"}, `-pkg "a b": not a valid package name`},
+		"newline name":  {[]string{"-pkg", "p", "k\nx=a+b*c"}, "only printable characters"},
 		"string":        {[]string{"-pkg", "p", `k=a+"x"`}, `"x" is not a number`},
 		"no input":      {[]string{"-pkg", "p", "k=2*3"}, "has no input"},
 		"syntax":        {[]string{"-pkg", "p", "k=a+"}, "k:"},
