@@ -6,11 +6,16 @@ import (
 	"go/token"
 	"os"
 	"os/exec"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	tpexec "github.com/tensorplay/tensorplay/exec"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
 )
 
 // TestCheckedInKernels regenerates bench/kernels_tp.go with its go:generate
@@ -55,6 +60,28 @@ func TestDebugHint(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "in[0].Mul(in[1]).Add(in[2]).Mul(in[0].Sub(in[1])).Div(in[2].Add(s[0]))", k.graph(k.root))
 	assert.Equal(t, []string{"-1.5"}, k.literals)
+}
+
+// TestHintsParse keeps exec's debug hints and tpkernel in step: for every
+// function tpkernel compiles, the hint a debug plan prints for f(a*b+c)*a
+// must parse here into the same graph.
+func TestHintsParse(t *testing.T) {
+	a, b, c := tensor.Must(tensor.Rand[float64](1, 8)), tensor.Must(tensor.Rand[float64](2, 8)), tensor.Must(tensor.Rand[float64](3, 8))
+	for name, f := range funcs {
+		inner := expr.Of(a).Mul(expr.Of(b)).Add(expr.Of(c))
+		m := reflect.ValueOf(inner).MethodByName(f.method)
+		require.True(t, m.IsValid(), "expr has no method %s", f.method)
+		e := m.Call(nil)[0].Interface().(expr.Expr[float64]).Mul(expr.Of(a))
+		var plan bytes.Buffer
+		_, err := tpexec.EvalWith(tpexec.New(tpexec.Debug(&plan)), e)
+		require.NoError(t, err, name)
+		_, hint, ok := strings.Cut(plan.String(), "cmd/tpkernel 'NAME=")
+		require.True(t, ok, "%s: no hint in\n%s", name, plan.String())
+		hint, _, _ = strings.Cut(hint, "'")
+		k, err := parse("NAME", hint)
+		require.NoError(t, err, "%s: %s", name, hint)
+		assert.Equal(t, "in[0].Mul(in[1]).Add(in[2])."+f.method+"().Mul(in[0])", k.graph(k.root), name)
+	}
 }
 
 func TestParseOrder(t *testing.T) {
