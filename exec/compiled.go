@@ -25,10 +25,9 @@ import (
 // do (each result converted to T), so that a result never depends on
 // whether a kernel matched; exp and sigmoid, which the executor computes
 // with block kernels of its own, cannot be part of a kernel. A kernel needs
-// at least two ops: one op is already one loop per block. Operands that the
-// region holds as scalars (constant within a block, such as a broadcast
-// column next to long rows) only match the kernel's scalars, so such a
-// graph is interpreted where the kernel has an input.
+// at least two ops: one op is already one loop per block. A 0-d tensor
+// matches only a kernel's scalar; a tensor the region holds constant within
+// a block (a broadcast column next to long rows) is expanded for Loop.
 type CompiledKernel[T dtype.Float] struct {
 	// Name appears in debug plans.
 	Name string
@@ -150,9 +149,21 @@ func RegisterCompiled[T dtype.Float](k CompiledKernel[T]) error {
 			sSlots[i] = a.(*slot[T])
 		}
 		vin, vs := make([][]T, len(ins)), make([]T, len(ss))
+		fill := make([][]T, len(ins)) // inputs constant within a block, expanded
 		return func(n int) {
 			for i, a := range inSlots {
-				vin[i] = a.v[:n]
+				if !a.scalar {
+					vin[i] = a.v[:n]
+					continue
+				}
+				if len(fill[i]) < n {
+					fill[i] = make([]T, n)
+				}
+				f := fill[i][:n]
+				for j := range f {
+					f[j] = a.s
+				}
+				vin[i] = f
 			}
 			for i, a := range sSlots {
 				vs[i] = a.s
@@ -201,14 +212,16 @@ func callExpr[T dtype.Float](f func(in, s []expr.Expr[T]) expr.Expr[T], in, s []
 }
 
 // regionKey describes a region's program before pair fusion: each input
-// slot's kind and dtype, then each instruction's op, dtypes and operand
-// slots. Slots are numbered in the planner's order (inputs by first use,
-// then computed nodes in post-order), so equal keys mean equal graphs.
-func regionKey(g *region, root int) string {
+// slot's kind (a 0-d value, which can be a kernel's scalar, or a tensor, a
+// kernel's input, even where it is constant within a block) and dtype, then
+// each instruction's op, dtypes and operand slots. Slots are numbered in the
+// planner's order (inputs by first use, then computed nodes in post-order),
+// so equal keys mean equal graphs.
+func (pl *planner) regionKey(g *region, pr *program, root int) string {
 	var b strings.Builder
-	for s := range g.inputs {
+	for s, v := range pr.inputs {
 		kind := "v"
-		if g.scalar[s] {
+		if len(pl.p.values[v].shape) == 0 {
 			kind = "s"
 		}
 		fmt.Fprintf(&b, "%s%s,", kind, g.slotDT[s])
@@ -230,19 +243,19 @@ func (pl *planner) useCompiled(g *region, pr *program, root *expr.Node) {
 	if probe := pl.probe; probe != nil {
 		probe.regions++
 		probe.ops = len(g.instrs)
-		probe.key = regionKey(g, pr.slotOf[root])
+		probe.key = pl.regionKey(g, pr, pr.slotOf[root])
 		for _, v := range pr.inputs {
 			probe.inputs = append(probe.inputs, pl.p.values[v].node)
 		}
 		return
 	}
-	if pl.x.noKernels || len(g.instrs) < 2 {
-		return
+	if pl.x.noKernels || len(g.instrs) < 2 || g.scalar[pr.slotOf[root]] {
+		return // a result constant over every block is computed once per block anyway
 	}
 	compiledKernels.RLock()
 	var ent *compiledEntry
 	if len(compiledKernels.byKey) > 0 {
-		ent = compiledKernels.byKey[regionKey(g, pr.slotOf[root])]
+		ent = compiledKernels.byKey[pl.regionKey(g, pr, pr.slotOf[root])]
 	}
 	compiledKernels.RUnlock()
 	if ent == nil {

@@ -57,6 +57,11 @@ func testKernel[T dtype.Float](t *testing.T) {
 	}
 	var interpPlan bytes.Buffer
 	interp := exec.New(exec.Workers(2), exec.Grain(1), exec.BlockSize(64), exec.UseCompiledKernels(false), exec.Debug(&interpPlan))
+	// Long rows next to a column [R,1]: the column is constant within each
+	// block (a scalar slot) and is expanded for the kernel's input.
+	long, long2, col := randomTensor[T](t, r, 5, 3000), randomTensor[T](t, r, 5, 3000), randomTensor[T](t, r, 5, 1)
+	zeroD := randomTensor[T](t, r)
+
 	// The kernel is used for the same graph over any operands and scalar;
 	// graphs that differ in any way are interpreted.
 	cases := []struct {
@@ -68,6 +73,8 @@ func testKernel[T dtype.Float](t *testing.T) {
 		{"another scalar", w3(expr.Of(a), expr.Of(b), expr.Of(c), -7), true},
 		{"broadcast row", w3(expr.Of(a), expr.Of(row), expr.Of(c), 2), true},
 		{"transposed", w3(expr.Of(a), expr.Of(bt), expr.Of(c), 2), true},
+		{"a column beside long rows", w3(expr.Of(long), expr.Of(col), expr.Of(long2), 2), true},
+		{"a 0-d tensor for c", w3(expr.Of(a), expr.Of(b), expr.Of(zeroD), 1.5), false},
 		{"sub for add", expr.Of(a).Mul(expr.Of(b)).Sub(expr.Of(c)).Mul(expr.Of(a).Sub(expr.Of(b))).Div(expr.Of(c).AddScalar(1.5)), false},
 		{"scalar for c", w3(expr.Of(a), expr.Of(b), expr.Scalar[T](3), 1.5), false},
 		{"swapped div", expr.Of(c).AddScalar(1.5).Div(expr.Of(a).Mul(expr.Of(b)).Add(expr.Of(c)).Mul(expr.Of(a).Sub(expr.Of(b)))), false},
