@@ -250,7 +250,7 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 	if len(ms) == 1 {
 		pl.useCompiled(g, pr, ms[0].node)
 		if pl.x.debug != nil && len(g.instrs) > 0 && g.instrs[0].compiled == nil {
-			g.hint = pl.tpkernelHint(g, pr, ms[0].node)
+			g.hint = pl.tpkernelHint(pr, ms[0].node)
 		}
 	}
 	nslots := len(g.slotDT)

@@ -29,7 +29,7 @@ var tpkernelOps = map[expr.Op]string{
 // tpkernel does not compile. Inputs are named a, b, … as the planner meets
 // them, the order tpkernel numbers them in; constants and 0-d tensors print
 // their value (the kernel takes any).
-func (pl *planner) tpkernelHint(g *region, pr *program, root *expr.Node) string {
+func (pl *planner) tpkernelHint(pr *program, root *expr.Node) string {
 	if dt := root.DType(); dt != dtype.Float64 && dt != dtype.Float32 {
 		return ""
 	}
@@ -38,11 +38,9 @@ func (pl *planner) tpkernelHint(g *region, pr *program, root *expr.Node) string 
 	render = func(n *expr.Node) (string, bool) {
 		if s, ok := pr.slotOf[n]; ok && s < len(pr.inputs) {
 			v := &pl.p.values[pr.inputs[s]]
-			if g.scalar[s] {
-				// A kernel scalar: a 0-d value prints as a literal; an
-				// input constant only within a block (a broadcast
-				// column) has no tpkernel spelling.
-				if len(v.shape) != 0 || v.kind != valFixed {
+			if len(v.shape) == 0 {
+				// A kernel scalar (see regionKey): it prints as a literal.
+				if v.kind != valFixed {
 					return "", false
 				}
 				return constText(v.fixed)
