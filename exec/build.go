@@ -247,6 +247,7 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		st := g.lay.strides[len(ms)+s]
 		return st[d-1] == 0 && (g.r == 1 || d < 2 || st[d-2] == 0)
 	})
+	g.sortInputs(len(ms))
 	if len(ms) == 1 {
 		pl.useCompiled(g, pr, ms[0].node)
 		if pl.x.debug != nil && len(g.instrs) > 0 && g.instrs[0].compiled == nil {
@@ -358,5 +359,19 @@ func (pl *planner) copyRegion(src, dst int) *region {
 	g.slotDT = []dtype.DType{v.dt}
 	g.scalar = []bool{false}
 	g.outputs = []regionOutput{{value: dst, src: 0}}
+	g.sortInputs(1)
 	return g
+}
+
+// sortInputs splits the input slots into those with one value over the
+// whole region and the others; nout operands (the outputs) precede the
+// inputs in the layout.
+func (g *region) sortInputs(nout int) {
+	for s := range g.inputs {
+		if slices.ContainsFunc(g.lay.strides[nout+s], func(st int) bool { return st != 0 }) {
+			g.varying = append(g.varying, s)
+		} else {
+			g.invariant = append(g.invariant, s)
+		}
+	}
 }

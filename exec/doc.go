@@ -30,9 +30,9 @@
 // axis (a transposed view). Such a tile covers 256 bytes of the strided
 // operand's own unit-stride axis, which is gathered once per tile; the tile
 // then runs a row at a time with every other operand in place. Each kernel
-// sizes its blocks (256 to 8192 elements) so that its per-worker buffers
+// sizes its blocks (128 to 8192 elements) so that its per-worker buffers
 // fill about 8 KiB; BlockSize fixes the size instead. Blocks are grouped
-// into tasks, several per worker; workers take task numbers from an atomic
+// into tasks, 16 per worker; workers take task numbers from an atomic
 // counter. Work below Grain elements runs on the calling goroutine.
 //
 // # Kernels
@@ -43,9 +43,11 @@
 // per-worker buffer; each node then runs one tight loop over the block
 // (kernels_gen.go, written by go generate). Pairs of arithmetic nodes whose
 // inner result feeds only the outer one run as one loop (a*b+c), rounding
-// exactly as the two loops would; float64 add, sub, div and scaling use
-// gonum's assembly loops, float exp and sigmoid internal/vmath's block
-// kernels. Dispatch happens once per block, never per element, and a fused
+// exactly as the two loops would. On amd64 with AVX2, float32 and float64
+// arithmetic, fused pairs, neg, abs, sqrt and square use internal/simd's
+// generated AVX2 loops (the same bits as the Go loops); without it float64
+// add, sub, div and scaling use gonum's SSE2 loops. Float exp and sigmoid
+// use internal/vmath's block kernels. Dispatch happens once per block, never per element, and a fused
 // graph allocates its outputs and nothing else large: per-worker buffers
 // are pooled across evaluations.
 //

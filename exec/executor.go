@@ -39,14 +39,22 @@ func Grain(n int) Option { return func(x *Executor) { x.grain = max(1, n) } }
 
 // BlockSize fixes the number of elements a kernel processes per step. By
 // default each kernel chooses: as many as let its per-worker buffers fill
-// about 8 KiB of cache (256 to 8192), so blocks stay in L1 while the cost of
-// dispatching a block stays negligible.
+// about 8 KiB of cache (128 to 8192), so blocks stay in L1 while the cost of
+// dispatching a block stays small.
 func BlockSize(n int) Option { return func(x *Executor) { x.block = max(16, n) } }
 
 // Automatic block sizes: the buffer budget and the bounds.
+//
+// The lower bound matters for regions of many kernels over large operands,
+// whose first kernel reads memory and whose other kernels compute in cache:
+// in short blocks the hardware prefetcher keeps the next block coming while
+// they compute. (a*b+c)*(a-b)/(c+1.5) over 1e7 float64 (three kernels, 48
+// bytes of buffer per element) ran at 0.82–0.85x a hand-written loop in
+// blocks of 256 and at 0.93–1.00x in blocks of 128, measured round-robin in
+// one process; blocks of 64 pay more in dispatch than they gain (0.85x).
 const (
 	scratchBudget = 8 << 10
-	minBlock      = 256
+	minBlock      = 128
 	maxBlock      = 8192
 )
 

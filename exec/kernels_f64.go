@@ -8,7 +8,8 @@ import (
 
 // float64Binary returns float64 kernels built on gonum's floats package,
 // whose loops are SSE2 assembly on amd64 (two to three times the speed of a
-// Go loop on data in cache). Only exact rewrites are used: s+t is 1*s+t,
+// Go loop on data in cache). Where internal/simd's AVX2 loops are available
+// they come first (see withSIMD) and these are not used. Only exact rewrites are used: s+t is 1*s+t,
 // s-t is -1*t+s and s*c a scaling, all bit-identical to the plain
 // operations. The other ops and variants fall through to the generic kernels
 // (adding a scalar would take gonum two passes, a copy and AddConst, which
@@ -41,6 +42,7 @@ func float64Impl() *impl[float64] {
 
 // float64Fused keeps divisions out of fused pairs: gonum's DivTo divides two
 // lanes at a time, which beats one loop doing both ops with scalar divides.
+// (The AVX2 loops fuse divisions too, four lanes at a time.)
 func float64Fused(outer, inner expr.Op, left bool) (func(d, x, y, z []float64), bool) {
 	if outer == expr.OpDiv {
 		return nil, false

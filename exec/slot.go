@@ -67,6 +67,34 @@ func newSlot[T dtype.Elem](block int, scalar bool) *slot[T] {
 	return s
 }
 
+// newSlots makes a slot per length, a scalar one where scalar says so.
+// The vector slots' buffers are carved from one allocation, one after the
+// other with a cache line between them, so that they never share cache sets
+// with each other and a block's buffers and operands fit in L1 together.
+// Separately allocated buffers could land at the same offset within a page
+// (a 1 KiB buffer is 1 KiB-aligned), all in the same sets: three such
+// buffers beside four page-aligned streams made (a*b+c)*(a-b)/(c+1.5) on
+// 1e7 float64 run at 0.85x the hand loop instead of 0.97–0.99x.
+func newSlots[T dtype.Elem](lens []int, scalar []bool) []slotAny {
+	pad := max(1, 64/dtype.Of[T]().Size())
+	total := 0
+	for i, n := range lens {
+		if !scalar[i] {
+			total += n + pad
+		}
+	}
+	backing := make([]T, total)
+	slots := make([]slotAny, len(lens))
+	for i, n := range lens {
+		s := newSlot[T](0, scalar[i])
+		if !scalar[i] {
+			s.buf, backing = backing[:n:n], backing[n+pad:]
+		}
+		slots[i] = s
+	}
+	return slots
+}
+
 func (s *slot[T]) prepare(n int) {
 	if !s.scalar {
 		s.v = s.buf[:n]

@@ -14,6 +14,7 @@ import (
 // dtype to the generic implementation instantiated for it.
 type typed interface {
 	newSlot(block int, scalar bool) slotAny
+	newSlots(lens []int, scalar []bool) []slotAny
 	alloc(shape tensor.Shape) tensor.Any
 	asStrided(t tensor.Any, shape tensor.Shape, strides []int, off int) tensor.Any
 	// instr builds the kernel call of an elementwise node whose result has
@@ -48,8 +49,8 @@ var typedTable = map[dtype.DType]typed{
 	dtype.Uint16:     intImpl[uint16](),
 	dtype.Uint32:     intImpl[uint32](),
 	dtype.Uint64:     intImpl[uint64](),
-	dtype.Float32:    floatImpl[float32](),
-	dtype.Float64:    float64Impl(),
+	dtype.Float32:    withSIMD(floatImpl[float32]()),
+	dtype.Float64:    withSIMD(float64Impl()),
 	dtype.Complex64:  complexImpl[complex64](),
 	dtype.Complex128: complexImpl[complex128](),
 }
@@ -140,6 +141,8 @@ func partsInto[F dtype.Float, C dtype.Complex](op expr.Op, d []F, a []C) {
 }
 
 func (impl[T]) newSlot(block int, scalar bool) slotAny { return newSlot[T](block, scalar) }
+
+func (impl[T]) newSlots(lens []int, scalar []bool) []slotAny { return newSlots[T](lens, scalar) }
 
 func (impl[T]) alloc(shape tensor.Shape) tensor.Any {
 	t, _ := tensor.New[T](shape...)

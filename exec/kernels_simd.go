@@ -1,0 +1,74 @@
+package exec
+
+import (
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/simd"
+)
+
+// The AVX2 loops of internal/simd come first for float32 and float64: they
+// compute what the Go loops compute, bit for bit, four or eight lanes at a
+// time. Where they are missing (another CPU or architecture, the purego tag,
+// simd.Enabled cleared) the lookups fall through to the Go loops.
+
+var simdOps = map[expr.Op]simd.Op{
+	expr.OpAdd: simd.Add,
+	expr.OpSub: simd.Sub,
+	expr.OpMul: simd.Mul,
+	expr.OpDiv: simd.Div,
+}
+
+var simdUnaryOps = map[expr.Op]simd.UnaryOp{
+	expr.OpNeg:    simd.Neg,
+	expr.OpAbs:    simd.Abs,
+	expr.OpSqrt:   simd.Sqrt,
+	expr.OpSquare: simd.Square,
+}
+
+func simdBinary[T dtype.Float](op expr.Op) (binFns[T], bool) {
+	o, ok := simdOps[op]
+	if !ok {
+		return binFns[T]{}, false
+	}
+	k, ok := simd.BinaryOf[T](o)
+	return binFns[T]{vv: k.VV, vs: k.VS, sv: k.SV}, ok
+}
+
+func simdUnary[T dtype.Float](op expr.Op) (func(d, a []T), bool) {
+	o, ok := simdUnaryOps[op]
+	if !ok {
+		return nil, false
+	}
+	return simd.Unary[T](o)
+}
+
+// simdPair maps a fused pair's ops; inner must be add, sub or mul.
+func simdPair(outer, inner expr.Op) (simd.Op, simd.Op, bool) {
+	o, ok1 := simdOps[outer]
+	i, ok2 := simdOps[inner]
+	return o, i, ok1 && ok2 && i != simd.Div
+}
+
+// withSIMD puts the AVX2 loops in front of m's lookups.
+func withSIMD[T dtype.Float](m *impl[T]) *impl[T] {
+	m.bin = firstOf(simdBinary[T], m.bin)
+	m.un = firstOf(simdUnary[T], m.un)
+	fused, fusedS := m.fused, m.fusedS
+	m.fused = func(outer, inner expr.Op, left bool) (func(d, x, y, z []T), bool) {
+		if o, i, ok := simdPair(outer, inner); ok {
+			if f, ok := simd.Fused[T](o, i, left); ok {
+				return f, true
+			}
+		}
+		return fused(outer, inner, left)
+	}
+	m.fusedS = func(outer, inner expr.Op, left bool) (func(d, x []T, y T, z []T), bool) {
+		if o, i, ok := simdPair(outer, inner); ok {
+			if f, ok := simd.FusedS[T](o, i, left); ok {
+				return f, true
+			}
+		}
+		return fusedS(outer, inner, left)
+	}
+	return m
+}
