@@ -12,6 +12,7 @@ import (
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/exec"
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/simd"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -174,8 +175,13 @@ func TestRegisterCompiledErrors(t *testing.T) {
 }
 
 // TestDebugSuggestsKernel checks the cmd/tpkernel expression a debug plan
-// prints for regions of three or more interpreted loops.
+// prints for regions of three or more interpreted loops. It runs without
+// the AVX2 loops, so that every machine prints them (see
+// TestDebugHintSkipsAVX2Regions).
 func TestDebugSuggestsKernel(t *testing.T) {
+	saved := simd.Enabled
+	t.Cleanup(func() { simd.Enabled = saved })
+	simd.Enabled = false
 	r := newRand(43)
 	a, b, c := randomTensor[float64](t, r, 8), randomTensor[float64](t, r, 8), randomTensor[float64](t, r, 8)
 	x, y, z := expr.Of(a), expr.Of(b), expr.Of(c)
@@ -203,6 +209,31 @@ func TestDebugSuggestsKernel(t *testing.T) {
 			continue
 		}
 		assert.Contains(t, plan.String(), "compile them into one: go run github.com/tensorplay/tensorplay/cmd/tpkernel "+c.want, c.name)
+	}
+}
+
+// TestDebugHintSkipsAVX2Regions: a region whose loops are all AVX2 loops
+// gets no suggestion (compiled into one scalar loop it would be no
+// faster); one with a loop the AVX2 set lacks (sin, log) still does.
+func TestDebugHintSkipsAVX2Regions(t *testing.T) {
+	if !simd.Enabled {
+		t.Skip("no AVX2 loops on this machine")
+	}
+	r := newRand(44)
+	x, y, z := expr.Of(randomTensor[float64](t, r, 8)), expr.Of(randomTensor[float64](t, r, 8)), expr.Of(randomTensor[float64](t, r, 8))
+	for _, c := range []struct {
+		name string
+		e    expr.Expr[float64]
+		hint bool
+	}{
+		{"W3", x.Mul(y).Add(z).Mul(x.Sub(y)).Div(z.AddScalar(1.5)), false},
+		{"abs, sqrt, neg", z.Abs().Sqrt().Mul(y).Add(x.Neg()).Square(), false},
+		{"with sin and log", z.Abs().Sqrt().Mul(y.Sin()).Add(x.Neg()).Sub(x.Log()), true},
+	} {
+		var plan bytes.Buffer
+		_, err := exec.EvalWith(exec.New(exec.Debug(&plan)), c.e)
+		require.NoError(t, err, c.name)
+		assert.Equal(t, c.hint, strings.Contains(plan.String(), "cmd/tpkernel"), "%s:\n%s", c.name, plan.String())
 	}
 }
 

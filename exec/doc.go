@@ -32,8 +32,8 @@
 // then runs a row at a time with every other operand in place. Each kernel
 // sizes its blocks (128 to 8192 elements) so that its per-worker buffers
 // fill about 8 KiB; BlockSize fixes the size instead. Blocks are grouped
-// into tasks, 16 per worker; workers take task numbers from an atomic
-// counter. Work below Grain elements runs on the calling goroutine.
+// into tasks, up to 16 per worker; workers take task numbers from an
+// atomic counter. Work below Grain elements runs on the calling goroutine.
 //
 // # Kernels
 //
@@ -47,9 +47,9 @@
 // arithmetic, fused pairs, neg, abs, sqrt and square use internal/simd's
 // generated AVX2 loops (the same bits as the Go loops); without it float64
 // add, sub, div and scaling use gonum's SSE2 loops. Float exp and sigmoid
-// use internal/vmath's block kernels. Dispatch happens once per block, never per element, and a fused
-// graph allocates its outputs and nothing else large: per-worker buffers
-// are pooled across evaluations.
+// use internal/vmath's block kernels. Dispatch happens once per block,
+// never per element, and a fused graph allocates its outputs and nothing
+// else large: per-worker buffers are pooled across evaluations.
 //
 // A region whose graph is that of a registered Kernel (an expression
 // compiled ahead of time by cmd/tpkernel) runs the kernel's one loop per

@@ -187,3 +187,33 @@ func TestLeavesAreReadAtEvaluation(t *testing.T) {
 	require.NoError(t, exec.EvalTo(dst, e))
 	assert.Equal(t, []float64{10, 50, -10}, dst.Values())
 }
+
+// TestRunDestinationsOverlap: two destinations whose elements' memory spans
+// intersect are refused before anything is written (a root read from one
+// while the other is written would depend on the order of the writes);
+// two halves of one array are separate destinations.
+func TestRunDestinationsOverlap(t *testing.T) {
+	const N = 64
+	a := expr.Of(tensor.Must(tensor.Arange[float32](1, N+1, 1)))
+	r1 := a.AddScalar(1)
+	r2 := r1.MulScalar(2)
+	roots := []*expr.Node{r1.Node(), r2.Node()}
+
+	base := tensor.Must(tensor.Zeros[float32](N + 1))
+	snap := base.Values()
+	d1, d2 := tensor.Must(base.Slice(0, 0, N, 1)), tensor.Must(base.Slice(0, 1, N+1, 1))
+	_, err := exec.New().Run(roots, []tensor.Any{d1, d2})
+	var ie *exec.InplaceError
+	require.ErrorAs(t, err, &ie)
+	assert.EqualError(t, err, "exec: destinations 0 (shape [64]) and 1 (shape [64]) overlap in memory: the values written would depend on the order of the writes; give each root memory of its own")
+	assert.Equal(t, snap, base.Values(), "nothing written")
+
+	halves := tensor.Must(tensor.Zeros[float32](2 * N))
+	h1, h2 := tensor.Must(halves.Slice(0, 0, N, 1)), tensor.Must(halves.Slice(0, N, 2*N, 1))
+	_, err = exec.New().Run(roots, []tensor.Any{h1, h2})
+	require.NoError(t, err)
+	for i := range N {
+		assert.Equal(t, float32(i+2), h1.Values()[i])
+		assert.Equal(t, float32(2*(i+2)), h2.Values()[i])
+	}
+}

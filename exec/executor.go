@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"runtime"
@@ -200,7 +201,8 @@ func EvalToWith[T dtype.Elem](x *Executor, dst *tensor.Tensor[T], e expr.Expr[T]
 
 // Run evaluates roots in one plan. dsts, when non-nil, has one entry per
 // root: a tensor to write the root's value into (it may be read by the
-// graph itself), or nil for a new tensor. It returns the tensors holding the
+// graph itself), or nil for a new tensor. Destinations whose memory spans
+// intersect (tensor.Any.MayOverlap) are refused with an *InplaceError. It returns the tensors holding the
 // roots' values. Every check runs before anything is written: on error no
 // destination has changed.
 func (x *Executor) Run(roots []*expr.Node, dsts []tensor.Any, binds ...Binding) ([]tensor.Any, error) {
@@ -209,10 +211,17 @@ func (x *Executor) Run(roots []*expr.Node, dsts []tensor.Any, binds ...Binding) 
 	}
 	// PyTorch's order: a destination with overlapping elements is refused
 	// before any shape is looked at.
-	for _, d := range dsts {
-		if d != nil {
-			if err := checkDst(d); err != nil {
-				return nil, err
+	for i, d := range dsts {
+		if d == nil {
+			continue
+		}
+		if err := checkDst(d); err != nil {
+			return nil, err
+		}
+		for j, e := range dsts[:i] {
+			if e != nil && d.MayOverlap(e) {
+				return nil, &InplaceError{Reason: fmt.Sprintf(
+					"destinations %d (shape %v) and %d (shape %v) overlap in memory: the values written would depend on the order of the writes; give each root memory of its own", j, e.Shape(), i, d.Shape())}
 			}
 		}
 	}

@@ -83,7 +83,7 @@ func inexactOrNumericFused[T inexact](outer, inner expr.Op, left bool) (func(d, 
 }
 
 func (m *impl[T]) hasFused(outer, inner expr.Op) bool {
-	if m.fused == nil {
+	if m.fused == nil || m.unfused != nil && m.unfused(outer, inner) {
 		return false
 	}
 	_, ok := m.fused(outer, inner, true)

@@ -13,7 +13,7 @@ import (
 // hintLoops is the number of interpreted loops per block from which a
 // debug plan suggests compiling a region with cmd/tpkernel: below it the
 // interpreter keeps up with memory (W2's one fused pair streams at the hand
-// loop's speed; W3's four loops reach 0.6x of it).
+// loop's speed; W3's four Go loops, without AVX2, reach 0.6x of it).
 const hintLoops = 3
 
 // tpkernelOps are the ops cmd/tpkernel compiles, by their expr names.
@@ -102,9 +102,21 @@ func constText(t tensor.Any) (string, bool) {
 	return s, true
 }
 
-// describeHint prints the suggestion for a region the debug plan shows.
+// describeHint prints the suggestion for a region the debug plan shows:
+// one of hintLoops or more loops per block, not all of them AVX2 loops.
+// (A region of AVX2 loops only, such as W3's on amd64, computes four or
+// eight elements an instruction and keeps up with a compiled scalar loop.)
 func describeHint(g *region) string {
 	if g.hint == "" || len(g.instrs) < hintLoops {
+		return ""
+	}
+	vectorized := 0
+	for _, in := range g.instrs {
+		if g.vectorized(in) {
+			vectorized++
+		}
+	}
+	if vectorized == len(g.instrs) {
 		return ""
 	}
 	return fmt.Sprintf("    %d loops per block; compile them into one: go run github.com/tensorplay/tensorplay/cmd/tpkernel 'NAME=%s'\n", len(g.instrs), g.hint)

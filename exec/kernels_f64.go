@@ -8,10 +8,10 @@ import (
 
 // float64Binary returns float64 kernels built on gonum's floats package,
 // whose loops are SSE2 assembly on amd64 (two to three times the speed of a
-// Go loop on data in cache). Where internal/simd's AVX2 loops are available
-// they come first (see withSIMD) and these are not used. Only exact rewrites are used: s+t is 1*s+t,
-// s-t is -1*t+s and s*c a scaling, all bit-identical to the plain
-// operations. The other ops and variants fall through to the generic kernels
+// Go loop on data in cache). Where internal/simd's AVX2 loops are
+// available they come first (see withSIMD) and these are not used. Only
+// exact rewrites are used: s+t is 1*s+t, s-t is -1*t+s and s*c a scaling,
+// all bit-identical to the plain operations. The other ops and variants fall through to the generic kernels
 // (adding a scalar would take gonum two passes, a copy and AddConst, which
 // loses to one Go loop once the block leaves L1).
 func float64Binary(op expr.Op) (binFns[float64], bool) {
@@ -36,23 +36,11 @@ func float64Binary(op expr.Op) (binFns[float64], bool) {
 func float64Impl() *impl[float64] {
 	m := floatImpl[float64]()
 	m.bin = firstOf(float64Binary, m.bin)
-	m.fused, m.fusedS = float64Fused, float64FusedS
+	m.unfused = divUnfused
 	return m
 }
 
-// float64Fused keeps divisions out of fused pairs: gonum's DivTo divides two
+// divUnfused keeps divisions out of fused pairs: gonum's DivTo divides two
 // lanes at a time, which beats one loop doing both ops with scalar divides.
-// (The AVX2 loops fuse divisions too, four lanes at a time.)
-func float64Fused(outer, inner expr.Op, left bool) (func(d, x, y, z []float64), bool) {
-	if outer == expr.OpDiv {
-		return nil, false
-	}
-	return inexactOrNumericFused[float64](outer, inner, left)
-}
-
-func float64FusedS(outer, inner expr.Op, left bool) (func(d, x []float64, y float64, z []float64), bool) {
-	if outer == expr.OpDiv {
-		return nil, false
-	}
-	return inexactOrNumericFusedS[float64](outer, inner, left)
-}
+// (The AVX2 loops fuse divisions too, four lanes at a time: see withSIMD.)
+func divUnfused(outer, _ expr.Op) bool { return outer == expr.OpDiv }

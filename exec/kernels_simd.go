@@ -53,7 +53,19 @@ func simdPair(outer, inner expr.Op) (simd.Op, simd.Op, bool) {
 func withSIMD[T dtype.Float](m *impl[T]) *impl[T] {
 	m.bin = firstOf(simdBinary[T], m.bin)
 	m.un = firstOf(simdUnary[T], m.un)
-	fused, fusedS := m.fused, m.fusedS
+	fused, fusedS, unfused := m.fused, m.fusedS, m.unfused
+	if unfused != nil {
+		// Fuse what the AVX2 loops cover. Looked up when planning; a plan
+		// made with them still gets Go kernels if they are turned off.
+		m.unfused = func(outer, inner expr.Op) bool {
+			if o, i, ok := simdPair(outer, inner); ok {
+				if _, ok := simd.Fused[T](o, i, true); ok {
+					return false
+				}
+			}
+			return unfused(outer, inner)
+		}
+	}
 	m.fused = func(outer, inner expr.Op, left bool) (func(d, x, y, z []T), bool) {
 		if o, i, ok := simdPair(outer, inner); ok {
 			if f, ok := simd.Fused[T](o, i, left); ok {
@@ -71,4 +83,23 @@ func withSIMD[T dtype.Float](m *impl[T]) *impl[T] {
 		return fusedS(outer, inner, left)
 	}
 	return m
+}
+
+// vectorized reports whether the loop of in runs as an AVX2 loop: float32
+// or float64 arithmetic, a fused pair, or a unary op internal/simd has.
+func (g *region) vectorized(in instrSpec) bool {
+	dt := g.slotDT[in.dst]
+	if dt != dtype.Float32 && dt != dtype.Float64 || !simd.Enabled || in.compiled != nil {
+		return false
+	}
+	op := in.op.KernelOp()
+	if in.inner != expr.OpInvalid {
+		_, _, ok := simdPair(op, in.inner)
+		return ok
+	}
+	if _, ok := simdOps[op]; ok {
+		return g.slotDT[in.args[0]] == g.slotDT[in.dst] // not a comparison or a cast
+	}
+	_, ok := simdUnaryOps[op]
+	return ok && g.slotDT[in.args[0]] == g.slotDT[in.dst]
 }

@@ -24,7 +24,9 @@ type region struct {
 	inputs []int // value of each input slot
 	// The input slots with one value over the whole region (a 0-d tensor
 	// or one broadcast along every axis), loaded once per task, and the
-	// others.
+	// others. An invariant slot is a scalar slot, except the input of a
+	// copyRegion, whose layout always merges to one axis: a task's first
+	// block is then as long as any later one, so its one load fits them.
 	invariant, varying []int
 	instrs             []instrSpec
 	outputs            []regionOutput
@@ -106,7 +108,8 @@ func (g *region) newState(block int) (*regionState, error) {
 		var scalar []bool
 		for j := i; j < len(g.slotDT); j++ {
 			if g.slotDT[j] == dt {
-				idx, lens, scalar = append(idx, j), append(lens, g.slotLen(j, block)), append(scalar, g.scalar[j])
+				idx, scalar = append(idx, j), append(scalar, g.scalar[j])
+				lens = append(lens, g.slotLen(j, block))
 				done[j] = true
 			}
 		}

@@ -69,12 +69,12 @@ func newSlot[T dtype.Elem](block int, scalar bool) *slot[T] {
 
 // newSlots makes a slot per length, a scalar one where scalar says so.
 // The vector slots' buffers are carved from one allocation, one after the
-// other with a cache line between them, so that they never share cache sets
-// with each other and a block's buffers and operands fit in L1 together.
-// Separately allocated buffers could land at the same offset within a page
-// (a 1 KiB buffer is 1 KiB-aligned), all in the same sets: three such
-// buffers beside four page-aligned streams made (a*b+c)*(a-b)/(c+1.5) on
-// 1e7 float64 run at 0.85x the hand loop instead of 0.97–0.99x.
+// other with a cache line between them, so that they are staggered across
+// the cache sets. Separately allocated buffers can land at the same offset
+// within a page (a 1 KiB buffer is 1 KiB-aligned), all in the same sets:
+// forcing W3's three buffers to one page offset, beside its four
+// page-aligned streams, made (a*b+c)*(a-b)/(c+1.5) on 1e7 float64 run at
+// 0.85x the hand loop instead of 0.96–0.99x.
 func newSlots[T dtype.Elem](lens []int, scalar []bool) []slotAny {
 	pad := max(1, 64/dtype.Of[T]().Size())
 	total := 0

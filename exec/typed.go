@@ -37,6 +37,10 @@ type impl[T dtype.Elem] struct {
 	gemm    func(s *matmulStep, vals []tensor.Any, workers int)
 	fused   func(outer, inner expr.Op, left bool) (func(d, x, y, z []T), bool)
 	fusedS  func(outer, inner expr.Op, left bool) (func(d, x []T, y T, z []T), bool)
+	// unfused, when set, names the pairs the planner should not fuse
+	// although fused has a kernel for them (a separate loop is faster).
+	// It is advice: fused kernels exist for any pair a plan asks for.
+	unfused func(outer, inner expr.Op) bool
 }
 
 var typedTable = map[dtype.DType]typed{

@@ -35,6 +35,9 @@ type Any interface {
 	// SameBase reports whether o's storage slice starts at the same
 	// element, so that equal offsets and strides address equal elements.
 	SameBase(o Any) bool
+	// MayOverlap reports whether the memory spans of the two tensors'
+	// elements intersect.
+	MayOverlap(o Any) bool
 	anyTensor()
 }
 
@@ -164,6 +167,36 @@ func (t *Tensor[T]) SameStorage(o Any) bool {
 	a1 := a0 + uintptr(len(t.data))*size
 	b1 := b0 + uintptr(len(u.data))*size
 	return a0 < b1 && b0 < a1
+}
+
+// MayOverlap reports whether the memory spans of t's and o's elements (from
+// the lowest element's address to the highest's) intersect: NumPy's
+// may_share_memory, which decides by these bounds. Two views of one array
+// that take alternate elements count as overlapping; two that take its
+// halves do not. Empty tensors overlap nothing.
+func (t *Tensor[T]) MayOverlap(o Any) bool {
+	u, ok := o.(*Tensor[T])
+	if !ok || t.Numel() == 0 || u.Numel() == 0 {
+		return false
+	}
+	a0, a1 := t.span()
+	b0, b1 := u.span()
+	return a0 < b1 && b0 < a1
+}
+
+// span returns the addresses of t's lowest element and one past its highest.
+func (t *Tensor[T]) span() (lo, hi uintptr) {
+	first, last := t.offset, t.offset
+	for i, d := range t.shape {
+		if ext := (d - 1) * t.strides[i]; ext < 0 {
+			first += ext
+		} else {
+			last += ext
+		}
+	}
+	size := reflect.TypeFor[T]().Size()
+	base := reflect.ValueOf(&t.data).Elem().Pointer()
+	return base + uintptr(first)*size, base + uintptr(last+1)*size
 }
 
 // SameBase reports whether o's storage slice starts where t's does: then

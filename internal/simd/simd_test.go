@@ -73,8 +73,6 @@ func sameSlices[T simd.Float](t *testing.T, want, got []T, what string) {
 }
 
 // lengths cover the unrolled loop, the one-vector loop and the scalar tail.
-var lengths = []int{0, 1, 3, 4, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 67, 100, 257}
-
 func TestEnabledOnAVX2(t *testing.T) {
 	_, ok := simd.BinaryOf[float64](simd.Add)
 	if runtime.GOARCH != "amd64" {
@@ -84,53 +82,42 @@ func TestEnabledOnAVX2(t *testing.T) {
 	assert.Equal(t, simd.Enabled, ok, "lookups follow Enabled")
 }
 
-func testBinary[T simd.Float](t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
+// maxLen: every length up to it is tried, covering the unrolled loop (16
+// or 32 elements a step), the one-vector loop and the scalar tail.
+const maxLen = 140
+
+// guard is the number of cells checked on each side of d.
+const guard = 9
+
+// form is one loop under test: run computes d from the vector operands v
+// (each of length len(d)) and the scalar s; ref is the reference for one
+// element.
+type form[T simd.Float] struct {
+	name    string
+	vectors int
+	run     func(d []T, v [][]T, s T)
+	ref     func(v []T, s T) T
+}
+
+// forms lists every loop of the package for T.
+func forms[T simd.Float](t *testing.T) []form[T] {
+	var fs []form[T]
 	for _, op := range binOps {
 		k, ok := simd.BinaryOf[T](op)
 		if !ok {
 			t.Skip("no AVX2 loops here")
 		}
-		for _, n := range lengths {
-			a, b := values[T](r, n+1)[1:], values[T](r, n) // a starts off the vector alignment
-			s := values[T](r, 1)[0]
-			want, got := make([]T, n), make([]T, n+1)
-			for i := range want {
-				want[i] = apply(op, a[i], b[i])
-			}
-			k.VV(got[:n], a, b)
-			sameSlices(t, want, got, fmt.Sprintf("op %d vv n=%d", op, n))
-			assert.Zero(t, got[n], "wrote past d")
-			for i := range want {
-				want[i] = apply(op, a[i], s)
-			}
-			k.VS(got[:n], a, s)
-			sameSlices(t, want, got, fmt.Sprintf("op %d vs n=%d", op, n))
-			for i := range want {
-				want[i] = apply(op, s, b[i])
-			}
-			k.SV(got[:n], s, b)
-			sameSlices(t, want, got, fmt.Sprintf("op %d sv n=%d", op, n))
-			// In place: d is a.
-			for i := range want {
-				want[i] = apply(op, a[i], b[i])
-			}
-			k.VV(a, a, b)
-			sameSlices(t, want, a, fmt.Sprintf("op %d vv in place n=%d", op, n))
-		}
+		fs = append(fs,
+			form[T]{fmt.Sprintf("op %d vv", op), 2, func(d []T, v [][]T, _ T) { k.VV(d, v[0], v[1]) }, func(v []T, _ T) T { return apply(op, v[0], v[1]) }},
+			form[T]{fmt.Sprintf("op %d vs", op), 1, func(d []T, v [][]T, s T) { k.VS(d, v[0], s) }, func(v []T, s T) T { return apply(op, v[0], s) }},
+			form[T]{fmt.Sprintf("op %d sv", op), 1, func(d []T, v [][]T, s T) { k.SV(d, s, v[0]) }, func(v []T, s T) T { return apply(op, s, v[0]) }},
+		)
 	}
-}
-
-func testFused[T simd.Float](t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
 	for _, outer := range binOps {
 		for _, inner := range binOps[:3] {
 			for _, left := range []bool{false, true} {
-				f, ok := simd.Fused[T](outer, inner, left)
-				fs, okS := simd.FusedS[T](outer, inner, left)
-				if !ok || !okS {
-					t.Skip("no AVX2 loops here")
-				}
+				f, _ := simd.Fused[T](outer, inner, left)
+				fS, _ := simd.FusedS[T](outer, inner, left)
 				ref := func(x, y, z T) T {
 					in := T(apply(inner, x, y))
 					if left {
@@ -138,27 +125,71 @@ func testFused[T simd.Float](t *testing.T) {
 					}
 					return apply(outer, z, in)
 				}
-				for _, n := range lengths {
-					x, y, z := values[T](r, n), values[T](r, n), values[T](r, n)
-					s := values[T](r, 1)[0]
-					want, got := make([]T, n), make([]T, n)
-					for i := range want {
-						want[i] = ref(x[i], y[i], z[i])
-					}
-					f(got, x, y, z)
-					what := fmt.Sprintf("outer %d inner %d left %v n=%d", outer, inner, left, n)
-					sameSlices(t, want, got, what)
-					for i := range want {
-						want[i] = ref(x[i], s, z[i])
-					}
-					fs(got, x, s, z)
-					sameSlices(t, want, got, what+" scalar y")
+				name := fmt.Sprintf("outer %d inner %d left %v", outer, inner, left)
+				fs = append(fs,
+					form[T]{name, 3, func(d []T, v [][]T, _ T) { f(d, v[0], v[1], v[2]) }, func(v []T, _ T) T { return ref(v[0], v[1], v[2]) }},
+					form[T]{name + " scalar y", 2, func(d []T, v [][]T, s T) { fS(d, v[0], s, v[1]) }, func(v []T, s T) T { return ref(v[0], s, v[1]) }},
+				)
+			}
+		}
+	}
+	for _, op := range []simd.UnaryOp{simd.Neg, simd.Abs, simd.Sqrt, simd.Square} {
+		f, _ := simd.Unary[T](op)
+		fs = append(fs, form[T]{fmt.Sprintf("unary %d", op), 1, func(d []T, v [][]T, _ T) { f(d, v[0]) }, func(v []T, _ T) T { return applyUnary(op, v[0]) }})
+	}
+	return fs
+}
+
+// testForms runs every loop at every length up to maxLen, with operands
+// starting at different offsets, guard cells on both sides of d, and in
+// place with d each operand in turn.
+func testForms[T simd.Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	sentinel := T(-12345.5)
+	for _, f := range forms[T](t) {
+		for n := 0; n <= maxLen; n++ {
+			v := make([][]T, f.vectors)
+			for k := range v {
+				v[k] = values[T](r, n+k+1)[k+1:]
+			}
+			s := values[T](r, 1)[0]
+			want := make([]T, n)
+			args := make([]T, f.vectors)
+			for i := range want {
+				for k := range v {
+					args[k] = v[k][i]
 				}
+				want[i] = f.ref(args, s)
+			}
+			buf := make([]T, n+2*guard)
+			for i := range buf {
+				buf[i] = sentinel
+			}
+			f.run(buf[guard:guard+n], v, s)
+			what := fmt.Sprintf("%s n=%d", f.name, n)
+			sameSlices(t, want, buf[guard:guard+n], what)
+			for i := range guard {
+				if buf[i] != sentinel || buf[guard+n+i] != sentinel {
+					t.Fatalf("%s: wrote outside d", what)
+				}
+			}
+			for k := range v { // in place: d is operand k
+				in := make([][]T, len(v))
+				copy(in, v)
+				in[k] = append([]T(nil), v[k]...)
+				f.run(in[k], in, s)
+				sameSlices(t, want, in[k], fmt.Sprintf("%s in place as operand %d", what, k))
 			}
 		}
 	}
 }
 
+func TestForms(t *testing.T) {
+	t.Run("float64", testForms[float64])
+	t.Run("float32", testForms[float32])
+}
+
+// testUnary also requires neg and abs to give NaNs the same bits.
 func testUnary[T simd.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, op := range []simd.UnaryOp{simd.Neg, simd.Abs, simd.Sqrt, simd.Square} {
@@ -166,7 +197,7 @@ func testUnary[T simd.Float](t *testing.T) {
 		if !ok {
 			t.Skip("no AVX2 loops here")
 		}
-		for _, n := range lengths {
+		for n := 0; n <= maxLen; n++ {
 			x := values[T](r, n)
 			want, got := make([]T, n), make([]T, n)
 			for i := range want {
@@ -182,16 +213,6 @@ func testUnary[T simd.Float](t *testing.T) {
 			sameSlices(t, want, got, fmt.Sprintf("unary %d n=%d", op, n))
 		}
 	}
-}
-
-func TestBinary(t *testing.T) {
-	t.Run("float64", testBinary[float64])
-	t.Run("float32", testBinary[float32])
-}
-
-func TestFused(t *testing.T) {
-	t.Run("float64", testFused[float64])
-	t.Run("float32", testFused[float32])
 }
 
 func TestUnary(t *testing.T) {

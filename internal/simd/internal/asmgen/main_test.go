@@ -19,11 +19,14 @@ func TestGeneratedFilesAreCurrent(t *testing.T) {
 	}
 }
 
-func TestFrame(t *testing.T) {
-	offs, size := frame(kernel{scalar: []bool{false, true, false}}, elems[1])
-	assert.Equal(t, []int{24, 48, 56}, offs, "a float32 scalar between slices")
-	assert.Equal(t, 80, size)
-	offs, size = frame(kernel{scalar: []bool{false, true}}, elems[1])
-	assert.Equal(t, []int{24, 48}, offs)
-	assert.Equal(t, 52, size, "no padding after a trailing float32")
+// TestRegisterBank: a kernel with a fourth vector operand would spill into
+// the mask and scalar registers; the generator refuses it.
+func TestRegisterBank(t *testing.T) {
+	for _, k := range kernels() {
+		assert.NoError(t, checkRegisters(k), k.name)
+	}
+	four := kernel{"four", []bool{false, false, false, false}, bin("add", bin("mul", leaf(0), leaf(1)), bin("mul", leaf(2), leaf(3)))}
+	assert.EqualError(t, checkRegisters(four), "asmgen: kernel four reads 4 vector operands; a register bank holds 3")
+	scalar := kernel{"scalar", []bool{false, false, true, false}, bin("add", bin("mul", leaf(0), leaf(1)), bin("mul", leaf(2), leaf(3)))}
+	assert.NoError(t, checkRegisters(scalar), "a scalar operand lives in Y15")
 }
