@@ -95,8 +95,18 @@ func complexImpl[T dtype.Complex]() *impl[T] {
 		gemm:    batchedGemm[T],
 		fused:   inexactOrNumericFused[T],
 		fusedS:  inexactOrNumericFusedS[T],
+		unfused: complexMulUnfused,
 	}
 }
+
+// complexMulUnfused keeps complex multiplications out of fused pairs. Go
+// may compute a complex product's a*c-b*d with a fused multiply-add (it
+// does on arm64, and on amd64 with GOAMD64=v3), and whether it does depends
+// on the code around it, which no conversion can pin down: a product fused
+// into a pair could round differently from the same product alone. Alone,
+// a complex multiplication is always the same loop, so a graph gives the
+// same bits whether or not it is fused.
+func complexMulUnfused(outer, inner expr.Op) bool { return outer == expr.OpMul || inner == expr.OpMul }
 
 // firstOf chains kernel lookups: the first that knows the op answers.
 func firstOf[K any](fs ...func(expr.Op) (K, bool)) func(expr.Op) (K, bool) {
