@@ -284,7 +284,28 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		}
 		g.outputs = append(g.outputs, regionOutput{value: m.value, src: src, direct: direct})
 	}
+	g.markStreams(producer, exact)
 	return g, nil
+}
+
+// markStreams has the kernels that write large outputs directly store
+// around the caches (see streamBytes). producer gives each slot's kernel,
+// exact the input slots that are exactly each output: an output updated in
+// place is read anyway, and storing around the caches only slowed a += b
+// down (0.84x).
+func (g *region) markStreams(producer []int, exact [][]int) {
+	bytes := 0
+	for _, o := range g.outputs {
+		bytes += g.numel * g.slotDT[o.src].Size()
+	}
+	if bytes < streamBytes {
+		return
+	}
+	for oi, o := range g.outputs {
+		if in := &g.instrs[producer[o.src]]; o.direct && len(exact[oi]) == 0 && in.compiled == nil {
+			in.stream, g.streams = true, true
+		}
+	}
 }
 
 // sameBase reports whether values a and b index one storage slice from the

@@ -11,3 +11,11 @@ func UnregisterCompiled(name string) {
 		}
 	}
 }
+
+// SetStreamBytes sets the output size from which kernels store around the
+// caches, and returns a function that restores it.
+func SetStreamBytes(n int) (restore func()) {
+	saved := streamBytes
+	streamBytes = n
+	return func() { streamBytes = saved }
+}

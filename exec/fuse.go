@@ -90,19 +90,27 @@ func (m *impl[T]) hasFused(outer, inner expr.Op) bool {
 	return ok
 }
 
-func (m *impl[T]) fusedInstr(outer, inner expr.Op, left, innerScalar bool, ds slotAny, args []slotAny) (func(n int), error) {
+func (m *impl[T]) fusedInstr(in instrSpec, ds slotAny, args []slotAny) (func(n int), error) {
+	outer, inner, left := in.op, in.inner, in.left
 	if m.fused == nil {
 		return nil, fmt.Errorf("exec: no fused kernels for %s", dtype.Of[T]())
 	}
-	if innerScalar {
-		k, ok := m.fusedS(outer, inner, left)
+	fused, fusedS := m.fused, m.fusedS
+	if in.stream && m.fusedStream != nil {
+		fused, fusedS = m.fusedStream, m.fusedSStream
+		if _, ok := fused(outer, inner, left); !ok {
+			fused, fusedS = m.fused, m.fusedS
+		}
+	}
+	if in.innerScalar {
+		k, ok := fusedS(outer, inner, left)
 		if !ok {
 			return nil, fmt.Errorf("exec: no fused %s∘%s kernel for %s", outer, inner, dtype.Of[T]())
 		}
 		d, x, y, z := ds.(*slot[T]), args[0].(*slot[T]), args[1].(*slot[T]), args[2].(*slot[T])
 		return func(n int) { k(d.v[:n], x.v[:n], y.s, z.v[:n]) }, nil
 	}
-	k, ok := m.fused(outer, inner, left)
+	k, ok := fused(outer, inner, left)
 	if !ok {
 		return nil, fmt.Errorf("exec: no fused %s∘%s kernel for %s", outer, inner, dtype.Of[T]())
 	}

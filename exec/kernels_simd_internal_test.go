@@ -57,4 +57,30 @@ func testSIMDKernelsWiredIn[T dtype.Float](t *testing.T) {
 	}
 	_, ok := m.un(expr.OpExp)
 	assert.True(t, ok, "ops without AVX2 loops still have kernels")
+
+	// The streaming forms.
+	for op, o := range simdOps {
+		got, ok := m.binStream(op)
+		require.True(t, ok, op)
+		want, _ := simd.BinaryStreamOf[T](o)
+		assert.True(t, same(got.vv, want.VV) && same(got.vs, want.VS) && same(got.sv, want.SV), "%s stream", op)
+		for inner, i := range simdOps {
+			if i == simd.Div {
+				continue
+			}
+			f, ok := m.fusedStream(op, inner, true)
+			require.True(t, ok)
+			wf, _ := simd.FusedStream[T](o, i, true)
+			fs, ok := m.fusedSStream(op, inner, false)
+			require.True(t, ok)
+			wfs, _ := simd.FusedSStream[T](o, i, false)
+			assert.True(t, same(f, wf) && same(fs, wfs), "%s∘%s stream", op, inner)
+		}
+	}
+	for op, o := range simdUnaryOps {
+		got, ok := m.unStream(op)
+		require.True(t, ok, op)
+		want, _ := simd.UnaryStream[T](o)
+		assert.True(t, same(got, want), "%s stream", op)
+	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/simd"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -42,6 +43,7 @@ type region struct {
 	colChunks        int
 	blocks           int
 	numel            int
+	streams          bool // some kernel streams its stores: fence after a task
 
 	states sync.Pool // *regionState, one per concurrent task
 	runs   sync.Pool // *regionRun
@@ -57,6 +59,9 @@ type instrSpec struct {
 	inner       expr.Op
 	left        bool
 	innerScalar bool // args[1] is constant over the block
+	// stream: the kernel writes a large output directly; it stores with
+	// non-temporal stores where it has them (see streamBytes).
+	stream bool
 
 	// A registered kernel computing the whole region (see Kernel): the
 	// slots of its vector inputs and of its scalars, in its own order.
@@ -138,9 +143,9 @@ func (g *region) newState(block int) (*regionState, error) {
 			}
 			f = in.compiled.bind(st.slots[in.dst], ins, ss)
 		case in.inner != expr.OpInvalid:
-			f, err = typedFor(g.slotDT[in.dst]).fusedInstr(in.op, in.inner, in.left, in.innerScalar, st.slots[in.dst], args)
+			f, err = typedFor(g.slotDT[in.dst]).fusedInstr(in, st.slots[in.dst], args)
 		default:
-			f, err = typedFor(g.slotDT[in.dst]).instr(in.op, st.slots[in.dst], args, in.argType, &st.cs)
+			f, err = typedFor(g.slotDT[in.dst]).instr(in, st.slots[in.dst], args, &st.cs)
 		}
 		if err != nil {
 			return nil, err
@@ -279,6 +284,9 @@ func (rr *regionRun) runTask(task int) {
 			st.slots[s].load(&st.geoms[nout+s], st.offs[nout+s])
 		}
 		g.compute(st, st.geoms, 0, n)
+	}
+	if g.streams {
+		simd.Fence()
 	}
 	st.release()
 	g.states.Put(st)
@@ -463,6 +471,11 @@ func (g *region) describe(w io.Writer, names func(v int) string) {
 		mode := "store"
 		if o.direct {
 			mode = "direct"
+			for _, in := range g.instrs {
+				if in.dst == o.src && in.stream {
+					mode = "direct, streaming stores"
+				}
+			}
 		}
 		fmt.Fprintf(w, "    out %s <- s%d (%s)\n", names(o.value), o.src, mode)
 	}

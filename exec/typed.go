@@ -19,9 +19,9 @@ type typed interface {
 	asStrided(t tensor.Any, shape tensor.Shape, strides []int, off int) tensor.Any
 	// instr builds the kernel call of an elementwise node whose result has
 	// this element type, reading args and writing d.
-	instr(op expr.Op, d slotAny, args []slotAny, argType dtype.DType, cs *castScratch) (func(n int), error)
+	instr(in instrSpec, d slotAny, args []slotAny, cs *castScratch) (func(n int), error)
 	// fusedInstr builds the kernel call of a fused pair (see instrSpec).
-	fusedInstr(outer, inner expr.Op, left, innerScalar bool, d slotAny, args []slotAny) (func(n int), error)
+	fusedInstr(in instrSpec, d slotAny, args []slotAny) (func(n int), error)
 	hasFused(outer, inner expr.Op) bool
 	reducer
 }
@@ -41,6 +41,13 @@ type impl[T dtype.Elem] struct {
 	// although fused has a kernel for them (a separate loop is faster).
 	// It is advice: fused kernels exist for any pair a plan asks for.
 	unfused func(outer, inner expr.Op) bool
+
+	// Streaming forms (non-temporal stores) of bin, un, fused and fusedS,
+	// for kernels that write large outputs; nil where there are none.
+	binStream    func(expr.Op) (binFns[T], bool)
+	unStream     func(expr.Op) (func(d, a []T), bool)
+	fusedStream  func(outer, inner expr.Op, left bool) (func(d, x, y, z []T), bool)
+	fusedSStream func(outer, inner expr.Op, left bool) (func(d, x []T, y T, z []T), bool)
 }
 
 var typedTable = map[dtype.DType]typed{
@@ -171,15 +178,26 @@ func (impl[T]) asStrided(t tensor.Any, shape tensor.Shape, strides []int, off in
 	return v
 }
 
-func (m *impl[T]) instr(op expr.Op, ds slotAny, args []slotAny, argType dtype.DType, cs *castScratch) (func(n int), error) {
+func (m *impl[T]) instr(in instrSpec, ds slotAny, args []slotAny, cs *castScratch) (func(n int), error) {
 	d := ds.(*slot[T])
-	op = op.KernelOp() // expr.OpBroadcastAdd computes as expr.OpAdd
+	op, argType := in.op.KernelOp(), in.argType // expr.OpBroadcastAdd computes as expr.OpAdd
 	switch op.Class() {
 	case expr.ClassUnary:
+		if in.stream && m.unStream != nil && !d.scalar {
+			if f, ok := m.unStream(op); ok && argType == dtype.Of[T]() {
+				a := args[0].(*slot[T])
+				return func(n int) { f(d.v[:n], a.v[:n]) }, nil
+			}
+		}
 		return m.unaryInstr(op, d, args[0], argType, cs)
 	case expr.ClassBinary:
 		if dtype.Of[T]() == dtype.Bool && argType != dtype.Bool || op >= expr.OpEq && op <= expr.OpGe {
 			return compareInstr(op, d, args, argType)
+		}
+		if in.stream && m.binStream != nil && !d.scalar {
+			if k, ok := m.binStream(op); ok {
+				return binaryInstr(k, d, args[0].(*slot[T]), args[1].(*slot[T])), nil
+			}
 		}
 		k, ok := m.bin(op)
 		if !ok {

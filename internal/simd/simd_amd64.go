@@ -592,64 +592,716 @@ func square64(d []float64, x []float64) {
 	square64AVX2(d, x)
 }
 
-var binary64 = [...]Binary[float64]{
-	Add: {addVV64, addVS64, addSV64},
-	Sub: {subVV64, subVS64, subSV64},
-	Mul: {mulVV64, mulVS64, mulSV64},
-	Div: {divVV64, divVS64, divSV64},
+//go:noescape
+func addVV64StreamAVX2(d []float64, x []float64, y []float64)
+
+func addVV64Stream(d []float64, x []float64, y []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	addVV64StreamAVX2(d, x, y)
 }
 
-var fused64 = [...][3][2]func(d, x, y, z []float64){
-	Add: {
-		Add: {fuseAddAddR64, fuseAddAddL64},
-		Sub: {fuseAddSubR64, fuseAddSubL64},
-		Mul: {fuseAddMulR64, fuseAddMulL64},
+//go:noescape
+func addVS64StreamAVX2(d []float64, x []float64, y float64)
+
+func addVS64Stream(d []float64, x []float64, y float64) {
+	x = x[:len(d)]
+	addVS64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func addSV64StreamAVX2(d []float64, x float64, y []float64)
+
+func addSV64Stream(d []float64, x float64, y []float64) {
+	y = y[:len(d)]
+	addSV64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVV64StreamAVX2(d []float64, x []float64, y []float64)
+
+func subVV64Stream(d []float64, x []float64, y []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	subVV64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVS64StreamAVX2(d []float64, x []float64, y float64)
+
+func subVS64Stream(d []float64, x []float64, y float64) {
+	x = x[:len(d)]
+	subVS64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subSV64StreamAVX2(d []float64, x float64, y []float64)
+
+func subSV64Stream(d []float64, x float64, y []float64) {
+	y = y[:len(d)]
+	subSV64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func mulVV64StreamAVX2(d []float64, x []float64, y []float64)
+
+func mulVV64Stream(d []float64, x []float64, y []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	mulVV64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func mulVS64StreamAVX2(d []float64, x []float64, y float64)
+
+func mulVS64Stream(d []float64, x []float64, y float64) {
+	x = x[:len(d)]
+	mulVS64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func mulSV64StreamAVX2(d []float64, x float64, y []float64)
+
+func mulSV64Stream(d []float64, x float64, y []float64) {
+	y = y[:len(d)]
+	mulSV64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func divVV64StreamAVX2(d []float64, x []float64, y []float64)
+
+func divVV64Stream(d []float64, x []float64, y []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	divVV64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func divVS64StreamAVX2(d []float64, x []float64, y float64)
+
+func divVS64Stream(d []float64, x []float64, y float64) {
+	x = x[:len(d)]
+	divVS64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func divSV64StreamAVX2(d []float64, x float64, y []float64)
+
+func divSV64Stream(d []float64, x float64, y []float64) {
+	y = y[:len(d)]
+	divSV64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func fuseAddAddL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseAddAddL64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseAddAddL64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddAddR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseAddAddR64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseAddAddR64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddAddLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseAddAddLS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseAddAddLS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddAddRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseAddAddRS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseAddAddRS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddSubL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseAddSubL64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseAddSubL64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddSubR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseAddSubR64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseAddSubR64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddSubLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseAddSubLS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseAddSubLS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddSubRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseAddSubRS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseAddSubRS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddMulL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseAddMulL64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseAddMulL64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddMulR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseAddMulR64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseAddMulR64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddMulLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseAddMulLS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseAddMulLS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddMulRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseAddMulRS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseAddMulRS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubAddL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseSubAddL64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseSubAddL64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubAddR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseSubAddR64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseSubAddR64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubAddLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseSubAddLS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseSubAddLS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubAddRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseSubAddRS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseSubAddRS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubSubL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseSubSubL64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseSubSubL64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubSubR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseSubSubR64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseSubSubR64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubSubLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseSubSubLS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseSubSubLS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubSubRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseSubSubRS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseSubSubRS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubMulL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseSubMulL64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseSubMulL64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubMulR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseSubMulR64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseSubMulR64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubMulLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseSubMulLS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseSubMulLS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubMulRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseSubMulRS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseSubMulRS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulAddL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseMulAddL64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseMulAddL64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulAddR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseMulAddR64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseMulAddR64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulAddLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseMulAddLS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseMulAddLS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulAddRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseMulAddRS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseMulAddRS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulSubL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseMulSubL64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseMulSubL64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulSubR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseMulSubR64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseMulSubR64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulSubLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseMulSubLS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseMulSubLS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulSubRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseMulSubRS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseMulSubRS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulMulL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseMulMulL64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseMulMulL64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulMulR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseMulMulR64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseMulMulR64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulMulLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseMulMulLS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseMulMulLS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulMulRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseMulMulRS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseMulMulRS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivAddL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseDivAddL64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseDivAddL64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivAddR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseDivAddR64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseDivAddR64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivAddLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseDivAddLS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseDivAddLS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivAddRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseDivAddRS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseDivAddRS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivSubL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseDivSubL64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseDivSubL64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivSubR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseDivSubR64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseDivSubR64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivSubLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseDivSubLS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseDivSubLS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivSubRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseDivSubRS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseDivSubRS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivMulL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseDivMulL64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseDivMulL64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivMulR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+
+func fuseDivMulR64Stream(d []float64, x []float64, y []float64, z []float64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseDivMulR64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivMulLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseDivMulLS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseDivMulLS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivMulRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+
+func fuseDivMulRS64Stream(d []float64, x []float64, y float64, z []float64) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseDivMulRS64StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func neg64StreamAVX2(d []float64, x []float64)
+
+func neg64Stream(d []float64, x []float64) {
+	x = x[:len(d)]
+	neg64StreamAVX2(d, x)
+}
+
+//go:noescape
+func abs64StreamAVX2(d []float64, x []float64)
+
+func abs64Stream(d []float64, x []float64) {
+	x = x[:len(d)]
+	abs64StreamAVX2(d, x)
+}
+
+//go:noescape
+func sqrt64StreamAVX2(d []float64, x []float64)
+
+func sqrt64Stream(d []float64, x []float64) {
+	x = x[:len(d)]
+	sqrt64StreamAVX2(d, x)
+}
+
+//go:noescape
+func square64StreamAVX2(d []float64, x []float64)
+
+func square64Stream(d []float64, x []float64) {
+	x = x[:len(d)]
+	square64StreamAVX2(d, x)
+}
+
+var binary64 = [2][4]Binary[float64]{
+	{
+		Add: {addVV64, addVS64, addSV64},
+		Sub: {subVV64, subVS64, subSV64},
+		Mul: {mulVV64, mulVS64, mulSV64},
+		Div: {divVV64, divVS64, divSV64},
 	},
-	Sub: {
-		Add: {fuseSubAddR64, fuseSubAddL64},
-		Sub: {fuseSubSubR64, fuseSubSubL64},
-		Mul: {fuseSubMulR64, fuseSubMulL64},
-	},
-	Mul: {
-		Add: {fuseMulAddR64, fuseMulAddL64},
-		Sub: {fuseMulSubR64, fuseMulSubL64},
-		Mul: {fuseMulMulR64, fuseMulMulL64},
-	},
-	Div: {
-		Add: {fuseDivAddR64, fuseDivAddL64},
-		Sub: {fuseDivSubR64, fuseDivSubL64},
-		Mul: {fuseDivMulR64, fuseDivMulL64},
+	{
+		Add: {addVV64Stream, addVS64Stream, addSV64Stream},
+		Sub: {subVV64Stream, subVS64Stream, subSV64Stream},
+		Mul: {mulVV64Stream, mulVS64Stream, mulSV64Stream},
+		Div: {divVV64Stream, divVS64Stream, divSV64Stream},
 	},
 }
 
-var fusedS64 = [...][3][2]func(d, x []float64, y float64, z []float64){
-	Add: {
-		Add: {fuseAddAddRS64, fuseAddAddLS64},
-		Sub: {fuseAddSubRS64, fuseAddSubLS64},
-		Mul: {fuseAddMulRS64, fuseAddMulLS64},
+var fused64 = [2][4][3][2]func(d, x, y, z []float64){
+	{
+		Add: {
+			Add: {fuseAddAddR64, fuseAddAddL64},
+			Sub: {fuseAddSubR64, fuseAddSubL64},
+			Mul: {fuseAddMulR64, fuseAddMulL64},
+		},
+		Sub: {
+			Add: {fuseSubAddR64, fuseSubAddL64},
+			Sub: {fuseSubSubR64, fuseSubSubL64},
+			Mul: {fuseSubMulR64, fuseSubMulL64},
+		},
+		Mul: {
+			Add: {fuseMulAddR64, fuseMulAddL64},
+			Sub: {fuseMulSubR64, fuseMulSubL64},
+			Mul: {fuseMulMulR64, fuseMulMulL64},
+		},
+		Div: {
+			Add: {fuseDivAddR64, fuseDivAddL64},
+			Sub: {fuseDivSubR64, fuseDivSubL64},
+			Mul: {fuseDivMulR64, fuseDivMulL64},
+		},
 	},
-	Sub: {
-		Add: {fuseSubAddRS64, fuseSubAddLS64},
-		Sub: {fuseSubSubRS64, fuseSubSubLS64},
-		Mul: {fuseSubMulRS64, fuseSubMulLS64},
-	},
-	Mul: {
-		Add: {fuseMulAddRS64, fuseMulAddLS64},
-		Sub: {fuseMulSubRS64, fuseMulSubLS64},
-		Mul: {fuseMulMulRS64, fuseMulMulLS64},
-	},
-	Div: {
-		Add: {fuseDivAddRS64, fuseDivAddLS64},
-		Sub: {fuseDivSubRS64, fuseDivSubLS64},
-		Mul: {fuseDivMulRS64, fuseDivMulLS64},
+	{
+		Add: {
+			Add: {fuseAddAddR64Stream, fuseAddAddL64Stream},
+			Sub: {fuseAddSubR64Stream, fuseAddSubL64Stream},
+			Mul: {fuseAddMulR64Stream, fuseAddMulL64Stream},
+		},
+		Sub: {
+			Add: {fuseSubAddR64Stream, fuseSubAddL64Stream},
+			Sub: {fuseSubSubR64Stream, fuseSubSubL64Stream},
+			Mul: {fuseSubMulR64Stream, fuseSubMulL64Stream},
+		},
+		Mul: {
+			Add: {fuseMulAddR64Stream, fuseMulAddL64Stream},
+			Sub: {fuseMulSubR64Stream, fuseMulSubL64Stream},
+			Mul: {fuseMulMulR64Stream, fuseMulMulL64Stream},
+		},
+		Div: {
+			Add: {fuseDivAddR64Stream, fuseDivAddL64Stream},
+			Sub: {fuseDivSubR64Stream, fuseDivSubL64Stream},
+			Mul: {fuseDivMulR64Stream, fuseDivMulL64Stream},
+		},
 	},
 }
 
-var unary64 = [...]func(d, x []float64){
-	Neg:    neg64,
-	Abs:    abs64,
-	Sqrt:   sqrt64,
-	Square: square64,
+var fusedS64 = [2][4][3][2]func(d, x []float64, y float64, z []float64){
+	{
+		Add: {
+			Add: {fuseAddAddRS64, fuseAddAddLS64},
+			Sub: {fuseAddSubRS64, fuseAddSubLS64},
+			Mul: {fuseAddMulRS64, fuseAddMulLS64},
+		},
+		Sub: {
+			Add: {fuseSubAddRS64, fuseSubAddLS64},
+			Sub: {fuseSubSubRS64, fuseSubSubLS64},
+			Mul: {fuseSubMulRS64, fuseSubMulLS64},
+		},
+		Mul: {
+			Add: {fuseMulAddRS64, fuseMulAddLS64},
+			Sub: {fuseMulSubRS64, fuseMulSubLS64},
+			Mul: {fuseMulMulRS64, fuseMulMulLS64},
+		},
+		Div: {
+			Add: {fuseDivAddRS64, fuseDivAddLS64},
+			Sub: {fuseDivSubRS64, fuseDivSubLS64},
+			Mul: {fuseDivMulRS64, fuseDivMulLS64},
+		},
+	},
+	{
+		Add: {
+			Add: {fuseAddAddRS64Stream, fuseAddAddLS64Stream},
+			Sub: {fuseAddSubRS64Stream, fuseAddSubLS64Stream},
+			Mul: {fuseAddMulRS64Stream, fuseAddMulLS64Stream},
+		},
+		Sub: {
+			Add: {fuseSubAddRS64Stream, fuseSubAddLS64Stream},
+			Sub: {fuseSubSubRS64Stream, fuseSubSubLS64Stream},
+			Mul: {fuseSubMulRS64Stream, fuseSubMulLS64Stream},
+		},
+		Mul: {
+			Add: {fuseMulAddRS64Stream, fuseMulAddLS64Stream},
+			Sub: {fuseMulSubRS64Stream, fuseMulSubLS64Stream},
+			Mul: {fuseMulMulRS64Stream, fuseMulMulLS64Stream},
+		},
+		Div: {
+			Add: {fuseDivAddRS64Stream, fuseDivAddLS64Stream},
+			Sub: {fuseDivSubRS64Stream, fuseDivSubLS64Stream},
+			Mul: {fuseDivMulRS64Stream, fuseDivMulLS64Stream},
+		},
+	},
+}
+
+var unary64 = [2][4]func(d, x []float64){
+	{
+		Neg:    neg64,
+		Abs:    abs64,
+		Sqrt:   sqrt64,
+		Square: square64,
+	},
+	{
+		Neg:    neg64Stream,
+		Abs:    abs64Stream,
+		Sqrt:   sqrt64Stream,
+		Square: square64Stream,
+	},
 }
 
 //go:noescape
@@ -1240,62 +1892,714 @@ func square32(d []float32, x []float32) {
 	square32AVX2(d, x)
 }
 
-var binary32 = [...]Binary[float32]{
-	Add: {addVV32, addVS32, addSV32},
-	Sub: {subVV32, subVS32, subSV32},
-	Mul: {mulVV32, mulVS32, mulSV32},
-	Div: {divVV32, divVS32, divSV32},
+//go:noescape
+func addVV32StreamAVX2(d []float32, x []float32, y []float32)
+
+func addVV32Stream(d []float32, x []float32, y []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	addVV32StreamAVX2(d, x, y)
 }
 
-var fused32 = [...][3][2]func(d, x, y, z []float32){
-	Add: {
-		Add: {fuseAddAddR32, fuseAddAddL32},
-		Sub: {fuseAddSubR32, fuseAddSubL32},
-		Mul: {fuseAddMulR32, fuseAddMulL32},
+//go:noescape
+func addVS32StreamAVX2(d []float32, x []float32, y float32)
+
+func addVS32Stream(d []float32, x []float32, y float32) {
+	x = x[:len(d)]
+	addVS32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func addSV32StreamAVX2(d []float32, x float32, y []float32)
+
+func addSV32Stream(d []float32, x float32, y []float32) {
+	y = y[:len(d)]
+	addSV32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVV32StreamAVX2(d []float32, x []float32, y []float32)
+
+func subVV32Stream(d []float32, x []float32, y []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	subVV32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVS32StreamAVX2(d []float32, x []float32, y float32)
+
+func subVS32Stream(d []float32, x []float32, y float32) {
+	x = x[:len(d)]
+	subVS32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subSV32StreamAVX2(d []float32, x float32, y []float32)
+
+func subSV32Stream(d []float32, x float32, y []float32) {
+	y = y[:len(d)]
+	subSV32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func mulVV32StreamAVX2(d []float32, x []float32, y []float32)
+
+func mulVV32Stream(d []float32, x []float32, y []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	mulVV32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func mulVS32StreamAVX2(d []float32, x []float32, y float32)
+
+func mulVS32Stream(d []float32, x []float32, y float32) {
+	x = x[:len(d)]
+	mulVS32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func mulSV32StreamAVX2(d []float32, x float32, y []float32)
+
+func mulSV32Stream(d []float32, x float32, y []float32) {
+	y = y[:len(d)]
+	mulSV32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func divVV32StreamAVX2(d []float32, x []float32, y []float32)
+
+func divVV32Stream(d []float32, x []float32, y []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	divVV32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func divVS32StreamAVX2(d []float32, x []float32, y float32)
+
+func divVS32Stream(d []float32, x []float32, y float32) {
+	x = x[:len(d)]
+	divVS32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func divSV32StreamAVX2(d []float32, x float32, y []float32)
+
+func divSV32Stream(d []float32, x float32, y []float32) {
+	y = y[:len(d)]
+	divSV32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func fuseAddAddL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseAddAddL32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseAddAddL32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddAddR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseAddAddR32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseAddAddR32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddAddLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseAddAddLS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseAddAddLS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddAddRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseAddAddRS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseAddAddRS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddSubL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseAddSubL32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseAddSubL32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddSubR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseAddSubR32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseAddSubR32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddSubLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseAddSubLS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseAddSubLS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddSubRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseAddSubRS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseAddSubRS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddMulL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseAddMulL32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseAddMulL32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddMulR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseAddMulR32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseAddMulR32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddMulLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseAddMulLS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseAddMulLS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseAddMulRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseAddMulRS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseAddMulRS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubAddL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseSubAddL32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseSubAddL32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubAddR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseSubAddR32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseSubAddR32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubAddLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseSubAddLS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseSubAddLS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubAddRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseSubAddRS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseSubAddRS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubSubL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseSubSubL32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseSubSubL32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubSubR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseSubSubR32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseSubSubR32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubSubLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseSubSubLS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseSubSubLS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubSubRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseSubSubRS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseSubSubRS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubMulL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseSubMulL32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseSubMulL32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubMulR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseSubMulR32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseSubMulR32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubMulLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseSubMulLS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseSubMulLS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseSubMulRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseSubMulRS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseSubMulRS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulAddL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseMulAddL32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseMulAddL32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulAddR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseMulAddR32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseMulAddR32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulAddLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseMulAddLS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseMulAddLS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulAddRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseMulAddRS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseMulAddRS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulSubL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseMulSubL32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseMulSubL32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulSubR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseMulSubR32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseMulSubR32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulSubLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseMulSubLS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseMulSubLS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulSubRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseMulSubRS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseMulSubRS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulMulL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseMulMulL32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseMulMulL32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulMulR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseMulMulR32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseMulMulR32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulMulLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseMulMulLS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseMulMulLS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseMulMulRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseMulMulRS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseMulMulRS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivAddL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseDivAddL32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseDivAddL32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivAddR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseDivAddR32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseDivAddR32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivAddLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseDivAddLS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseDivAddLS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivAddRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseDivAddRS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseDivAddRS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivSubL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseDivSubL32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseDivSubL32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivSubR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseDivSubR32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseDivSubR32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivSubLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseDivSubLS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseDivSubLS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivSubRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseDivSubRS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseDivSubRS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivMulL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseDivMulL32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseDivMulL32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivMulR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+
+func fuseDivMulR32Stream(d []float32, x []float32, y []float32, z []float32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	z = z[:len(d)]
+	fuseDivMulR32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivMulLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseDivMulLS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseDivMulLS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func fuseDivMulRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+
+func fuseDivMulRS32Stream(d []float32, x []float32, y float32, z []float32) {
+	x = x[:len(d)]
+	z = z[:len(d)]
+	fuseDivMulRS32StreamAVX2(d, x, y, z)
+}
+
+//go:noescape
+func neg32StreamAVX2(d []float32, x []float32)
+
+func neg32Stream(d []float32, x []float32) {
+	x = x[:len(d)]
+	neg32StreamAVX2(d, x)
+}
+
+//go:noescape
+func abs32StreamAVX2(d []float32, x []float32)
+
+func abs32Stream(d []float32, x []float32) {
+	x = x[:len(d)]
+	abs32StreamAVX2(d, x)
+}
+
+//go:noescape
+func sqrt32StreamAVX2(d []float32, x []float32)
+
+func sqrt32Stream(d []float32, x []float32) {
+	x = x[:len(d)]
+	sqrt32StreamAVX2(d, x)
+}
+
+//go:noescape
+func square32StreamAVX2(d []float32, x []float32)
+
+func square32Stream(d []float32, x []float32) {
+	x = x[:len(d)]
+	square32StreamAVX2(d, x)
+}
+
+var binary32 = [2][4]Binary[float32]{
+	{
+		Add: {addVV32, addVS32, addSV32},
+		Sub: {subVV32, subVS32, subSV32},
+		Mul: {mulVV32, mulVS32, mulSV32},
+		Div: {divVV32, divVS32, divSV32},
 	},
-	Sub: {
-		Add: {fuseSubAddR32, fuseSubAddL32},
-		Sub: {fuseSubSubR32, fuseSubSubL32},
-		Mul: {fuseSubMulR32, fuseSubMulL32},
-	},
-	Mul: {
-		Add: {fuseMulAddR32, fuseMulAddL32},
-		Sub: {fuseMulSubR32, fuseMulSubL32},
-		Mul: {fuseMulMulR32, fuseMulMulL32},
-	},
-	Div: {
-		Add: {fuseDivAddR32, fuseDivAddL32},
-		Sub: {fuseDivSubR32, fuseDivSubL32},
-		Mul: {fuseDivMulR32, fuseDivMulL32},
+	{
+		Add: {addVV32Stream, addVS32Stream, addSV32Stream},
+		Sub: {subVV32Stream, subVS32Stream, subSV32Stream},
+		Mul: {mulVV32Stream, mulVS32Stream, mulSV32Stream},
+		Div: {divVV32Stream, divVS32Stream, divSV32Stream},
 	},
 }
 
-var fusedS32 = [...][3][2]func(d, x []float32, y float32, z []float32){
-	Add: {
-		Add: {fuseAddAddRS32, fuseAddAddLS32},
-		Sub: {fuseAddSubRS32, fuseAddSubLS32},
-		Mul: {fuseAddMulRS32, fuseAddMulLS32},
+var fused32 = [2][4][3][2]func(d, x, y, z []float32){
+	{
+		Add: {
+			Add: {fuseAddAddR32, fuseAddAddL32},
+			Sub: {fuseAddSubR32, fuseAddSubL32},
+			Mul: {fuseAddMulR32, fuseAddMulL32},
+		},
+		Sub: {
+			Add: {fuseSubAddR32, fuseSubAddL32},
+			Sub: {fuseSubSubR32, fuseSubSubL32},
+			Mul: {fuseSubMulR32, fuseSubMulL32},
+		},
+		Mul: {
+			Add: {fuseMulAddR32, fuseMulAddL32},
+			Sub: {fuseMulSubR32, fuseMulSubL32},
+			Mul: {fuseMulMulR32, fuseMulMulL32},
+		},
+		Div: {
+			Add: {fuseDivAddR32, fuseDivAddL32},
+			Sub: {fuseDivSubR32, fuseDivSubL32},
+			Mul: {fuseDivMulR32, fuseDivMulL32},
+		},
 	},
-	Sub: {
-		Add: {fuseSubAddRS32, fuseSubAddLS32},
-		Sub: {fuseSubSubRS32, fuseSubSubLS32},
-		Mul: {fuseSubMulRS32, fuseSubMulLS32},
-	},
-	Mul: {
-		Add: {fuseMulAddRS32, fuseMulAddLS32},
-		Sub: {fuseMulSubRS32, fuseMulSubLS32},
-		Mul: {fuseMulMulRS32, fuseMulMulLS32},
-	},
-	Div: {
-		Add: {fuseDivAddRS32, fuseDivAddLS32},
-		Sub: {fuseDivSubRS32, fuseDivSubLS32},
-		Mul: {fuseDivMulRS32, fuseDivMulLS32},
+	{
+		Add: {
+			Add: {fuseAddAddR32Stream, fuseAddAddL32Stream},
+			Sub: {fuseAddSubR32Stream, fuseAddSubL32Stream},
+			Mul: {fuseAddMulR32Stream, fuseAddMulL32Stream},
+		},
+		Sub: {
+			Add: {fuseSubAddR32Stream, fuseSubAddL32Stream},
+			Sub: {fuseSubSubR32Stream, fuseSubSubL32Stream},
+			Mul: {fuseSubMulR32Stream, fuseSubMulL32Stream},
+		},
+		Mul: {
+			Add: {fuseMulAddR32Stream, fuseMulAddL32Stream},
+			Sub: {fuseMulSubR32Stream, fuseMulSubL32Stream},
+			Mul: {fuseMulMulR32Stream, fuseMulMulL32Stream},
+		},
+		Div: {
+			Add: {fuseDivAddR32Stream, fuseDivAddL32Stream},
+			Sub: {fuseDivSubR32Stream, fuseDivSubL32Stream},
+			Mul: {fuseDivMulR32Stream, fuseDivMulL32Stream},
+		},
 	},
 }
 
-var unary32 = [...]func(d, x []float32){
-	Neg:    neg32,
-	Abs:    abs32,
-	Sqrt:   sqrt32,
-	Square: square32,
+var fusedS32 = [2][4][3][2]func(d, x []float32, y float32, z []float32){
+	{
+		Add: {
+			Add: {fuseAddAddRS32, fuseAddAddLS32},
+			Sub: {fuseAddSubRS32, fuseAddSubLS32},
+			Mul: {fuseAddMulRS32, fuseAddMulLS32},
+		},
+		Sub: {
+			Add: {fuseSubAddRS32, fuseSubAddLS32},
+			Sub: {fuseSubSubRS32, fuseSubSubLS32},
+			Mul: {fuseSubMulRS32, fuseSubMulLS32},
+		},
+		Mul: {
+			Add: {fuseMulAddRS32, fuseMulAddLS32},
+			Sub: {fuseMulSubRS32, fuseMulSubLS32},
+			Mul: {fuseMulMulRS32, fuseMulMulLS32},
+		},
+		Div: {
+			Add: {fuseDivAddRS32, fuseDivAddLS32},
+			Sub: {fuseDivSubRS32, fuseDivSubLS32},
+			Mul: {fuseDivMulRS32, fuseDivMulLS32},
+		},
+	},
+	{
+		Add: {
+			Add: {fuseAddAddRS32Stream, fuseAddAddLS32Stream},
+			Sub: {fuseAddSubRS32Stream, fuseAddSubLS32Stream},
+			Mul: {fuseAddMulRS32Stream, fuseAddMulLS32Stream},
+		},
+		Sub: {
+			Add: {fuseSubAddRS32Stream, fuseSubAddLS32Stream},
+			Sub: {fuseSubSubRS32Stream, fuseSubSubLS32Stream},
+			Mul: {fuseSubMulRS32Stream, fuseSubMulLS32Stream},
+		},
+		Mul: {
+			Add: {fuseMulAddRS32Stream, fuseMulAddLS32Stream},
+			Sub: {fuseMulSubRS32Stream, fuseMulSubLS32Stream},
+			Mul: {fuseMulMulRS32Stream, fuseMulMulLS32Stream},
+		},
+		Div: {
+			Add: {fuseDivAddRS32Stream, fuseDivAddLS32Stream},
+			Sub: {fuseDivSubRS32Stream, fuseDivSubLS32Stream},
+			Mul: {fuseDivMulRS32Stream, fuseDivMulLS32Stream},
+		},
+	},
+}
+
+var unary32 = [2][4]func(d, x []float32){
+	{
+		Neg:    neg32,
+		Abs:    abs32,
+		Sqrt:   sqrt32,
+		Square: square32,
+	},
+	{
+		Neg:    neg32Stream,
+		Abs:    abs32Stream,
+		Sqrt:   sqrt32Stream,
+		Square: square32Stream,
+	},
 }

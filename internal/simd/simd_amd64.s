@@ -12,8 +12,9 @@ TEXT ·addVV64AVX2(SB), NOSPLIT, $0-72
 	MOVQ y_base+48(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -41,12 +42,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -56,7 +57,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -80,8 +81,9 @@ TEXT ·addVS64AVX2(SB), NOSPLIT, $0-56
 	VBROADCASTSD y+48(FP), Y15
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -101,12 +103,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -114,7 +116,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -137,8 +139,9 @@ TEXT ·addSV64AVX2(SB), NOSPLIT, $0-56
 	MOVQ y_base+32(FP), SI
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -158,12 +161,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -171,7 +174,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -194,8 +197,9 @@ TEXT ·subVV64AVX2(SB), NOSPLIT, $0-72
 	MOVQ y_base+48(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -223,12 +227,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -238,7 +242,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -262,8 +266,9 @@ TEXT ·subVS64AVX2(SB), NOSPLIT, $0-56
 	VBROADCASTSD y+48(FP), Y15
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -283,12 +288,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -296,7 +301,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -319,8 +324,9 @@ TEXT ·subSV64AVX2(SB), NOSPLIT, $0-56
 	MOVQ y_base+32(FP), SI
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -340,12 +346,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -353,7 +359,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -376,8 +382,9 @@ TEXT ·mulVV64AVX2(SB), NOSPLIT, $0-72
 	MOVQ y_base+48(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -405,12 +412,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -420,7 +427,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -444,8 +451,9 @@ TEXT ·mulVS64AVX2(SB), NOSPLIT, $0-56
 	VBROADCASTSD y+48(FP), Y15
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -465,12 +473,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -478,7 +486,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -501,8 +509,9 @@ TEXT ·mulSV64AVX2(SB), NOSPLIT, $0-56
 	MOVQ y_base+32(FP), SI
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -522,12 +531,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -535,7 +544,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -558,8 +567,9 @@ TEXT ·divVV64AVX2(SB), NOSPLIT, $0-72
 	MOVQ y_base+48(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -587,12 +597,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -602,7 +612,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -626,8 +636,9 @@ TEXT ·divVS64AVX2(SB), NOSPLIT, $0-56
 	VBROADCASTSD y+48(FP), Y15
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -647,12 +658,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -660,7 +671,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -683,8 +694,9 @@ TEXT ·divSV64AVX2(SB), NOSPLIT, $0-56
 	MOVQ y_base+32(FP), SI
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -704,12 +716,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -717,7 +729,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -741,8 +753,9 @@ TEXT ·fuseAddAddL64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -782,12 +795,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -800,7 +813,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -827,8 +840,9 @@ TEXT ·fuseAddAddR64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -868,12 +882,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -886,7 +900,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -913,8 +927,9 @@ TEXT ·fuseAddAddLS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -946,12 +961,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -962,7 +977,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -988,8 +1003,9 @@ TEXT ·fuseAddAddRS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -1021,12 +1037,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -1037,7 +1053,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -1063,8 +1079,9 @@ TEXT ·fuseAddSubL64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -1104,12 +1121,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -1122,7 +1139,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -1149,8 +1166,9 @@ TEXT ·fuseAddSubR64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -1190,12 +1208,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -1208,7 +1226,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -1235,8 +1253,9 @@ TEXT ·fuseAddSubLS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -1268,12 +1287,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -1284,7 +1303,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -1310,8 +1329,9 @@ TEXT ·fuseAddSubRS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -1343,12 +1363,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -1359,7 +1379,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -1385,8 +1405,9 @@ TEXT ·fuseAddMulL64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -1426,12 +1447,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -1444,7 +1465,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -1471,8 +1492,9 @@ TEXT ·fuseAddMulR64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -1512,12 +1534,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -1530,7 +1552,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -1557,8 +1579,9 @@ TEXT ·fuseAddMulLS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -1590,12 +1613,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -1606,7 +1629,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -1632,8 +1655,9 @@ TEXT ·fuseAddMulRS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -1665,12 +1689,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -1681,7 +1705,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -1707,8 +1731,9 @@ TEXT ·fuseSubAddL64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -1748,12 +1773,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -1766,7 +1791,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -1793,8 +1818,9 @@ TEXT ·fuseSubAddR64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -1834,12 +1860,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -1852,7 +1878,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -1879,8 +1905,9 @@ TEXT ·fuseSubAddLS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -1912,12 +1939,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -1928,7 +1955,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -1954,8 +1981,9 @@ TEXT ·fuseSubAddRS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -1987,12 +2015,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -2003,7 +2031,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -2029,8 +2057,9 @@ TEXT ·fuseSubSubL64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -2070,12 +2099,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -2088,7 +2117,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -2115,8 +2144,9 @@ TEXT ·fuseSubSubR64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -2156,12 +2186,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -2174,7 +2204,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -2201,8 +2231,9 @@ TEXT ·fuseSubSubLS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -2234,12 +2265,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -2250,7 +2281,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -2276,8 +2307,9 @@ TEXT ·fuseSubSubRS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -2309,12 +2341,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -2325,7 +2357,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -2351,8 +2383,9 @@ TEXT ·fuseSubMulL64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -2392,12 +2425,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -2410,7 +2443,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -2437,8 +2470,9 @@ TEXT ·fuseSubMulR64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -2478,12 +2512,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -2496,7 +2530,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -2523,8 +2557,9 @@ TEXT ·fuseSubMulLS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -2556,12 +2591,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -2572,7 +2607,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -2598,8 +2633,9 @@ TEXT ·fuseSubMulRS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -2631,12 +2667,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -2647,7 +2683,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -2673,8 +2709,9 @@ TEXT ·fuseMulAddL64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -2714,12 +2751,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -2732,7 +2769,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -2759,8 +2796,9 @@ TEXT ·fuseMulAddR64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -2800,12 +2838,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -2818,7 +2856,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -2845,8 +2883,9 @@ TEXT ·fuseMulAddLS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -2878,12 +2917,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -2894,7 +2933,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -2920,8 +2959,9 @@ TEXT ·fuseMulAddRS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -2953,12 +2993,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -2969,7 +3009,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -2995,8 +3035,9 @@ TEXT ·fuseMulSubL64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -3036,12 +3077,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -3054,7 +3095,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -3081,8 +3122,9 @@ TEXT ·fuseMulSubR64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -3122,12 +3164,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -3140,7 +3182,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -3167,8 +3209,9 @@ TEXT ·fuseMulSubLS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -3200,12 +3243,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -3216,7 +3259,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -3242,8 +3285,9 @@ TEXT ·fuseMulSubRS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -3275,12 +3319,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -3291,7 +3335,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -3317,8 +3361,9 @@ TEXT ·fuseMulMulL64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -3358,12 +3403,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -3376,7 +3421,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -3403,8 +3448,9 @@ TEXT ·fuseMulMulR64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -3444,12 +3490,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -3462,7 +3508,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -3489,8 +3535,9 @@ TEXT ·fuseMulMulLS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -3522,12 +3569,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -3538,7 +3585,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -3564,8 +3611,9 @@ TEXT ·fuseMulMulRS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -3597,12 +3645,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -3613,7 +3661,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -3639,8 +3687,9 @@ TEXT ·fuseDivAddL64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -3680,12 +3729,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -3698,7 +3747,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -3725,8 +3774,9 @@ TEXT ·fuseDivAddR64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -3766,12 +3816,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -3784,7 +3834,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -3811,8 +3861,9 @@ TEXT ·fuseDivAddLS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -3844,12 +3895,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -3860,7 +3911,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -3886,8 +3937,9 @@ TEXT ·fuseDivAddRS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -3919,12 +3971,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -3935,7 +3987,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -3961,8 +4013,9 @@ TEXT ·fuseDivSubL64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -4002,12 +4055,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -4020,7 +4073,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -4047,8 +4100,9 @@ TEXT ·fuseDivSubR64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -4088,12 +4142,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -4106,7 +4160,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -4133,8 +4187,9 @@ TEXT ·fuseDivSubLS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -4166,12 +4221,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -4182,7 +4237,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -4208,8 +4263,9 @@ TEXT ·fuseDivSubRS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -4241,12 +4297,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -4257,7 +4313,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -4283,8 +4339,9 @@ TEXT ·fuseDivMulL64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -4324,12 +4381,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -4342,7 +4399,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -4369,8 +4426,9 @@ TEXT ·fuseDivMulR64AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -4410,12 +4468,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(R8)(AX*8), X0
 	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
@@ -4428,7 +4486,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -4455,8 +4513,9 @@ TEXT ·fuseDivMulLS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -4488,12 +4547,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -4504,7 +4563,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -4530,8 +4589,9 @@ TEXT ·fuseDivMulRS64AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -4563,12 +4623,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(DX)(AX*8), X0
 	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
@@ -4579,7 +4639,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -4605,8 +4665,9 @@ TEXT ·neg64AVX2(SB), NOSPLIT, $0-48
 	VPSLLQ $63, Y13, Y14
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -4626,12 +4687,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -4639,7 +4700,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -4663,8 +4724,9 @@ TEXT ·abs64AVX2(SB), NOSPLIT, $0-48
 	VPSRLQ $1, Y13, Y13
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -4684,12 +4746,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -4697,7 +4759,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -4719,8 +4781,9 @@ TEXT ·sqrt64AVX2(SB), NOSPLIT, $0-48
 	MOVQ x_base+24(FP), SI
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -4740,12 +4803,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -4753,7 +4816,7 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -4775,8 +4838,9 @@ TEXT ·square64AVX2(SB), NOSPLIT, $0-48
 	MOVQ x_base+24(FP), SI
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-16, BX
-	JZ one
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -4796,12 +4860,12 @@ loop:
 	VMOVUPD Y9, 96(DI)(AX*8)
 	ADDQ $16, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-4, BX
+	SUBQ $4, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPD 0(SI)(AX*8), X0
 	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
@@ -4809,7 +4873,5783 @@ loop1:
 	VMOVUPD Y0, 0(DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMULSD X0, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func addVV64StreamAVX2(d []float64, x []float64, y []float64)
+TEXT ·addVV64StreamAVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VADDPD Y1, Y0, Y0
+	VADDPD Y4, Y3, Y3
+	VADDPD Y7, Y6, Y6
+	VADDPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func addVS64StreamAVX2(d []float64, x []float64, y float64)
+TEXT ·addVS64StreamAVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VADDSD X15, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VADDPD Y15, Y0, Y0
+	VADDPD Y15, Y3, Y3
+	VADDPD Y15, Y6, Y6
+	VADDPD Y15, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VADDPD Y15, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VADDSD X15, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func addSV64StreamAVX2(d []float64, x float64, y []float64)
+TEXT ·addSV64StreamAVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSD x+24(FP), Y15
+	MOVQ y_base+32(FP), SI
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VADDSD X0, X15, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VADDPD Y0, Y15, Y0
+	VADDPD Y3, Y15, Y3
+	VADDPD Y6, Y15, Y6
+	VADDPD Y9, Y15, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VADDPD Y0, Y15, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VADDSD X0, X15, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func subVV64StreamAVX2(d []float64, x []float64, y []float64)
+TEXT ·subVV64StreamAVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VSUBPD Y1, Y0, Y0
+	VSUBPD Y4, Y3, Y3
+	VSUBPD Y7, Y6, Y6
+	VSUBPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VSUBPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func subVS64StreamAVX2(d []float64, x []float64, y float64)
+TEXT ·subVS64StreamAVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VSUBSD X15, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VSUBPD Y15, Y0, Y0
+	VSUBPD Y15, Y3, Y3
+	VSUBPD Y15, Y6, Y6
+	VSUBPD Y15, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VSUBPD Y15, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VSUBSD X15, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func subSV64StreamAVX2(d []float64, x float64, y []float64)
+TEXT ·subSV64StreamAVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSD x+24(FP), Y15
+	MOVQ y_base+32(FP), SI
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VSUBSD X0, X15, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VSUBPD Y0, Y15, Y0
+	VSUBPD Y3, Y15, Y3
+	VSUBPD Y6, Y15, Y6
+	VSUBPD Y9, Y15, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VSUBPD Y0, Y15, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VSUBSD X0, X15, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func mulVV64StreamAVX2(d []float64, x []float64, y []float64)
+TEXT ·mulVV64StreamAVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VMULPD Y1, Y0, Y0
+	VMULPD Y4, Y3, Y3
+	VMULPD Y7, Y6, Y6
+	VMULPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMULPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func mulVS64StreamAVX2(d []float64, x []float64, y float64)
+TEXT ·mulVS64StreamAVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMULSD X15, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMULPD Y15, Y0, Y0
+	VMULPD Y15, Y3, Y3
+	VMULPD Y15, Y6, Y6
+	VMULPD Y15, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMULPD Y15, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMULSD X15, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func mulSV64StreamAVX2(d []float64, x float64, y []float64)
+TEXT ·mulSV64StreamAVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSD x+24(FP), Y15
+	MOVQ y_base+32(FP), SI
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMULSD X0, X15, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMULPD Y0, Y15, Y0
+	VMULPD Y3, Y15, Y3
+	VMULPD Y6, Y15, Y6
+	VMULPD Y9, Y15, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMULPD Y0, Y15, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMULSD X0, X15, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func divVV64StreamAVX2(d []float64, x []float64, y []float64)
+TEXT ·divVV64StreamAVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VDIVPD Y1, Y0, Y0
+	VDIVPD Y4, Y3, Y3
+	VDIVPD Y7, Y6, Y6
+	VDIVPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VDIVPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func divVS64StreamAVX2(d []float64, x []float64, y float64)
+TEXT ·divVS64StreamAVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VDIVSD X15, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VDIVPD Y15, Y0, Y0
+	VDIVPD Y15, Y3, Y3
+	VDIVPD Y15, Y6, Y6
+	VDIVPD Y15, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VDIVPD Y15, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VDIVSD X15, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func divSV64StreamAVX2(d []float64, x float64, y []float64)
+TEXT ·divSV64StreamAVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSD x+24(FP), Y15
+	MOVQ y_base+32(FP), SI
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VDIVSD X0, X15, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VDIVPD Y0, Y15, Y0
+	VDIVPD Y3, Y15, Y3
+	VDIVPD Y6, Y15, Y6
+	VDIVPD Y9, Y15, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VDIVPD Y0, Y15, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VDIVSD X0, X15, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddAddL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseAddAddL64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VADDSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VADDSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VMOVUPD 32(R8)(AX*8), X5
+	VINSERTF128 $1, 48(R8)(AX*8), Y5, Y5
+	VMOVUPD 64(R8)(AX*8), X8
+	VINSERTF128 $1, 80(R8)(AX*8), Y8, Y8
+	VMOVUPD 96(R8)(AX*8), X11
+	VINSERTF128 $1, 112(R8)(AX*8), Y11, Y11
+	VADDPD Y1, Y0, Y0
+	VADDPD Y2, Y0, Y0
+	VADDPD Y4, Y3, Y3
+	VADDPD Y5, Y3, Y3
+	VADDPD Y7, Y6, Y6
+	VADDPD Y8, Y6, Y6
+	VADDPD Y10, Y9, Y9
+	VADDPD Y11, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VADDPD Y1, Y0, Y0
+	VADDPD Y2, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VADDSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VADDSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddAddR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseAddAddR64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VADDSD X2, X1, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 32(R8)(AX*8), X3
+	VINSERTF128 $1, 48(R8)(AX*8), Y3, Y3
+	VMOVUPD 64(R8)(AX*8), X6
+	VINSERTF128 $1, 80(R8)(AX*8), Y6, Y6
+	VMOVUPD 96(R8)(AX*8), X9
+	VINSERTF128 $1, 112(R8)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VMOVUPD 32(DX)(AX*8), X5
+	VINSERTF128 $1, 48(DX)(AX*8), Y5, Y5
+	VMOVUPD 64(DX)(AX*8), X8
+	VINSERTF128 $1, 80(DX)(AX*8), Y8, Y8
+	VMOVUPD 96(DX)(AX*8), X11
+	VINSERTF128 $1, 112(DX)(AX*8), Y11, Y11
+	VADDPD Y2, Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VADDPD Y5, Y4, Y4
+	VADDPD Y4, Y3, Y3
+	VADDPD Y8, Y7, Y7
+	VADDPD Y7, Y6, Y6
+	VADDPD Y11, Y10, Y10
+	VADDPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VADDPD Y2, Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VADDSD X2, X1, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddAddLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseAddAddLS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VADDSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VADDPD Y15, Y0, Y0
+	VADDPD Y1, Y0, Y0
+	VADDPD Y15, Y3, Y3
+	VADDPD Y4, Y3, Y3
+	VADDPD Y15, Y6, Y6
+	VADDPD Y7, Y6, Y6
+	VADDPD Y15, Y9, Y9
+	VADDPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VADDPD Y15, Y0, Y0
+	VADDPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VADDSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddAddRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseAddAddRS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VADDSD X15, X1, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 32(DX)(AX*8), X3
+	VINSERTF128 $1, 48(DX)(AX*8), Y3, Y3
+	VMOVUPD 64(DX)(AX*8), X6
+	VINSERTF128 $1, 80(DX)(AX*8), Y6, Y6
+	VMOVUPD 96(DX)(AX*8), X9
+	VINSERTF128 $1, 112(DX)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VADDPD Y15, Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VADDPD Y15, Y4, Y4
+	VADDPD Y4, Y3, Y3
+	VADDPD Y15, Y7, Y7
+	VADDPD Y7, Y6, Y6
+	VADDPD Y15, Y10, Y10
+	VADDPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VADDPD Y15, Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VADDSD X15, X1, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddSubL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseAddSubL64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VSUBSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VADDSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VMOVUPD 32(R8)(AX*8), X5
+	VINSERTF128 $1, 48(R8)(AX*8), Y5, Y5
+	VMOVUPD 64(R8)(AX*8), X8
+	VINSERTF128 $1, 80(R8)(AX*8), Y8, Y8
+	VMOVUPD 96(R8)(AX*8), X11
+	VINSERTF128 $1, 112(R8)(AX*8), Y11, Y11
+	VSUBPD Y1, Y0, Y0
+	VADDPD Y2, Y0, Y0
+	VSUBPD Y4, Y3, Y3
+	VADDPD Y5, Y3, Y3
+	VSUBPD Y7, Y6, Y6
+	VADDPD Y8, Y6, Y6
+	VSUBPD Y10, Y9, Y9
+	VADDPD Y11, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VSUBPD Y1, Y0, Y0
+	VADDPD Y2, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VSUBSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VADDSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddSubR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseAddSubR64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VSUBSD X2, X1, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 32(R8)(AX*8), X3
+	VINSERTF128 $1, 48(R8)(AX*8), Y3, Y3
+	VMOVUPD 64(R8)(AX*8), X6
+	VINSERTF128 $1, 80(R8)(AX*8), Y6, Y6
+	VMOVUPD 96(R8)(AX*8), X9
+	VINSERTF128 $1, 112(R8)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VMOVUPD 32(DX)(AX*8), X5
+	VINSERTF128 $1, 48(DX)(AX*8), Y5, Y5
+	VMOVUPD 64(DX)(AX*8), X8
+	VINSERTF128 $1, 80(DX)(AX*8), Y8, Y8
+	VMOVUPD 96(DX)(AX*8), X11
+	VINSERTF128 $1, 112(DX)(AX*8), Y11, Y11
+	VSUBPD Y2, Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VSUBPD Y5, Y4, Y4
+	VADDPD Y4, Y3, Y3
+	VSUBPD Y8, Y7, Y7
+	VADDPD Y7, Y6, Y6
+	VSUBPD Y11, Y10, Y10
+	VADDPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VSUBPD Y2, Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VSUBSD X2, X1, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddSubLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseAddSubLS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VSUBSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VSUBPD Y15, Y0, Y0
+	VADDPD Y1, Y0, Y0
+	VSUBPD Y15, Y3, Y3
+	VADDPD Y4, Y3, Y3
+	VSUBPD Y15, Y6, Y6
+	VADDPD Y7, Y6, Y6
+	VSUBPD Y15, Y9, Y9
+	VADDPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VSUBPD Y15, Y0, Y0
+	VADDPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VSUBSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddSubRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseAddSubRS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VSUBSD X15, X1, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 32(DX)(AX*8), X3
+	VINSERTF128 $1, 48(DX)(AX*8), Y3, Y3
+	VMOVUPD 64(DX)(AX*8), X6
+	VINSERTF128 $1, 80(DX)(AX*8), Y6, Y6
+	VMOVUPD 96(DX)(AX*8), X9
+	VINSERTF128 $1, 112(DX)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VSUBPD Y15, Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VSUBPD Y15, Y4, Y4
+	VADDPD Y4, Y3, Y3
+	VSUBPD Y15, Y7, Y7
+	VADDPD Y7, Y6, Y6
+	VSUBPD Y15, Y10, Y10
+	VADDPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VSUBPD Y15, Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VSUBSD X15, X1, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddMulL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseAddMulL64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VMULSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VADDSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VMOVUPD 32(R8)(AX*8), X5
+	VINSERTF128 $1, 48(R8)(AX*8), Y5, Y5
+	VMOVUPD 64(R8)(AX*8), X8
+	VINSERTF128 $1, 80(R8)(AX*8), Y8, Y8
+	VMOVUPD 96(R8)(AX*8), X11
+	VINSERTF128 $1, 112(R8)(AX*8), Y11, Y11
+	VMULPD Y1, Y0, Y0
+	VADDPD Y2, Y0, Y0
+	VMULPD Y4, Y3, Y3
+	VADDPD Y5, Y3, Y3
+	VMULPD Y7, Y6, Y6
+	VADDPD Y8, Y6, Y6
+	VMULPD Y10, Y9, Y9
+	VADDPD Y11, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VMULPD Y1, Y0, Y0
+	VADDPD Y2, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VMULSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VADDSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddMulR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseAddMulR64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VMULSD X2, X1, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 32(R8)(AX*8), X3
+	VINSERTF128 $1, 48(R8)(AX*8), Y3, Y3
+	VMOVUPD 64(R8)(AX*8), X6
+	VINSERTF128 $1, 80(R8)(AX*8), Y6, Y6
+	VMOVUPD 96(R8)(AX*8), X9
+	VINSERTF128 $1, 112(R8)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VMOVUPD 32(DX)(AX*8), X5
+	VINSERTF128 $1, 48(DX)(AX*8), Y5, Y5
+	VMOVUPD 64(DX)(AX*8), X8
+	VINSERTF128 $1, 80(DX)(AX*8), Y8, Y8
+	VMOVUPD 96(DX)(AX*8), X11
+	VINSERTF128 $1, 112(DX)(AX*8), Y11, Y11
+	VMULPD Y2, Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VMULPD Y5, Y4, Y4
+	VADDPD Y4, Y3, Y3
+	VMULPD Y8, Y7, Y7
+	VADDPD Y7, Y6, Y6
+	VMULPD Y11, Y10, Y10
+	VADDPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VMULPD Y2, Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VMULSD X2, X1, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddMulLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseAddMulLS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMULSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VMULPD Y15, Y0, Y0
+	VADDPD Y1, Y0, Y0
+	VMULPD Y15, Y3, Y3
+	VADDPD Y4, Y3, Y3
+	VMULPD Y15, Y6, Y6
+	VADDPD Y7, Y6, Y6
+	VMULPD Y15, Y9, Y9
+	VADDPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMULPD Y15, Y0, Y0
+	VADDPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMULSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddMulRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseAddMulRS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMULSD X15, X1, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 32(DX)(AX*8), X3
+	VINSERTF128 $1, 48(DX)(AX*8), Y3, Y3
+	VMOVUPD 64(DX)(AX*8), X6
+	VINSERTF128 $1, 80(DX)(AX*8), Y6, Y6
+	VMOVUPD 96(DX)(AX*8), X9
+	VINSERTF128 $1, 112(DX)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VMULPD Y15, Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VMULPD Y15, Y4, Y4
+	VADDPD Y4, Y3, Y3
+	VMULPD Y15, Y7, Y7
+	VADDPD Y7, Y6, Y6
+	VMULPD Y15, Y10, Y10
+	VADDPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMULPD Y15, Y1, Y1
+	VADDPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMULSD X15, X1, X1
+	VADDSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubAddL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseSubAddL64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VADDSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VSUBSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VMOVUPD 32(R8)(AX*8), X5
+	VINSERTF128 $1, 48(R8)(AX*8), Y5, Y5
+	VMOVUPD 64(R8)(AX*8), X8
+	VINSERTF128 $1, 80(R8)(AX*8), Y8, Y8
+	VMOVUPD 96(R8)(AX*8), X11
+	VINSERTF128 $1, 112(R8)(AX*8), Y11, Y11
+	VADDPD Y1, Y0, Y0
+	VSUBPD Y2, Y0, Y0
+	VADDPD Y4, Y3, Y3
+	VSUBPD Y5, Y3, Y3
+	VADDPD Y7, Y6, Y6
+	VSUBPD Y8, Y6, Y6
+	VADDPD Y10, Y9, Y9
+	VSUBPD Y11, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VADDPD Y1, Y0, Y0
+	VSUBPD Y2, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VADDSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VSUBSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubAddR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseSubAddR64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VADDSD X2, X1, X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 32(R8)(AX*8), X3
+	VINSERTF128 $1, 48(R8)(AX*8), Y3, Y3
+	VMOVUPD 64(R8)(AX*8), X6
+	VINSERTF128 $1, 80(R8)(AX*8), Y6, Y6
+	VMOVUPD 96(R8)(AX*8), X9
+	VINSERTF128 $1, 112(R8)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VMOVUPD 32(DX)(AX*8), X5
+	VINSERTF128 $1, 48(DX)(AX*8), Y5, Y5
+	VMOVUPD 64(DX)(AX*8), X8
+	VINSERTF128 $1, 80(DX)(AX*8), Y8, Y8
+	VMOVUPD 96(DX)(AX*8), X11
+	VINSERTF128 $1, 112(DX)(AX*8), Y11, Y11
+	VADDPD Y2, Y1, Y1
+	VSUBPD Y1, Y0, Y0
+	VADDPD Y5, Y4, Y4
+	VSUBPD Y4, Y3, Y3
+	VADDPD Y8, Y7, Y7
+	VSUBPD Y7, Y6, Y6
+	VADDPD Y11, Y10, Y10
+	VSUBPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VADDPD Y2, Y1, Y1
+	VSUBPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VADDSD X2, X1, X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubAddLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseSubAddLS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VADDSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VADDPD Y15, Y0, Y0
+	VSUBPD Y1, Y0, Y0
+	VADDPD Y15, Y3, Y3
+	VSUBPD Y4, Y3, Y3
+	VADDPD Y15, Y6, Y6
+	VSUBPD Y7, Y6, Y6
+	VADDPD Y15, Y9, Y9
+	VSUBPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VADDPD Y15, Y0, Y0
+	VSUBPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VADDSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubAddRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseSubAddRS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VADDSD X15, X1, X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 32(DX)(AX*8), X3
+	VINSERTF128 $1, 48(DX)(AX*8), Y3, Y3
+	VMOVUPD 64(DX)(AX*8), X6
+	VINSERTF128 $1, 80(DX)(AX*8), Y6, Y6
+	VMOVUPD 96(DX)(AX*8), X9
+	VINSERTF128 $1, 112(DX)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VADDPD Y15, Y1, Y1
+	VSUBPD Y1, Y0, Y0
+	VADDPD Y15, Y4, Y4
+	VSUBPD Y4, Y3, Y3
+	VADDPD Y15, Y7, Y7
+	VSUBPD Y7, Y6, Y6
+	VADDPD Y15, Y10, Y10
+	VSUBPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VADDPD Y15, Y1, Y1
+	VSUBPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VADDSD X15, X1, X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubSubL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseSubSubL64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VSUBSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VSUBSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VMOVUPD 32(R8)(AX*8), X5
+	VINSERTF128 $1, 48(R8)(AX*8), Y5, Y5
+	VMOVUPD 64(R8)(AX*8), X8
+	VINSERTF128 $1, 80(R8)(AX*8), Y8, Y8
+	VMOVUPD 96(R8)(AX*8), X11
+	VINSERTF128 $1, 112(R8)(AX*8), Y11, Y11
+	VSUBPD Y1, Y0, Y0
+	VSUBPD Y2, Y0, Y0
+	VSUBPD Y4, Y3, Y3
+	VSUBPD Y5, Y3, Y3
+	VSUBPD Y7, Y6, Y6
+	VSUBPD Y8, Y6, Y6
+	VSUBPD Y10, Y9, Y9
+	VSUBPD Y11, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VSUBPD Y1, Y0, Y0
+	VSUBPD Y2, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VSUBSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VSUBSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubSubR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseSubSubR64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VSUBSD X2, X1, X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 32(R8)(AX*8), X3
+	VINSERTF128 $1, 48(R8)(AX*8), Y3, Y3
+	VMOVUPD 64(R8)(AX*8), X6
+	VINSERTF128 $1, 80(R8)(AX*8), Y6, Y6
+	VMOVUPD 96(R8)(AX*8), X9
+	VINSERTF128 $1, 112(R8)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VMOVUPD 32(DX)(AX*8), X5
+	VINSERTF128 $1, 48(DX)(AX*8), Y5, Y5
+	VMOVUPD 64(DX)(AX*8), X8
+	VINSERTF128 $1, 80(DX)(AX*8), Y8, Y8
+	VMOVUPD 96(DX)(AX*8), X11
+	VINSERTF128 $1, 112(DX)(AX*8), Y11, Y11
+	VSUBPD Y2, Y1, Y1
+	VSUBPD Y1, Y0, Y0
+	VSUBPD Y5, Y4, Y4
+	VSUBPD Y4, Y3, Y3
+	VSUBPD Y8, Y7, Y7
+	VSUBPD Y7, Y6, Y6
+	VSUBPD Y11, Y10, Y10
+	VSUBPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VSUBPD Y2, Y1, Y1
+	VSUBPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VSUBSD X2, X1, X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubSubLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseSubSubLS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VSUBSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VSUBPD Y15, Y0, Y0
+	VSUBPD Y1, Y0, Y0
+	VSUBPD Y15, Y3, Y3
+	VSUBPD Y4, Y3, Y3
+	VSUBPD Y15, Y6, Y6
+	VSUBPD Y7, Y6, Y6
+	VSUBPD Y15, Y9, Y9
+	VSUBPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VSUBPD Y15, Y0, Y0
+	VSUBPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VSUBSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubSubRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseSubSubRS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VSUBSD X15, X1, X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 32(DX)(AX*8), X3
+	VINSERTF128 $1, 48(DX)(AX*8), Y3, Y3
+	VMOVUPD 64(DX)(AX*8), X6
+	VINSERTF128 $1, 80(DX)(AX*8), Y6, Y6
+	VMOVUPD 96(DX)(AX*8), X9
+	VINSERTF128 $1, 112(DX)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VSUBPD Y15, Y1, Y1
+	VSUBPD Y1, Y0, Y0
+	VSUBPD Y15, Y4, Y4
+	VSUBPD Y4, Y3, Y3
+	VSUBPD Y15, Y7, Y7
+	VSUBPD Y7, Y6, Y6
+	VSUBPD Y15, Y10, Y10
+	VSUBPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VSUBPD Y15, Y1, Y1
+	VSUBPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VSUBSD X15, X1, X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubMulL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseSubMulL64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VMULSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VSUBSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VMOVUPD 32(R8)(AX*8), X5
+	VINSERTF128 $1, 48(R8)(AX*8), Y5, Y5
+	VMOVUPD 64(R8)(AX*8), X8
+	VINSERTF128 $1, 80(R8)(AX*8), Y8, Y8
+	VMOVUPD 96(R8)(AX*8), X11
+	VINSERTF128 $1, 112(R8)(AX*8), Y11, Y11
+	VMULPD Y1, Y0, Y0
+	VSUBPD Y2, Y0, Y0
+	VMULPD Y4, Y3, Y3
+	VSUBPD Y5, Y3, Y3
+	VMULPD Y7, Y6, Y6
+	VSUBPD Y8, Y6, Y6
+	VMULPD Y10, Y9, Y9
+	VSUBPD Y11, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VMULPD Y1, Y0, Y0
+	VSUBPD Y2, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VMULSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VSUBSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubMulR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseSubMulR64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VMULSD X2, X1, X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 32(R8)(AX*8), X3
+	VINSERTF128 $1, 48(R8)(AX*8), Y3, Y3
+	VMOVUPD 64(R8)(AX*8), X6
+	VINSERTF128 $1, 80(R8)(AX*8), Y6, Y6
+	VMOVUPD 96(R8)(AX*8), X9
+	VINSERTF128 $1, 112(R8)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VMOVUPD 32(DX)(AX*8), X5
+	VINSERTF128 $1, 48(DX)(AX*8), Y5, Y5
+	VMOVUPD 64(DX)(AX*8), X8
+	VINSERTF128 $1, 80(DX)(AX*8), Y8, Y8
+	VMOVUPD 96(DX)(AX*8), X11
+	VINSERTF128 $1, 112(DX)(AX*8), Y11, Y11
+	VMULPD Y2, Y1, Y1
+	VSUBPD Y1, Y0, Y0
+	VMULPD Y5, Y4, Y4
+	VSUBPD Y4, Y3, Y3
+	VMULPD Y8, Y7, Y7
+	VSUBPD Y7, Y6, Y6
+	VMULPD Y11, Y10, Y10
+	VSUBPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VMULPD Y2, Y1, Y1
+	VSUBPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VMULSD X2, X1, X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubMulLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseSubMulLS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMULSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VMULPD Y15, Y0, Y0
+	VSUBPD Y1, Y0, Y0
+	VMULPD Y15, Y3, Y3
+	VSUBPD Y4, Y3, Y3
+	VMULPD Y15, Y6, Y6
+	VSUBPD Y7, Y6, Y6
+	VMULPD Y15, Y9, Y9
+	VSUBPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMULPD Y15, Y0, Y0
+	VSUBPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMULSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubMulRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseSubMulRS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMULSD X15, X1, X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 32(DX)(AX*8), X3
+	VINSERTF128 $1, 48(DX)(AX*8), Y3, Y3
+	VMOVUPD 64(DX)(AX*8), X6
+	VINSERTF128 $1, 80(DX)(AX*8), Y6, Y6
+	VMOVUPD 96(DX)(AX*8), X9
+	VINSERTF128 $1, 112(DX)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VMULPD Y15, Y1, Y1
+	VSUBPD Y1, Y0, Y0
+	VMULPD Y15, Y4, Y4
+	VSUBPD Y4, Y3, Y3
+	VMULPD Y15, Y7, Y7
+	VSUBPD Y7, Y6, Y6
+	VMULPD Y15, Y10, Y10
+	VSUBPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMULPD Y15, Y1, Y1
+	VSUBPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMULSD X15, X1, X1
+	VSUBSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulAddL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseMulAddL64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VADDSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VMULSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VMOVUPD 32(R8)(AX*8), X5
+	VINSERTF128 $1, 48(R8)(AX*8), Y5, Y5
+	VMOVUPD 64(R8)(AX*8), X8
+	VINSERTF128 $1, 80(R8)(AX*8), Y8, Y8
+	VMOVUPD 96(R8)(AX*8), X11
+	VINSERTF128 $1, 112(R8)(AX*8), Y11, Y11
+	VADDPD Y1, Y0, Y0
+	VMULPD Y2, Y0, Y0
+	VADDPD Y4, Y3, Y3
+	VMULPD Y5, Y3, Y3
+	VADDPD Y7, Y6, Y6
+	VMULPD Y8, Y6, Y6
+	VADDPD Y10, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VADDPD Y1, Y0, Y0
+	VMULPD Y2, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VADDSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VMULSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulAddR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseMulAddR64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VADDSD X2, X1, X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 32(R8)(AX*8), X3
+	VINSERTF128 $1, 48(R8)(AX*8), Y3, Y3
+	VMOVUPD 64(R8)(AX*8), X6
+	VINSERTF128 $1, 80(R8)(AX*8), Y6, Y6
+	VMOVUPD 96(R8)(AX*8), X9
+	VINSERTF128 $1, 112(R8)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VMOVUPD 32(DX)(AX*8), X5
+	VINSERTF128 $1, 48(DX)(AX*8), Y5, Y5
+	VMOVUPD 64(DX)(AX*8), X8
+	VINSERTF128 $1, 80(DX)(AX*8), Y8, Y8
+	VMOVUPD 96(DX)(AX*8), X11
+	VINSERTF128 $1, 112(DX)(AX*8), Y11, Y11
+	VADDPD Y2, Y1, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD Y5, Y4, Y4
+	VMULPD Y4, Y3, Y3
+	VADDPD Y8, Y7, Y7
+	VMULPD Y7, Y6, Y6
+	VADDPD Y11, Y10, Y10
+	VMULPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VADDPD Y2, Y1, Y1
+	VMULPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VADDSD X2, X1, X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulAddLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseMulAddLS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VADDSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VADDPD Y15, Y0, Y0
+	VMULPD Y1, Y0, Y0
+	VADDPD Y15, Y3, Y3
+	VMULPD Y4, Y3, Y3
+	VADDPD Y15, Y6, Y6
+	VMULPD Y7, Y6, Y6
+	VADDPD Y15, Y9, Y9
+	VMULPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VADDPD Y15, Y0, Y0
+	VMULPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VADDSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulAddRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseMulAddRS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VADDSD X15, X1, X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 32(DX)(AX*8), X3
+	VINSERTF128 $1, 48(DX)(AX*8), Y3, Y3
+	VMOVUPD 64(DX)(AX*8), X6
+	VINSERTF128 $1, 80(DX)(AX*8), Y6, Y6
+	VMOVUPD 96(DX)(AX*8), X9
+	VINSERTF128 $1, 112(DX)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VADDPD Y15, Y1, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD Y15, Y4, Y4
+	VMULPD Y4, Y3, Y3
+	VADDPD Y15, Y7, Y7
+	VMULPD Y7, Y6, Y6
+	VADDPD Y15, Y10, Y10
+	VMULPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VADDPD Y15, Y1, Y1
+	VMULPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VADDSD X15, X1, X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulSubL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseMulSubL64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VSUBSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VMULSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VMOVUPD 32(R8)(AX*8), X5
+	VINSERTF128 $1, 48(R8)(AX*8), Y5, Y5
+	VMOVUPD 64(R8)(AX*8), X8
+	VINSERTF128 $1, 80(R8)(AX*8), Y8, Y8
+	VMOVUPD 96(R8)(AX*8), X11
+	VINSERTF128 $1, 112(R8)(AX*8), Y11, Y11
+	VSUBPD Y1, Y0, Y0
+	VMULPD Y2, Y0, Y0
+	VSUBPD Y4, Y3, Y3
+	VMULPD Y5, Y3, Y3
+	VSUBPD Y7, Y6, Y6
+	VMULPD Y8, Y6, Y6
+	VSUBPD Y10, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VSUBPD Y1, Y0, Y0
+	VMULPD Y2, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VSUBSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VMULSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulSubR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseMulSubR64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VSUBSD X2, X1, X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 32(R8)(AX*8), X3
+	VINSERTF128 $1, 48(R8)(AX*8), Y3, Y3
+	VMOVUPD 64(R8)(AX*8), X6
+	VINSERTF128 $1, 80(R8)(AX*8), Y6, Y6
+	VMOVUPD 96(R8)(AX*8), X9
+	VINSERTF128 $1, 112(R8)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VMOVUPD 32(DX)(AX*8), X5
+	VINSERTF128 $1, 48(DX)(AX*8), Y5, Y5
+	VMOVUPD 64(DX)(AX*8), X8
+	VINSERTF128 $1, 80(DX)(AX*8), Y8, Y8
+	VMOVUPD 96(DX)(AX*8), X11
+	VINSERTF128 $1, 112(DX)(AX*8), Y11, Y11
+	VSUBPD Y2, Y1, Y1
+	VMULPD Y1, Y0, Y0
+	VSUBPD Y5, Y4, Y4
+	VMULPD Y4, Y3, Y3
+	VSUBPD Y8, Y7, Y7
+	VMULPD Y7, Y6, Y6
+	VSUBPD Y11, Y10, Y10
+	VMULPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VSUBPD Y2, Y1, Y1
+	VMULPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VSUBSD X2, X1, X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulSubLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseMulSubLS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VSUBSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VSUBPD Y15, Y0, Y0
+	VMULPD Y1, Y0, Y0
+	VSUBPD Y15, Y3, Y3
+	VMULPD Y4, Y3, Y3
+	VSUBPD Y15, Y6, Y6
+	VMULPD Y7, Y6, Y6
+	VSUBPD Y15, Y9, Y9
+	VMULPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VSUBPD Y15, Y0, Y0
+	VMULPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VSUBSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulSubRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseMulSubRS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VSUBSD X15, X1, X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 32(DX)(AX*8), X3
+	VINSERTF128 $1, 48(DX)(AX*8), Y3, Y3
+	VMOVUPD 64(DX)(AX*8), X6
+	VINSERTF128 $1, 80(DX)(AX*8), Y6, Y6
+	VMOVUPD 96(DX)(AX*8), X9
+	VINSERTF128 $1, 112(DX)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VSUBPD Y15, Y1, Y1
+	VMULPD Y1, Y0, Y0
+	VSUBPD Y15, Y4, Y4
+	VMULPD Y4, Y3, Y3
+	VSUBPD Y15, Y7, Y7
+	VMULPD Y7, Y6, Y6
+	VSUBPD Y15, Y10, Y10
+	VMULPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VSUBPD Y15, Y1, Y1
+	VMULPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VSUBSD X15, X1, X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulMulL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseMulMulL64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VMULSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VMULSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VMOVUPD 32(R8)(AX*8), X5
+	VINSERTF128 $1, 48(R8)(AX*8), Y5, Y5
+	VMOVUPD 64(R8)(AX*8), X8
+	VINSERTF128 $1, 80(R8)(AX*8), Y8, Y8
+	VMOVUPD 96(R8)(AX*8), X11
+	VINSERTF128 $1, 112(R8)(AX*8), Y11, Y11
+	VMULPD Y1, Y0, Y0
+	VMULPD Y2, Y0, Y0
+	VMULPD Y4, Y3, Y3
+	VMULPD Y5, Y3, Y3
+	VMULPD Y7, Y6, Y6
+	VMULPD Y8, Y6, Y6
+	VMULPD Y10, Y9, Y9
+	VMULPD Y11, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VMULPD Y1, Y0, Y0
+	VMULPD Y2, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VMULSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VMULSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulMulR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseMulMulR64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VMULSD X2, X1, X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 32(R8)(AX*8), X3
+	VINSERTF128 $1, 48(R8)(AX*8), Y3, Y3
+	VMOVUPD 64(R8)(AX*8), X6
+	VINSERTF128 $1, 80(R8)(AX*8), Y6, Y6
+	VMOVUPD 96(R8)(AX*8), X9
+	VINSERTF128 $1, 112(R8)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VMOVUPD 32(DX)(AX*8), X5
+	VINSERTF128 $1, 48(DX)(AX*8), Y5, Y5
+	VMOVUPD 64(DX)(AX*8), X8
+	VINSERTF128 $1, 80(DX)(AX*8), Y8, Y8
+	VMOVUPD 96(DX)(AX*8), X11
+	VINSERTF128 $1, 112(DX)(AX*8), Y11, Y11
+	VMULPD Y2, Y1, Y1
+	VMULPD Y1, Y0, Y0
+	VMULPD Y5, Y4, Y4
+	VMULPD Y4, Y3, Y3
+	VMULPD Y8, Y7, Y7
+	VMULPD Y7, Y6, Y6
+	VMULPD Y11, Y10, Y10
+	VMULPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VMULPD Y2, Y1, Y1
+	VMULPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VMULSD X2, X1, X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulMulLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseMulMulLS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMULSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VMULPD Y15, Y0, Y0
+	VMULPD Y1, Y0, Y0
+	VMULPD Y15, Y3, Y3
+	VMULPD Y4, Y3, Y3
+	VMULPD Y15, Y6, Y6
+	VMULPD Y7, Y6, Y6
+	VMULPD Y15, Y9, Y9
+	VMULPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMULPD Y15, Y0, Y0
+	VMULPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMULSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulMulRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseMulMulRS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMULSD X15, X1, X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 32(DX)(AX*8), X3
+	VINSERTF128 $1, 48(DX)(AX*8), Y3, Y3
+	VMOVUPD 64(DX)(AX*8), X6
+	VINSERTF128 $1, 80(DX)(AX*8), Y6, Y6
+	VMOVUPD 96(DX)(AX*8), X9
+	VINSERTF128 $1, 112(DX)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VMULPD Y15, Y1, Y1
+	VMULPD Y1, Y0, Y0
+	VMULPD Y15, Y4, Y4
+	VMULPD Y4, Y3, Y3
+	VMULPD Y15, Y7, Y7
+	VMULPD Y7, Y6, Y6
+	VMULPD Y15, Y10, Y10
+	VMULPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMULPD Y15, Y1, Y1
+	VMULPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMULSD X15, X1, X1
+	VMULSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivAddL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseDivAddL64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VADDSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VDIVSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VMOVUPD 32(R8)(AX*8), X5
+	VINSERTF128 $1, 48(R8)(AX*8), Y5, Y5
+	VMOVUPD 64(R8)(AX*8), X8
+	VINSERTF128 $1, 80(R8)(AX*8), Y8, Y8
+	VMOVUPD 96(R8)(AX*8), X11
+	VINSERTF128 $1, 112(R8)(AX*8), Y11, Y11
+	VADDPD Y1, Y0, Y0
+	VDIVPD Y2, Y0, Y0
+	VADDPD Y4, Y3, Y3
+	VDIVPD Y5, Y3, Y3
+	VADDPD Y7, Y6, Y6
+	VDIVPD Y8, Y6, Y6
+	VADDPD Y10, Y9, Y9
+	VDIVPD Y11, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VADDPD Y1, Y0, Y0
+	VDIVPD Y2, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VADDSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VDIVSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivAddR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseDivAddR64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VADDSD X2, X1, X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 32(R8)(AX*8), X3
+	VINSERTF128 $1, 48(R8)(AX*8), Y3, Y3
+	VMOVUPD 64(R8)(AX*8), X6
+	VINSERTF128 $1, 80(R8)(AX*8), Y6, Y6
+	VMOVUPD 96(R8)(AX*8), X9
+	VINSERTF128 $1, 112(R8)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VMOVUPD 32(DX)(AX*8), X5
+	VINSERTF128 $1, 48(DX)(AX*8), Y5, Y5
+	VMOVUPD 64(DX)(AX*8), X8
+	VINSERTF128 $1, 80(DX)(AX*8), Y8, Y8
+	VMOVUPD 96(DX)(AX*8), X11
+	VINSERTF128 $1, 112(DX)(AX*8), Y11, Y11
+	VADDPD Y2, Y1, Y1
+	VDIVPD Y1, Y0, Y0
+	VADDPD Y5, Y4, Y4
+	VDIVPD Y4, Y3, Y3
+	VADDPD Y8, Y7, Y7
+	VDIVPD Y7, Y6, Y6
+	VADDPD Y11, Y10, Y10
+	VDIVPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VADDPD Y2, Y1, Y1
+	VDIVPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VADDSD X2, X1, X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivAddLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseDivAddLS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VADDSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VADDPD Y15, Y0, Y0
+	VDIVPD Y1, Y0, Y0
+	VADDPD Y15, Y3, Y3
+	VDIVPD Y4, Y3, Y3
+	VADDPD Y15, Y6, Y6
+	VDIVPD Y7, Y6, Y6
+	VADDPD Y15, Y9, Y9
+	VDIVPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VADDPD Y15, Y0, Y0
+	VDIVPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VADDSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivAddRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseDivAddRS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VADDSD X15, X1, X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 32(DX)(AX*8), X3
+	VINSERTF128 $1, 48(DX)(AX*8), Y3, Y3
+	VMOVUPD 64(DX)(AX*8), X6
+	VINSERTF128 $1, 80(DX)(AX*8), Y6, Y6
+	VMOVUPD 96(DX)(AX*8), X9
+	VINSERTF128 $1, 112(DX)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VADDPD Y15, Y1, Y1
+	VDIVPD Y1, Y0, Y0
+	VADDPD Y15, Y4, Y4
+	VDIVPD Y4, Y3, Y3
+	VADDPD Y15, Y7, Y7
+	VDIVPD Y7, Y6, Y6
+	VADDPD Y15, Y10, Y10
+	VDIVPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VADDPD Y15, Y1, Y1
+	VDIVPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VADDSD X15, X1, X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivSubL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseDivSubL64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VSUBSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VDIVSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VMOVUPD 32(R8)(AX*8), X5
+	VINSERTF128 $1, 48(R8)(AX*8), Y5, Y5
+	VMOVUPD 64(R8)(AX*8), X8
+	VINSERTF128 $1, 80(R8)(AX*8), Y8, Y8
+	VMOVUPD 96(R8)(AX*8), X11
+	VINSERTF128 $1, 112(R8)(AX*8), Y11, Y11
+	VSUBPD Y1, Y0, Y0
+	VDIVPD Y2, Y0, Y0
+	VSUBPD Y4, Y3, Y3
+	VDIVPD Y5, Y3, Y3
+	VSUBPD Y7, Y6, Y6
+	VDIVPD Y8, Y6, Y6
+	VSUBPD Y10, Y9, Y9
+	VDIVPD Y11, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VSUBPD Y1, Y0, Y0
+	VDIVPD Y2, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VSUBSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VDIVSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivSubR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseDivSubR64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VSUBSD X2, X1, X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 32(R8)(AX*8), X3
+	VINSERTF128 $1, 48(R8)(AX*8), Y3, Y3
+	VMOVUPD 64(R8)(AX*8), X6
+	VINSERTF128 $1, 80(R8)(AX*8), Y6, Y6
+	VMOVUPD 96(R8)(AX*8), X9
+	VINSERTF128 $1, 112(R8)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VMOVUPD 32(DX)(AX*8), X5
+	VINSERTF128 $1, 48(DX)(AX*8), Y5, Y5
+	VMOVUPD 64(DX)(AX*8), X8
+	VINSERTF128 $1, 80(DX)(AX*8), Y8, Y8
+	VMOVUPD 96(DX)(AX*8), X11
+	VINSERTF128 $1, 112(DX)(AX*8), Y11, Y11
+	VSUBPD Y2, Y1, Y1
+	VDIVPD Y1, Y0, Y0
+	VSUBPD Y5, Y4, Y4
+	VDIVPD Y4, Y3, Y3
+	VSUBPD Y8, Y7, Y7
+	VDIVPD Y7, Y6, Y6
+	VSUBPD Y11, Y10, Y10
+	VDIVPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VSUBPD Y2, Y1, Y1
+	VDIVPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VSUBSD X2, X1, X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivSubLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseDivSubLS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VSUBSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VSUBPD Y15, Y0, Y0
+	VDIVPD Y1, Y0, Y0
+	VSUBPD Y15, Y3, Y3
+	VDIVPD Y4, Y3, Y3
+	VSUBPD Y15, Y6, Y6
+	VDIVPD Y7, Y6, Y6
+	VSUBPD Y15, Y9, Y9
+	VDIVPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VSUBPD Y15, Y0, Y0
+	VDIVPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VSUBSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivSubRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseDivSubRS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VSUBSD X15, X1, X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 32(DX)(AX*8), X3
+	VINSERTF128 $1, 48(DX)(AX*8), Y3, Y3
+	VMOVUPD 64(DX)(AX*8), X6
+	VINSERTF128 $1, 80(DX)(AX*8), Y6, Y6
+	VMOVUPD 96(DX)(AX*8), X9
+	VINSERTF128 $1, 112(DX)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VSUBPD Y15, Y1, Y1
+	VDIVPD Y1, Y0, Y0
+	VSUBPD Y15, Y4, Y4
+	VDIVPD Y4, Y3, Y3
+	VSUBPD Y15, Y7, Y7
+	VDIVPD Y7, Y6, Y6
+	VSUBPD Y15, Y10, Y10
+	VDIVPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VSUBPD Y15, Y1, Y1
+	VDIVPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VSUBSD X15, X1, X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivMulL64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseDivMulL64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VMULSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VDIVSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VMOVUPD 32(R8)(AX*8), X5
+	VINSERTF128 $1, 48(R8)(AX*8), Y5, Y5
+	VMOVUPD 64(R8)(AX*8), X8
+	VINSERTF128 $1, 80(R8)(AX*8), Y8, Y8
+	VMOVUPD 96(R8)(AX*8), X11
+	VINSERTF128 $1, 112(R8)(AX*8), Y11, Y11
+	VMULPD Y1, Y0, Y0
+	VDIVPD Y2, Y0, Y0
+	VMULPD Y4, Y3, Y3
+	VDIVPD Y5, Y3, Y3
+	VMULPD Y7, Y6, Y6
+	VDIVPD Y8, Y6, Y6
+	VMULPD Y10, Y9, Y9
+	VDIVPD Y11, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 0(R8)(AX*8), X2
+	VINSERTF128 $1, 16(R8)(AX*8), Y2, Y2
+	VMULPD Y1, Y0, Y0
+	VDIVPD Y2, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD (DX)(AX*8), X1
+	VMULSD X1, X0, X0
+	VMOVSD (R8)(AX*8), X2
+	VDIVSD X2, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivMulR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
+TEXT ·fuseDivMulR64StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VMULSD X2, X1, X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 32(R8)(AX*8), X3
+	VINSERTF128 $1, 48(R8)(AX*8), Y3, Y3
+	VMOVUPD 64(R8)(AX*8), X6
+	VINSERTF128 $1, 80(R8)(AX*8), Y6, Y6
+	VMOVUPD 96(R8)(AX*8), X9
+	VINSERTF128 $1, 112(R8)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VMOVUPD 32(DX)(AX*8), X5
+	VINSERTF128 $1, 48(DX)(AX*8), Y5, Y5
+	VMOVUPD 64(DX)(AX*8), X8
+	VINSERTF128 $1, 80(DX)(AX*8), Y8, Y8
+	VMOVUPD 96(DX)(AX*8), X11
+	VINSERTF128 $1, 112(DX)(AX*8), Y11, Y11
+	VMULPD Y2, Y1, Y1
+	VDIVPD Y1, Y0, Y0
+	VMULPD Y5, Y4, Y4
+	VDIVPD Y4, Y3, Y3
+	VMULPD Y8, Y7, Y7
+	VDIVPD Y7, Y6, Y6
+	VMULPD Y11, Y10, Y10
+	VDIVPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(R8)(AX*8), X0
+	VINSERTF128 $1, 16(R8)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 0(DX)(AX*8), X2
+	VINSERTF128 $1, 16(DX)(AX*8), Y2, Y2
+	VMULPD Y2, Y1, Y1
+	VDIVPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (R8)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMOVSD (DX)(AX*8), X2
+	VMULSD X2, X1, X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivMulLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseDivMulLS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMULSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMOVUPD 32(DX)(AX*8), X4
+	VINSERTF128 $1, 48(DX)(AX*8), Y4, Y4
+	VMOVUPD 64(DX)(AX*8), X7
+	VINSERTF128 $1, 80(DX)(AX*8), Y7, Y7
+	VMOVUPD 96(DX)(AX*8), X10
+	VINSERTF128 $1, 112(DX)(AX*8), Y10, Y10
+	VMULPD Y15, Y0, Y0
+	VDIVPD Y1, Y0, Y0
+	VMULPD Y15, Y3, Y3
+	VDIVPD Y4, Y3, Y3
+	VMULPD Y15, Y6, Y6
+	VDIVPD Y7, Y6, Y6
+	VMULPD Y15, Y9, Y9
+	VDIVPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 0(DX)(AX*8), X1
+	VINSERTF128 $1, 16(DX)(AX*8), Y1, Y1
+	VMULPD Y15, Y0, Y0
+	VDIVPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMULSD X15, X0, X0
+	VMOVSD (DX)(AX*8), X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivMulRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
+TEXT ·fuseDivMulRS64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMULSD X15, X1, X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 32(DX)(AX*8), X3
+	VINSERTF128 $1, 48(DX)(AX*8), Y3, Y3
+	VMOVUPD 64(DX)(AX*8), X6
+	VINSERTF128 $1, 80(DX)(AX*8), Y6, Y6
+	VMOVUPD 96(DX)(AX*8), X9
+	VINSERTF128 $1, 112(DX)(AX*8), Y9, Y9
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMOVUPD 32(SI)(AX*8), X4
+	VINSERTF128 $1, 48(SI)(AX*8), Y4, Y4
+	VMOVUPD 64(SI)(AX*8), X7
+	VINSERTF128 $1, 80(SI)(AX*8), Y7, Y7
+	VMOVUPD 96(SI)(AX*8), X10
+	VINSERTF128 $1, 112(SI)(AX*8), Y10, Y10
+	VMULPD Y15, Y1, Y1
+	VDIVPD Y1, Y0, Y0
+	VMULPD Y15, Y4, Y4
+	VDIVPD Y4, Y3, Y3
+	VMULPD Y15, Y7, Y7
+	VDIVPD Y7, Y6, Y6
+	VMULPD Y15, Y10, Y10
+	VDIVPD Y10, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(DX)(AX*8), X0
+	VINSERTF128 $1, 16(DX)(AX*8), Y0, Y0
+	VMOVUPD 0(SI)(AX*8), X1
+	VINSERTF128 $1, 16(SI)(AX*8), Y1, Y1
+	VMULPD Y15, Y1, Y1
+	VDIVPD Y1, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (DX)(AX*8), X0
+	VMOVSD (SI)(AX*8), X1
+	VMULSD X15, X1, X1
+	VDIVSD X1, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func neg64StreamAVX2(d []float64, x []float64)
+TEXT ·neg64StreamAVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VPCMPEQQ Y13, Y13, Y13
+	VPSLLQ $63, Y13, Y14
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VXORPD X14, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VXORPD Y14, Y0, Y0
+	VXORPD Y14, Y3, Y3
+	VXORPD Y14, Y6, Y6
+	VXORPD Y14, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VXORPD Y14, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VXORPD X14, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func abs64StreamAVX2(d []float64, x []float64)
+TEXT ·abs64StreamAVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VPCMPEQQ Y13, Y13, Y13
+	VPSRLQ $1, Y13, Y13
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VANDPD X13, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VANDPD Y13, Y0, Y0
+	VANDPD Y13, Y3, Y3
+	VANDPD Y13, Y6, Y6
+	VANDPD Y13, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VANDPD Y13, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VANDPD X13, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func sqrt64StreamAVX2(d []float64, x []float64)
+TEXT ·sqrt64StreamAVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VSQRTSD X0, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VSQRTPD Y0, Y0
+	VSQRTPD Y3, Y3
+	VSQRTPD Y6, Y6
+	VSQRTPD Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VSQRTPD Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VSQRTSD X0, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func square64StreamAVX2(d []float64, x []float64)
+TEXT ·square64StreamAVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMULSD X0, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMULPD Y0, Y0, Y0
+	VMULPD Y3, Y3, Y3
+	VMULPD Y6, Y6, Y6
+	VMULPD Y9, Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMULPD Y0, Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -4832,8 +10672,9 @@ TEXT ·addVV32AVX2(SB), NOSPLIT, $0-72
 	MOVQ y_base+48(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -4861,12 +10702,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -4876,7 +10717,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -4900,8 +10741,9 @@ TEXT ·addVS32AVX2(SB), NOSPLIT, $0-52
 	VBROADCASTSS y+48(FP), Y15
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -4921,12 +10763,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -4934,7 +10776,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -4957,8 +10799,9 @@ TEXT ·addSV32AVX2(SB), NOSPLIT, $0-56
 	MOVQ y_base+32(FP), SI
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -4978,12 +10821,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -4991,7 +10834,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -5014,8 +10857,9 @@ TEXT ·subVV32AVX2(SB), NOSPLIT, $0-72
 	MOVQ y_base+48(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5043,12 +10887,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5058,7 +10902,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -5082,8 +10926,9 @@ TEXT ·subVS32AVX2(SB), NOSPLIT, $0-52
 	VBROADCASTSS y+48(FP), Y15
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5103,12 +10948,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5116,7 +10961,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -5139,8 +10984,9 @@ TEXT ·subSV32AVX2(SB), NOSPLIT, $0-56
 	MOVQ y_base+32(FP), SI
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5160,12 +11006,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5173,7 +11019,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -5196,8 +11042,9 @@ TEXT ·mulVV32AVX2(SB), NOSPLIT, $0-72
 	MOVQ y_base+48(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5225,12 +11072,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5240,7 +11087,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -5264,8 +11111,9 @@ TEXT ·mulVS32AVX2(SB), NOSPLIT, $0-52
 	VBROADCASTSS y+48(FP), Y15
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5285,12 +11133,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5298,7 +11146,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -5321,8 +11169,9 @@ TEXT ·mulSV32AVX2(SB), NOSPLIT, $0-56
 	MOVQ y_base+32(FP), SI
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5342,12 +11191,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5355,7 +11204,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -5378,8 +11227,9 @@ TEXT ·divVV32AVX2(SB), NOSPLIT, $0-72
 	MOVQ y_base+48(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5407,12 +11257,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5422,7 +11272,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -5446,8 +11296,9 @@ TEXT ·divVS32AVX2(SB), NOSPLIT, $0-52
 	VBROADCASTSS y+48(FP), Y15
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5467,12 +11318,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5480,7 +11331,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -5503,8 +11354,9 @@ TEXT ·divSV32AVX2(SB), NOSPLIT, $0-56
 	MOVQ y_base+32(FP), SI
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5524,12 +11376,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5537,7 +11389,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -5561,8 +11413,9 @@ TEXT ·fuseAddAddL32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5602,12 +11455,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5620,7 +11473,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -5647,8 +11500,9 @@ TEXT ·fuseAddAddR32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -5688,12 +11542,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -5706,7 +11560,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -5733,8 +11587,9 @@ TEXT ·fuseAddAddLS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5766,12 +11621,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5782,7 +11637,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -5808,8 +11663,9 @@ TEXT ·fuseAddAddRS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -5841,12 +11697,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -5857,7 +11713,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -5883,8 +11739,9 @@ TEXT ·fuseAddSubL32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5924,12 +11781,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -5942,7 +11799,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -5969,8 +11826,9 @@ TEXT ·fuseAddSubR32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -6010,12 +11868,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -6028,7 +11886,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -6055,8 +11913,9 @@ TEXT ·fuseAddSubLS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -6088,12 +11947,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -6104,7 +11963,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -6130,8 +11989,9 @@ TEXT ·fuseAddSubRS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -6163,12 +12023,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -6179,7 +12039,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -6205,8 +12065,9 @@ TEXT ·fuseAddMulL32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -6246,12 +12107,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -6264,7 +12125,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -6291,8 +12152,9 @@ TEXT ·fuseAddMulR32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -6332,12 +12194,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -6350,7 +12212,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -6377,8 +12239,9 @@ TEXT ·fuseAddMulLS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -6410,12 +12273,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -6426,7 +12289,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -6452,8 +12315,9 @@ TEXT ·fuseAddMulRS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -6485,12 +12349,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -6501,7 +12365,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -6527,8 +12391,9 @@ TEXT ·fuseSubAddL32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -6568,12 +12433,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -6586,7 +12451,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -6613,8 +12478,9 @@ TEXT ·fuseSubAddR32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -6654,12 +12520,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -6672,7 +12538,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -6699,8 +12565,9 @@ TEXT ·fuseSubAddLS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -6732,12 +12599,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -6748,7 +12615,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -6774,8 +12641,9 @@ TEXT ·fuseSubAddRS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -6807,12 +12675,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -6823,7 +12691,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -6849,8 +12717,9 @@ TEXT ·fuseSubSubL32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -6890,12 +12759,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -6908,7 +12777,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -6935,8 +12804,9 @@ TEXT ·fuseSubSubR32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -6976,12 +12846,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -6994,7 +12864,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -7021,8 +12891,9 @@ TEXT ·fuseSubSubLS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -7054,12 +12925,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -7070,7 +12941,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -7096,8 +12967,9 @@ TEXT ·fuseSubSubRS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -7129,12 +13001,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -7145,7 +13017,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -7171,8 +13043,9 @@ TEXT ·fuseSubMulL32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -7212,12 +13085,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -7230,7 +13103,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -7257,8 +13130,9 @@ TEXT ·fuseSubMulR32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -7298,12 +13172,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -7316,7 +13190,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -7343,8 +13217,9 @@ TEXT ·fuseSubMulLS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -7376,12 +13251,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -7392,7 +13267,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -7418,8 +13293,9 @@ TEXT ·fuseSubMulRS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -7451,12 +13327,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -7467,7 +13343,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -7493,8 +13369,9 @@ TEXT ·fuseMulAddL32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -7534,12 +13411,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -7552,7 +13429,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -7579,8 +13456,9 @@ TEXT ·fuseMulAddR32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -7620,12 +13498,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -7638,7 +13516,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -7665,8 +13543,9 @@ TEXT ·fuseMulAddLS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -7698,12 +13577,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -7714,7 +13593,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -7740,8 +13619,9 @@ TEXT ·fuseMulAddRS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -7773,12 +13653,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -7789,7 +13669,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -7815,8 +13695,9 @@ TEXT ·fuseMulSubL32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -7856,12 +13737,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -7874,7 +13755,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -7901,8 +13782,9 @@ TEXT ·fuseMulSubR32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -7942,12 +13824,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -7960,7 +13842,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -7987,8 +13869,9 @@ TEXT ·fuseMulSubLS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -8020,12 +13903,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -8036,7 +13919,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -8062,8 +13945,9 @@ TEXT ·fuseMulSubRS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -8095,12 +13979,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -8111,7 +13995,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -8137,8 +14021,9 @@ TEXT ·fuseMulMulL32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -8178,12 +14063,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -8196,7 +14081,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -8223,8 +14108,9 @@ TEXT ·fuseMulMulR32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -8264,12 +14150,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -8282,7 +14168,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -8309,8 +14195,9 @@ TEXT ·fuseMulMulLS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -8342,12 +14229,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -8358,7 +14245,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -8384,8 +14271,9 @@ TEXT ·fuseMulMulRS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -8417,12 +14305,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -8433,7 +14321,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -8459,8 +14347,9 @@ TEXT ·fuseDivAddL32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -8500,12 +14389,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -8518,7 +14407,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -8545,8 +14434,9 @@ TEXT ·fuseDivAddR32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -8586,12 +14476,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -8604,7 +14494,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -8631,8 +14521,9 @@ TEXT ·fuseDivAddLS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -8664,12 +14555,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -8680,7 +14571,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -8706,8 +14597,9 @@ TEXT ·fuseDivAddRS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -8739,12 +14631,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -8755,7 +14647,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -8781,8 +14673,9 @@ TEXT ·fuseDivSubL32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -8822,12 +14715,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -8840,7 +14733,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -8867,8 +14760,9 @@ TEXT ·fuseDivSubR32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -8908,12 +14802,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -8926,7 +14820,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -8953,8 +14847,9 @@ TEXT ·fuseDivSubLS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -8986,12 +14881,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -9002,7 +14897,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -9028,8 +14923,9 @@ TEXT ·fuseDivSubRS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -9061,12 +14957,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -9077,7 +14973,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -9103,8 +14999,9 @@ TEXT ·fuseDivMulL32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -9144,12 +15041,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -9162,7 +15059,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -9189,8 +15086,9 @@ TEXT ·fuseDivMulR32AVX2(SB), NOSPLIT, $0-96
 	MOVQ z_base+72(FP), R8
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -9230,12 +15128,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(R8)(AX*4), X0
 	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
@@ -9248,7 +15146,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -9275,8 +15173,9 @@ TEXT ·fuseDivMulLS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -9308,12 +15207,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -9324,7 +15223,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -9350,8 +15249,9 @@ TEXT ·fuseDivMulRS32AVX2(SB), NOSPLIT, $0-80
 	MOVQ z_base+56(FP), DX
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -9383,12 +15283,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(DX)(AX*4), X0
 	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
@@ -9399,7 +15299,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -9425,8 +15325,9 @@ TEXT ·neg32AVX2(SB), NOSPLIT, $0-48
 	VPSLLD $31, Y13, Y14
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -9446,12 +15347,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -9459,7 +15360,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -9483,8 +15384,9 @@ TEXT ·abs32AVX2(SB), NOSPLIT, $0-48
 	VPSRLD $1, Y13, Y13
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -9504,12 +15406,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -9517,7 +15419,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -9539,8 +15441,9 @@ TEXT ·sqrt32AVX2(SB), NOSPLIT, $0-48
 	MOVQ x_base+24(FP), SI
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -9560,12 +15463,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -9573,7 +15476,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -9595,8 +15498,9 @@ TEXT ·square32AVX2(SB), NOSPLIT, $0-48
 	MOVQ x_base+24(FP), SI
 	XORQ AX, AX
 	MOVQ CX, BX
-	ANDQ $-32, BX
-	JZ one
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
 loop:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -9616,12 +15520,12 @@ loop:
 	VMOVUPS Y9, 96(DI)(AX*4)
 	ADDQ $32, AX
 	CMPQ AX, BX
-	JLT loop
+	JLE loop
 one:
 	MOVQ CX, BX
-	ANDQ $-8, BX
+	SUBQ $8, BX
 	CMPQ AX, BX
-	JGE tail
+	JGT tail
 loop1:
 	VMOVUPS 0(SI)(AX*4), X0
 	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
@@ -9629,7 +15533,7 @@ loop1:
 	VMOVUPS Y0, 0(DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, BX
-	JLT loop1
+	JLE loop1
 tail:
 	CMPQ AX, CX
 	JGE done
@@ -9642,4 +15546,5785 @@ loopt:
 	JLT loopt
 done:
 	VZEROUPPER
+	RET
+
+// func addVV32StreamAVX2(d []float32, x []float32, y []float32)
+TEXT ·addVV32StreamAVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VADDPS Y1, Y0, Y0
+	VADDPS Y4, Y3, Y3
+	VADDPS Y7, Y6, Y6
+	VADDPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VADDPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func addVS32StreamAVX2(d []float32, x []float32, y float32)
+TEXT ·addVS32StreamAVX2(SB), NOSPLIT, $0-52
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VADDSS X15, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VADDPS Y15, Y0, Y0
+	VADDPS Y15, Y3, Y3
+	VADDPS Y15, Y6, Y6
+	VADDPS Y15, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VADDPS Y15, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VADDSS X15, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func addSV32StreamAVX2(d []float32, x float32, y []float32)
+TEXT ·addSV32StreamAVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSS x+24(FP), Y15
+	MOVQ y_base+32(FP), SI
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VADDSS X0, X15, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VADDPS Y0, Y15, Y0
+	VADDPS Y3, Y15, Y3
+	VADDPS Y6, Y15, Y6
+	VADDPS Y9, Y15, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VADDPS Y0, Y15, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VADDSS X0, X15, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func subVV32StreamAVX2(d []float32, x []float32, y []float32)
+TEXT ·subVV32StreamAVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VSUBPS Y1, Y0, Y0
+	VSUBPS Y4, Y3, Y3
+	VSUBPS Y7, Y6, Y6
+	VSUBPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VSUBPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func subVS32StreamAVX2(d []float32, x []float32, y float32)
+TEXT ·subVS32StreamAVX2(SB), NOSPLIT, $0-52
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VSUBSS X15, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VSUBPS Y15, Y0, Y0
+	VSUBPS Y15, Y3, Y3
+	VSUBPS Y15, Y6, Y6
+	VSUBPS Y15, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VSUBPS Y15, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VSUBSS X15, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func subSV32StreamAVX2(d []float32, x float32, y []float32)
+TEXT ·subSV32StreamAVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSS x+24(FP), Y15
+	MOVQ y_base+32(FP), SI
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VSUBSS X0, X15, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VSUBPS Y0, Y15, Y0
+	VSUBPS Y3, Y15, Y3
+	VSUBPS Y6, Y15, Y6
+	VSUBPS Y9, Y15, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VSUBPS Y0, Y15, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VSUBSS X0, X15, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func mulVV32StreamAVX2(d []float32, x []float32, y []float32)
+TEXT ·mulVV32StreamAVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VMULPS Y1, Y0, Y0
+	VMULPS Y4, Y3, Y3
+	VMULPS Y7, Y6, Y6
+	VMULPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMULPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func mulVS32StreamAVX2(d []float32, x []float32, y float32)
+TEXT ·mulVS32StreamAVX2(SB), NOSPLIT, $0-52
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMULSS X15, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMULPS Y15, Y0, Y0
+	VMULPS Y15, Y3, Y3
+	VMULPS Y15, Y6, Y6
+	VMULPS Y15, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMULPS Y15, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMULSS X15, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func mulSV32StreamAVX2(d []float32, x float32, y []float32)
+TEXT ·mulSV32StreamAVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSS x+24(FP), Y15
+	MOVQ y_base+32(FP), SI
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMULSS X0, X15, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMULPS Y0, Y15, Y0
+	VMULPS Y3, Y15, Y3
+	VMULPS Y6, Y15, Y6
+	VMULPS Y9, Y15, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMULPS Y0, Y15, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMULSS X0, X15, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func divVV32StreamAVX2(d []float32, x []float32, y []float32)
+TEXT ·divVV32StreamAVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VDIVPS Y1, Y0, Y0
+	VDIVPS Y4, Y3, Y3
+	VDIVPS Y7, Y6, Y6
+	VDIVPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VDIVPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func divVS32StreamAVX2(d []float32, x []float32, y float32)
+TEXT ·divVS32StreamAVX2(SB), NOSPLIT, $0-52
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VDIVSS X15, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VDIVPS Y15, Y0, Y0
+	VDIVPS Y15, Y3, Y3
+	VDIVPS Y15, Y6, Y6
+	VDIVPS Y15, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VDIVPS Y15, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VDIVSS X15, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func divSV32StreamAVX2(d []float32, x float32, y []float32)
+TEXT ·divSV32StreamAVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSS x+24(FP), Y15
+	MOVQ y_base+32(FP), SI
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VDIVSS X0, X15, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VDIVPS Y0, Y15, Y0
+	VDIVPS Y3, Y15, Y3
+	VDIVPS Y6, Y15, Y6
+	VDIVPS Y9, Y15, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VDIVPS Y0, Y15, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VDIVSS X0, X15, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddAddL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseAddAddL32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VADDSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VADDSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VMOVUPS 32(R8)(AX*4), X5
+	VINSERTF128 $1, 48(R8)(AX*4), Y5, Y5
+	VMOVUPS 64(R8)(AX*4), X8
+	VINSERTF128 $1, 80(R8)(AX*4), Y8, Y8
+	VMOVUPS 96(R8)(AX*4), X11
+	VINSERTF128 $1, 112(R8)(AX*4), Y11, Y11
+	VADDPS Y1, Y0, Y0
+	VADDPS Y2, Y0, Y0
+	VADDPS Y4, Y3, Y3
+	VADDPS Y5, Y3, Y3
+	VADDPS Y7, Y6, Y6
+	VADDPS Y8, Y6, Y6
+	VADDPS Y10, Y9, Y9
+	VADDPS Y11, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VADDPS Y1, Y0, Y0
+	VADDPS Y2, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VADDSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VADDSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddAddR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseAddAddR32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VADDSS X2, X1, X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 32(R8)(AX*4), X3
+	VINSERTF128 $1, 48(R8)(AX*4), Y3, Y3
+	VMOVUPS 64(R8)(AX*4), X6
+	VINSERTF128 $1, 80(R8)(AX*4), Y6, Y6
+	VMOVUPS 96(R8)(AX*4), X9
+	VINSERTF128 $1, 112(R8)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VMOVUPS 32(DX)(AX*4), X5
+	VINSERTF128 $1, 48(DX)(AX*4), Y5, Y5
+	VMOVUPS 64(DX)(AX*4), X8
+	VINSERTF128 $1, 80(DX)(AX*4), Y8, Y8
+	VMOVUPS 96(DX)(AX*4), X11
+	VINSERTF128 $1, 112(DX)(AX*4), Y11, Y11
+	VADDPS Y2, Y1, Y1
+	VADDPS Y1, Y0, Y0
+	VADDPS Y5, Y4, Y4
+	VADDPS Y4, Y3, Y3
+	VADDPS Y8, Y7, Y7
+	VADDPS Y7, Y6, Y6
+	VADDPS Y11, Y10, Y10
+	VADDPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VADDPS Y2, Y1, Y1
+	VADDPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VADDSS X2, X1, X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddAddLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseAddAddLS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VADDSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VADDPS Y15, Y0, Y0
+	VADDPS Y1, Y0, Y0
+	VADDPS Y15, Y3, Y3
+	VADDPS Y4, Y3, Y3
+	VADDPS Y15, Y6, Y6
+	VADDPS Y7, Y6, Y6
+	VADDPS Y15, Y9, Y9
+	VADDPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VADDPS Y15, Y0, Y0
+	VADDPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VADDSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddAddRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseAddAddRS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VADDSS X15, X1, X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 32(DX)(AX*4), X3
+	VINSERTF128 $1, 48(DX)(AX*4), Y3, Y3
+	VMOVUPS 64(DX)(AX*4), X6
+	VINSERTF128 $1, 80(DX)(AX*4), Y6, Y6
+	VMOVUPS 96(DX)(AX*4), X9
+	VINSERTF128 $1, 112(DX)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VADDPS Y15, Y1, Y1
+	VADDPS Y1, Y0, Y0
+	VADDPS Y15, Y4, Y4
+	VADDPS Y4, Y3, Y3
+	VADDPS Y15, Y7, Y7
+	VADDPS Y7, Y6, Y6
+	VADDPS Y15, Y10, Y10
+	VADDPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VADDPS Y15, Y1, Y1
+	VADDPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VADDSS X15, X1, X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddSubL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseAddSubL32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VSUBSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VADDSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VMOVUPS 32(R8)(AX*4), X5
+	VINSERTF128 $1, 48(R8)(AX*4), Y5, Y5
+	VMOVUPS 64(R8)(AX*4), X8
+	VINSERTF128 $1, 80(R8)(AX*4), Y8, Y8
+	VMOVUPS 96(R8)(AX*4), X11
+	VINSERTF128 $1, 112(R8)(AX*4), Y11, Y11
+	VSUBPS Y1, Y0, Y0
+	VADDPS Y2, Y0, Y0
+	VSUBPS Y4, Y3, Y3
+	VADDPS Y5, Y3, Y3
+	VSUBPS Y7, Y6, Y6
+	VADDPS Y8, Y6, Y6
+	VSUBPS Y10, Y9, Y9
+	VADDPS Y11, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VSUBPS Y1, Y0, Y0
+	VADDPS Y2, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VSUBSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VADDSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddSubR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseAddSubR32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VSUBSS X2, X1, X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 32(R8)(AX*4), X3
+	VINSERTF128 $1, 48(R8)(AX*4), Y3, Y3
+	VMOVUPS 64(R8)(AX*4), X6
+	VINSERTF128 $1, 80(R8)(AX*4), Y6, Y6
+	VMOVUPS 96(R8)(AX*4), X9
+	VINSERTF128 $1, 112(R8)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VMOVUPS 32(DX)(AX*4), X5
+	VINSERTF128 $1, 48(DX)(AX*4), Y5, Y5
+	VMOVUPS 64(DX)(AX*4), X8
+	VINSERTF128 $1, 80(DX)(AX*4), Y8, Y8
+	VMOVUPS 96(DX)(AX*4), X11
+	VINSERTF128 $1, 112(DX)(AX*4), Y11, Y11
+	VSUBPS Y2, Y1, Y1
+	VADDPS Y1, Y0, Y0
+	VSUBPS Y5, Y4, Y4
+	VADDPS Y4, Y3, Y3
+	VSUBPS Y8, Y7, Y7
+	VADDPS Y7, Y6, Y6
+	VSUBPS Y11, Y10, Y10
+	VADDPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VSUBPS Y2, Y1, Y1
+	VADDPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VSUBSS X2, X1, X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddSubLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseAddSubLS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VSUBSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VSUBPS Y15, Y0, Y0
+	VADDPS Y1, Y0, Y0
+	VSUBPS Y15, Y3, Y3
+	VADDPS Y4, Y3, Y3
+	VSUBPS Y15, Y6, Y6
+	VADDPS Y7, Y6, Y6
+	VSUBPS Y15, Y9, Y9
+	VADDPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VSUBPS Y15, Y0, Y0
+	VADDPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VSUBSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddSubRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseAddSubRS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VSUBSS X15, X1, X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 32(DX)(AX*4), X3
+	VINSERTF128 $1, 48(DX)(AX*4), Y3, Y3
+	VMOVUPS 64(DX)(AX*4), X6
+	VINSERTF128 $1, 80(DX)(AX*4), Y6, Y6
+	VMOVUPS 96(DX)(AX*4), X9
+	VINSERTF128 $1, 112(DX)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VSUBPS Y15, Y1, Y1
+	VADDPS Y1, Y0, Y0
+	VSUBPS Y15, Y4, Y4
+	VADDPS Y4, Y3, Y3
+	VSUBPS Y15, Y7, Y7
+	VADDPS Y7, Y6, Y6
+	VSUBPS Y15, Y10, Y10
+	VADDPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VSUBPS Y15, Y1, Y1
+	VADDPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VSUBSS X15, X1, X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddMulL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseAddMulL32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VMULSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VADDSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VMOVUPS 32(R8)(AX*4), X5
+	VINSERTF128 $1, 48(R8)(AX*4), Y5, Y5
+	VMOVUPS 64(R8)(AX*4), X8
+	VINSERTF128 $1, 80(R8)(AX*4), Y8, Y8
+	VMOVUPS 96(R8)(AX*4), X11
+	VINSERTF128 $1, 112(R8)(AX*4), Y11, Y11
+	VMULPS Y1, Y0, Y0
+	VADDPS Y2, Y0, Y0
+	VMULPS Y4, Y3, Y3
+	VADDPS Y5, Y3, Y3
+	VMULPS Y7, Y6, Y6
+	VADDPS Y8, Y6, Y6
+	VMULPS Y10, Y9, Y9
+	VADDPS Y11, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VMULPS Y1, Y0, Y0
+	VADDPS Y2, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VMULSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VADDSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddMulR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseAddMulR32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VMULSS X2, X1, X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 32(R8)(AX*4), X3
+	VINSERTF128 $1, 48(R8)(AX*4), Y3, Y3
+	VMOVUPS 64(R8)(AX*4), X6
+	VINSERTF128 $1, 80(R8)(AX*4), Y6, Y6
+	VMOVUPS 96(R8)(AX*4), X9
+	VINSERTF128 $1, 112(R8)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VMOVUPS 32(DX)(AX*4), X5
+	VINSERTF128 $1, 48(DX)(AX*4), Y5, Y5
+	VMOVUPS 64(DX)(AX*4), X8
+	VINSERTF128 $1, 80(DX)(AX*4), Y8, Y8
+	VMOVUPS 96(DX)(AX*4), X11
+	VINSERTF128 $1, 112(DX)(AX*4), Y11, Y11
+	VMULPS Y2, Y1, Y1
+	VADDPS Y1, Y0, Y0
+	VMULPS Y5, Y4, Y4
+	VADDPS Y4, Y3, Y3
+	VMULPS Y8, Y7, Y7
+	VADDPS Y7, Y6, Y6
+	VMULPS Y11, Y10, Y10
+	VADDPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VMULPS Y2, Y1, Y1
+	VADDPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VMULSS X2, X1, X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddMulLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseAddMulLS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMULSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VMULPS Y15, Y0, Y0
+	VADDPS Y1, Y0, Y0
+	VMULPS Y15, Y3, Y3
+	VADDPS Y4, Y3, Y3
+	VMULPS Y15, Y6, Y6
+	VADDPS Y7, Y6, Y6
+	VMULPS Y15, Y9, Y9
+	VADDPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMULPS Y15, Y0, Y0
+	VADDPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMULSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseAddMulRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseAddMulRS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMULSS X15, X1, X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 32(DX)(AX*4), X3
+	VINSERTF128 $1, 48(DX)(AX*4), Y3, Y3
+	VMOVUPS 64(DX)(AX*4), X6
+	VINSERTF128 $1, 80(DX)(AX*4), Y6, Y6
+	VMOVUPS 96(DX)(AX*4), X9
+	VINSERTF128 $1, 112(DX)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VMULPS Y15, Y1, Y1
+	VADDPS Y1, Y0, Y0
+	VMULPS Y15, Y4, Y4
+	VADDPS Y4, Y3, Y3
+	VMULPS Y15, Y7, Y7
+	VADDPS Y7, Y6, Y6
+	VMULPS Y15, Y10, Y10
+	VADDPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMULPS Y15, Y1, Y1
+	VADDPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMULSS X15, X1, X1
+	VADDSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubAddL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseSubAddL32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VADDSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VSUBSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VMOVUPS 32(R8)(AX*4), X5
+	VINSERTF128 $1, 48(R8)(AX*4), Y5, Y5
+	VMOVUPS 64(R8)(AX*4), X8
+	VINSERTF128 $1, 80(R8)(AX*4), Y8, Y8
+	VMOVUPS 96(R8)(AX*4), X11
+	VINSERTF128 $1, 112(R8)(AX*4), Y11, Y11
+	VADDPS Y1, Y0, Y0
+	VSUBPS Y2, Y0, Y0
+	VADDPS Y4, Y3, Y3
+	VSUBPS Y5, Y3, Y3
+	VADDPS Y7, Y6, Y6
+	VSUBPS Y8, Y6, Y6
+	VADDPS Y10, Y9, Y9
+	VSUBPS Y11, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VADDPS Y1, Y0, Y0
+	VSUBPS Y2, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VADDSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VSUBSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubAddR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseSubAddR32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VADDSS X2, X1, X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 32(R8)(AX*4), X3
+	VINSERTF128 $1, 48(R8)(AX*4), Y3, Y3
+	VMOVUPS 64(R8)(AX*4), X6
+	VINSERTF128 $1, 80(R8)(AX*4), Y6, Y6
+	VMOVUPS 96(R8)(AX*4), X9
+	VINSERTF128 $1, 112(R8)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VMOVUPS 32(DX)(AX*4), X5
+	VINSERTF128 $1, 48(DX)(AX*4), Y5, Y5
+	VMOVUPS 64(DX)(AX*4), X8
+	VINSERTF128 $1, 80(DX)(AX*4), Y8, Y8
+	VMOVUPS 96(DX)(AX*4), X11
+	VINSERTF128 $1, 112(DX)(AX*4), Y11, Y11
+	VADDPS Y2, Y1, Y1
+	VSUBPS Y1, Y0, Y0
+	VADDPS Y5, Y4, Y4
+	VSUBPS Y4, Y3, Y3
+	VADDPS Y8, Y7, Y7
+	VSUBPS Y7, Y6, Y6
+	VADDPS Y11, Y10, Y10
+	VSUBPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VADDPS Y2, Y1, Y1
+	VSUBPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VADDSS X2, X1, X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubAddLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseSubAddLS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VADDSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VADDPS Y15, Y0, Y0
+	VSUBPS Y1, Y0, Y0
+	VADDPS Y15, Y3, Y3
+	VSUBPS Y4, Y3, Y3
+	VADDPS Y15, Y6, Y6
+	VSUBPS Y7, Y6, Y6
+	VADDPS Y15, Y9, Y9
+	VSUBPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VADDPS Y15, Y0, Y0
+	VSUBPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VADDSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubAddRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseSubAddRS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VADDSS X15, X1, X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 32(DX)(AX*4), X3
+	VINSERTF128 $1, 48(DX)(AX*4), Y3, Y3
+	VMOVUPS 64(DX)(AX*4), X6
+	VINSERTF128 $1, 80(DX)(AX*4), Y6, Y6
+	VMOVUPS 96(DX)(AX*4), X9
+	VINSERTF128 $1, 112(DX)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VADDPS Y15, Y1, Y1
+	VSUBPS Y1, Y0, Y0
+	VADDPS Y15, Y4, Y4
+	VSUBPS Y4, Y3, Y3
+	VADDPS Y15, Y7, Y7
+	VSUBPS Y7, Y6, Y6
+	VADDPS Y15, Y10, Y10
+	VSUBPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VADDPS Y15, Y1, Y1
+	VSUBPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VADDSS X15, X1, X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubSubL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseSubSubL32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VSUBSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VSUBSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VMOVUPS 32(R8)(AX*4), X5
+	VINSERTF128 $1, 48(R8)(AX*4), Y5, Y5
+	VMOVUPS 64(R8)(AX*4), X8
+	VINSERTF128 $1, 80(R8)(AX*4), Y8, Y8
+	VMOVUPS 96(R8)(AX*4), X11
+	VINSERTF128 $1, 112(R8)(AX*4), Y11, Y11
+	VSUBPS Y1, Y0, Y0
+	VSUBPS Y2, Y0, Y0
+	VSUBPS Y4, Y3, Y3
+	VSUBPS Y5, Y3, Y3
+	VSUBPS Y7, Y6, Y6
+	VSUBPS Y8, Y6, Y6
+	VSUBPS Y10, Y9, Y9
+	VSUBPS Y11, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VSUBPS Y1, Y0, Y0
+	VSUBPS Y2, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VSUBSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VSUBSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubSubR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseSubSubR32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VSUBSS X2, X1, X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 32(R8)(AX*4), X3
+	VINSERTF128 $1, 48(R8)(AX*4), Y3, Y3
+	VMOVUPS 64(R8)(AX*4), X6
+	VINSERTF128 $1, 80(R8)(AX*4), Y6, Y6
+	VMOVUPS 96(R8)(AX*4), X9
+	VINSERTF128 $1, 112(R8)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VMOVUPS 32(DX)(AX*4), X5
+	VINSERTF128 $1, 48(DX)(AX*4), Y5, Y5
+	VMOVUPS 64(DX)(AX*4), X8
+	VINSERTF128 $1, 80(DX)(AX*4), Y8, Y8
+	VMOVUPS 96(DX)(AX*4), X11
+	VINSERTF128 $1, 112(DX)(AX*4), Y11, Y11
+	VSUBPS Y2, Y1, Y1
+	VSUBPS Y1, Y0, Y0
+	VSUBPS Y5, Y4, Y4
+	VSUBPS Y4, Y3, Y3
+	VSUBPS Y8, Y7, Y7
+	VSUBPS Y7, Y6, Y6
+	VSUBPS Y11, Y10, Y10
+	VSUBPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VSUBPS Y2, Y1, Y1
+	VSUBPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VSUBSS X2, X1, X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubSubLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseSubSubLS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VSUBSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VSUBPS Y15, Y0, Y0
+	VSUBPS Y1, Y0, Y0
+	VSUBPS Y15, Y3, Y3
+	VSUBPS Y4, Y3, Y3
+	VSUBPS Y15, Y6, Y6
+	VSUBPS Y7, Y6, Y6
+	VSUBPS Y15, Y9, Y9
+	VSUBPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VSUBPS Y15, Y0, Y0
+	VSUBPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VSUBSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubSubRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseSubSubRS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VSUBSS X15, X1, X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 32(DX)(AX*4), X3
+	VINSERTF128 $1, 48(DX)(AX*4), Y3, Y3
+	VMOVUPS 64(DX)(AX*4), X6
+	VINSERTF128 $1, 80(DX)(AX*4), Y6, Y6
+	VMOVUPS 96(DX)(AX*4), X9
+	VINSERTF128 $1, 112(DX)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VSUBPS Y15, Y1, Y1
+	VSUBPS Y1, Y0, Y0
+	VSUBPS Y15, Y4, Y4
+	VSUBPS Y4, Y3, Y3
+	VSUBPS Y15, Y7, Y7
+	VSUBPS Y7, Y6, Y6
+	VSUBPS Y15, Y10, Y10
+	VSUBPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VSUBPS Y15, Y1, Y1
+	VSUBPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VSUBSS X15, X1, X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubMulL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseSubMulL32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VMULSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VSUBSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VMOVUPS 32(R8)(AX*4), X5
+	VINSERTF128 $1, 48(R8)(AX*4), Y5, Y5
+	VMOVUPS 64(R8)(AX*4), X8
+	VINSERTF128 $1, 80(R8)(AX*4), Y8, Y8
+	VMOVUPS 96(R8)(AX*4), X11
+	VINSERTF128 $1, 112(R8)(AX*4), Y11, Y11
+	VMULPS Y1, Y0, Y0
+	VSUBPS Y2, Y0, Y0
+	VMULPS Y4, Y3, Y3
+	VSUBPS Y5, Y3, Y3
+	VMULPS Y7, Y6, Y6
+	VSUBPS Y8, Y6, Y6
+	VMULPS Y10, Y9, Y9
+	VSUBPS Y11, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VMULPS Y1, Y0, Y0
+	VSUBPS Y2, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VMULSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VSUBSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubMulR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseSubMulR32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VMULSS X2, X1, X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 32(R8)(AX*4), X3
+	VINSERTF128 $1, 48(R8)(AX*4), Y3, Y3
+	VMOVUPS 64(R8)(AX*4), X6
+	VINSERTF128 $1, 80(R8)(AX*4), Y6, Y6
+	VMOVUPS 96(R8)(AX*4), X9
+	VINSERTF128 $1, 112(R8)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VMOVUPS 32(DX)(AX*4), X5
+	VINSERTF128 $1, 48(DX)(AX*4), Y5, Y5
+	VMOVUPS 64(DX)(AX*4), X8
+	VINSERTF128 $1, 80(DX)(AX*4), Y8, Y8
+	VMOVUPS 96(DX)(AX*4), X11
+	VINSERTF128 $1, 112(DX)(AX*4), Y11, Y11
+	VMULPS Y2, Y1, Y1
+	VSUBPS Y1, Y0, Y0
+	VMULPS Y5, Y4, Y4
+	VSUBPS Y4, Y3, Y3
+	VMULPS Y8, Y7, Y7
+	VSUBPS Y7, Y6, Y6
+	VMULPS Y11, Y10, Y10
+	VSUBPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VMULPS Y2, Y1, Y1
+	VSUBPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VMULSS X2, X1, X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubMulLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseSubMulLS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMULSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VMULPS Y15, Y0, Y0
+	VSUBPS Y1, Y0, Y0
+	VMULPS Y15, Y3, Y3
+	VSUBPS Y4, Y3, Y3
+	VMULPS Y15, Y6, Y6
+	VSUBPS Y7, Y6, Y6
+	VMULPS Y15, Y9, Y9
+	VSUBPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMULPS Y15, Y0, Y0
+	VSUBPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMULSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseSubMulRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseSubMulRS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMULSS X15, X1, X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 32(DX)(AX*4), X3
+	VINSERTF128 $1, 48(DX)(AX*4), Y3, Y3
+	VMOVUPS 64(DX)(AX*4), X6
+	VINSERTF128 $1, 80(DX)(AX*4), Y6, Y6
+	VMOVUPS 96(DX)(AX*4), X9
+	VINSERTF128 $1, 112(DX)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VMULPS Y15, Y1, Y1
+	VSUBPS Y1, Y0, Y0
+	VMULPS Y15, Y4, Y4
+	VSUBPS Y4, Y3, Y3
+	VMULPS Y15, Y7, Y7
+	VSUBPS Y7, Y6, Y6
+	VMULPS Y15, Y10, Y10
+	VSUBPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMULPS Y15, Y1, Y1
+	VSUBPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMULSS X15, X1, X1
+	VSUBSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulAddL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseMulAddL32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VADDSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VMULSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VMOVUPS 32(R8)(AX*4), X5
+	VINSERTF128 $1, 48(R8)(AX*4), Y5, Y5
+	VMOVUPS 64(R8)(AX*4), X8
+	VINSERTF128 $1, 80(R8)(AX*4), Y8, Y8
+	VMOVUPS 96(R8)(AX*4), X11
+	VINSERTF128 $1, 112(R8)(AX*4), Y11, Y11
+	VADDPS Y1, Y0, Y0
+	VMULPS Y2, Y0, Y0
+	VADDPS Y4, Y3, Y3
+	VMULPS Y5, Y3, Y3
+	VADDPS Y7, Y6, Y6
+	VMULPS Y8, Y6, Y6
+	VADDPS Y10, Y9, Y9
+	VMULPS Y11, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VADDPS Y1, Y0, Y0
+	VMULPS Y2, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VADDSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VMULSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulAddR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseMulAddR32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VADDSS X2, X1, X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 32(R8)(AX*4), X3
+	VINSERTF128 $1, 48(R8)(AX*4), Y3, Y3
+	VMOVUPS 64(R8)(AX*4), X6
+	VINSERTF128 $1, 80(R8)(AX*4), Y6, Y6
+	VMOVUPS 96(R8)(AX*4), X9
+	VINSERTF128 $1, 112(R8)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VMOVUPS 32(DX)(AX*4), X5
+	VINSERTF128 $1, 48(DX)(AX*4), Y5, Y5
+	VMOVUPS 64(DX)(AX*4), X8
+	VINSERTF128 $1, 80(DX)(AX*4), Y8, Y8
+	VMOVUPS 96(DX)(AX*4), X11
+	VINSERTF128 $1, 112(DX)(AX*4), Y11, Y11
+	VADDPS Y2, Y1, Y1
+	VMULPS Y1, Y0, Y0
+	VADDPS Y5, Y4, Y4
+	VMULPS Y4, Y3, Y3
+	VADDPS Y8, Y7, Y7
+	VMULPS Y7, Y6, Y6
+	VADDPS Y11, Y10, Y10
+	VMULPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VADDPS Y2, Y1, Y1
+	VMULPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VADDSS X2, X1, X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulAddLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseMulAddLS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VADDSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VADDPS Y15, Y0, Y0
+	VMULPS Y1, Y0, Y0
+	VADDPS Y15, Y3, Y3
+	VMULPS Y4, Y3, Y3
+	VADDPS Y15, Y6, Y6
+	VMULPS Y7, Y6, Y6
+	VADDPS Y15, Y9, Y9
+	VMULPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VADDPS Y15, Y0, Y0
+	VMULPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VADDSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulAddRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseMulAddRS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VADDSS X15, X1, X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 32(DX)(AX*4), X3
+	VINSERTF128 $1, 48(DX)(AX*4), Y3, Y3
+	VMOVUPS 64(DX)(AX*4), X6
+	VINSERTF128 $1, 80(DX)(AX*4), Y6, Y6
+	VMOVUPS 96(DX)(AX*4), X9
+	VINSERTF128 $1, 112(DX)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VADDPS Y15, Y1, Y1
+	VMULPS Y1, Y0, Y0
+	VADDPS Y15, Y4, Y4
+	VMULPS Y4, Y3, Y3
+	VADDPS Y15, Y7, Y7
+	VMULPS Y7, Y6, Y6
+	VADDPS Y15, Y10, Y10
+	VMULPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VADDPS Y15, Y1, Y1
+	VMULPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VADDSS X15, X1, X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulSubL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseMulSubL32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VSUBSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VMULSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VMOVUPS 32(R8)(AX*4), X5
+	VINSERTF128 $1, 48(R8)(AX*4), Y5, Y5
+	VMOVUPS 64(R8)(AX*4), X8
+	VINSERTF128 $1, 80(R8)(AX*4), Y8, Y8
+	VMOVUPS 96(R8)(AX*4), X11
+	VINSERTF128 $1, 112(R8)(AX*4), Y11, Y11
+	VSUBPS Y1, Y0, Y0
+	VMULPS Y2, Y0, Y0
+	VSUBPS Y4, Y3, Y3
+	VMULPS Y5, Y3, Y3
+	VSUBPS Y7, Y6, Y6
+	VMULPS Y8, Y6, Y6
+	VSUBPS Y10, Y9, Y9
+	VMULPS Y11, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VSUBPS Y1, Y0, Y0
+	VMULPS Y2, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VSUBSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VMULSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulSubR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseMulSubR32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VSUBSS X2, X1, X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 32(R8)(AX*4), X3
+	VINSERTF128 $1, 48(R8)(AX*4), Y3, Y3
+	VMOVUPS 64(R8)(AX*4), X6
+	VINSERTF128 $1, 80(R8)(AX*4), Y6, Y6
+	VMOVUPS 96(R8)(AX*4), X9
+	VINSERTF128 $1, 112(R8)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VMOVUPS 32(DX)(AX*4), X5
+	VINSERTF128 $1, 48(DX)(AX*4), Y5, Y5
+	VMOVUPS 64(DX)(AX*4), X8
+	VINSERTF128 $1, 80(DX)(AX*4), Y8, Y8
+	VMOVUPS 96(DX)(AX*4), X11
+	VINSERTF128 $1, 112(DX)(AX*4), Y11, Y11
+	VSUBPS Y2, Y1, Y1
+	VMULPS Y1, Y0, Y0
+	VSUBPS Y5, Y4, Y4
+	VMULPS Y4, Y3, Y3
+	VSUBPS Y8, Y7, Y7
+	VMULPS Y7, Y6, Y6
+	VSUBPS Y11, Y10, Y10
+	VMULPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VSUBPS Y2, Y1, Y1
+	VMULPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VSUBSS X2, X1, X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulSubLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseMulSubLS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VSUBSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VSUBPS Y15, Y0, Y0
+	VMULPS Y1, Y0, Y0
+	VSUBPS Y15, Y3, Y3
+	VMULPS Y4, Y3, Y3
+	VSUBPS Y15, Y6, Y6
+	VMULPS Y7, Y6, Y6
+	VSUBPS Y15, Y9, Y9
+	VMULPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VSUBPS Y15, Y0, Y0
+	VMULPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VSUBSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulSubRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseMulSubRS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VSUBSS X15, X1, X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 32(DX)(AX*4), X3
+	VINSERTF128 $1, 48(DX)(AX*4), Y3, Y3
+	VMOVUPS 64(DX)(AX*4), X6
+	VINSERTF128 $1, 80(DX)(AX*4), Y6, Y6
+	VMOVUPS 96(DX)(AX*4), X9
+	VINSERTF128 $1, 112(DX)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VSUBPS Y15, Y1, Y1
+	VMULPS Y1, Y0, Y0
+	VSUBPS Y15, Y4, Y4
+	VMULPS Y4, Y3, Y3
+	VSUBPS Y15, Y7, Y7
+	VMULPS Y7, Y6, Y6
+	VSUBPS Y15, Y10, Y10
+	VMULPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VSUBPS Y15, Y1, Y1
+	VMULPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VSUBSS X15, X1, X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulMulL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseMulMulL32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VMULSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VMULSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VMOVUPS 32(R8)(AX*4), X5
+	VINSERTF128 $1, 48(R8)(AX*4), Y5, Y5
+	VMOVUPS 64(R8)(AX*4), X8
+	VINSERTF128 $1, 80(R8)(AX*4), Y8, Y8
+	VMOVUPS 96(R8)(AX*4), X11
+	VINSERTF128 $1, 112(R8)(AX*4), Y11, Y11
+	VMULPS Y1, Y0, Y0
+	VMULPS Y2, Y0, Y0
+	VMULPS Y4, Y3, Y3
+	VMULPS Y5, Y3, Y3
+	VMULPS Y7, Y6, Y6
+	VMULPS Y8, Y6, Y6
+	VMULPS Y10, Y9, Y9
+	VMULPS Y11, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VMULPS Y1, Y0, Y0
+	VMULPS Y2, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VMULSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VMULSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulMulR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseMulMulR32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VMULSS X2, X1, X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 32(R8)(AX*4), X3
+	VINSERTF128 $1, 48(R8)(AX*4), Y3, Y3
+	VMOVUPS 64(R8)(AX*4), X6
+	VINSERTF128 $1, 80(R8)(AX*4), Y6, Y6
+	VMOVUPS 96(R8)(AX*4), X9
+	VINSERTF128 $1, 112(R8)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VMOVUPS 32(DX)(AX*4), X5
+	VINSERTF128 $1, 48(DX)(AX*4), Y5, Y5
+	VMOVUPS 64(DX)(AX*4), X8
+	VINSERTF128 $1, 80(DX)(AX*4), Y8, Y8
+	VMOVUPS 96(DX)(AX*4), X11
+	VINSERTF128 $1, 112(DX)(AX*4), Y11, Y11
+	VMULPS Y2, Y1, Y1
+	VMULPS Y1, Y0, Y0
+	VMULPS Y5, Y4, Y4
+	VMULPS Y4, Y3, Y3
+	VMULPS Y8, Y7, Y7
+	VMULPS Y7, Y6, Y6
+	VMULPS Y11, Y10, Y10
+	VMULPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VMULPS Y2, Y1, Y1
+	VMULPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VMULSS X2, X1, X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulMulLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseMulMulLS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMULSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VMULPS Y15, Y0, Y0
+	VMULPS Y1, Y0, Y0
+	VMULPS Y15, Y3, Y3
+	VMULPS Y4, Y3, Y3
+	VMULPS Y15, Y6, Y6
+	VMULPS Y7, Y6, Y6
+	VMULPS Y15, Y9, Y9
+	VMULPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMULPS Y15, Y0, Y0
+	VMULPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMULSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseMulMulRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseMulMulRS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMULSS X15, X1, X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 32(DX)(AX*4), X3
+	VINSERTF128 $1, 48(DX)(AX*4), Y3, Y3
+	VMOVUPS 64(DX)(AX*4), X6
+	VINSERTF128 $1, 80(DX)(AX*4), Y6, Y6
+	VMOVUPS 96(DX)(AX*4), X9
+	VINSERTF128 $1, 112(DX)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VMULPS Y15, Y1, Y1
+	VMULPS Y1, Y0, Y0
+	VMULPS Y15, Y4, Y4
+	VMULPS Y4, Y3, Y3
+	VMULPS Y15, Y7, Y7
+	VMULPS Y7, Y6, Y6
+	VMULPS Y15, Y10, Y10
+	VMULPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMULPS Y15, Y1, Y1
+	VMULPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMULSS X15, X1, X1
+	VMULSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivAddL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseDivAddL32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VADDSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VDIVSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VMOVUPS 32(R8)(AX*4), X5
+	VINSERTF128 $1, 48(R8)(AX*4), Y5, Y5
+	VMOVUPS 64(R8)(AX*4), X8
+	VINSERTF128 $1, 80(R8)(AX*4), Y8, Y8
+	VMOVUPS 96(R8)(AX*4), X11
+	VINSERTF128 $1, 112(R8)(AX*4), Y11, Y11
+	VADDPS Y1, Y0, Y0
+	VDIVPS Y2, Y0, Y0
+	VADDPS Y4, Y3, Y3
+	VDIVPS Y5, Y3, Y3
+	VADDPS Y7, Y6, Y6
+	VDIVPS Y8, Y6, Y6
+	VADDPS Y10, Y9, Y9
+	VDIVPS Y11, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VADDPS Y1, Y0, Y0
+	VDIVPS Y2, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VADDSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VDIVSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivAddR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseDivAddR32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VADDSS X2, X1, X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 32(R8)(AX*4), X3
+	VINSERTF128 $1, 48(R8)(AX*4), Y3, Y3
+	VMOVUPS 64(R8)(AX*4), X6
+	VINSERTF128 $1, 80(R8)(AX*4), Y6, Y6
+	VMOVUPS 96(R8)(AX*4), X9
+	VINSERTF128 $1, 112(R8)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VMOVUPS 32(DX)(AX*4), X5
+	VINSERTF128 $1, 48(DX)(AX*4), Y5, Y5
+	VMOVUPS 64(DX)(AX*4), X8
+	VINSERTF128 $1, 80(DX)(AX*4), Y8, Y8
+	VMOVUPS 96(DX)(AX*4), X11
+	VINSERTF128 $1, 112(DX)(AX*4), Y11, Y11
+	VADDPS Y2, Y1, Y1
+	VDIVPS Y1, Y0, Y0
+	VADDPS Y5, Y4, Y4
+	VDIVPS Y4, Y3, Y3
+	VADDPS Y8, Y7, Y7
+	VDIVPS Y7, Y6, Y6
+	VADDPS Y11, Y10, Y10
+	VDIVPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VADDPS Y2, Y1, Y1
+	VDIVPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VADDSS X2, X1, X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivAddLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseDivAddLS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VADDSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VADDPS Y15, Y0, Y0
+	VDIVPS Y1, Y0, Y0
+	VADDPS Y15, Y3, Y3
+	VDIVPS Y4, Y3, Y3
+	VADDPS Y15, Y6, Y6
+	VDIVPS Y7, Y6, Y6
+	VADDPS Y15, Y9, Y9
+	VDIVPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VADDPS Y15, Y0, Y0
+	VDIVPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VADDSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivAddRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseDivAddRS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VADDSS X15, X1, X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 32(DX)(AX*4), X3
+	VINSERTF128 $1, 48(DX)(AX*4), Y3, Y3
+	VMOVUPS 64(DX)(AX*4), X6
+	VINSERTF128 $1, 80(DX)(AX*4), Y6, Y6
+	VMOVUPS 96(DX)(AX*4), X9
+	VINSERTF128 $1, 112(DX)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VADDPS Y15, Y1, Y1
+	VDIVPS Y1, Y0, Y0
+	VADDPS Y15, Y4, Y4
+	VDIVPS Y4, Y3, Y3
+	VADDPS Y15, Y7, Y7
+	VDIVPS Y7, Y6, Y6
+	VADDPS Y15, Y10, Y10
+	VDIVPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VADDPS Y15, Y1, Y1
+	VDIVPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VADDSS X15, X1, X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivSubL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseDivSubL32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VSUBSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VDIVSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VMOVUPS 32(R8)(AX*4), X5
+	VINSERTF128 $1, 48(R8)(AX*4), Y5, Y5
+	VMOVUPS 64(R8)(AX*4), X8
+	VINSERTF128 $1, 80(R8)(AX*4), Y8, Y8
+	VMOVUPS 96(R8)(AX*4), X11
+	VINSERTF128 $1, 112(R8)(AX*4), Y11, Y11
+	VSUBPS Y1, Y0, Y0
+	VDIVPS Y2, Y0, Y0
+	VSUBPS Y4, Y3, Y3
+	VDIVPS Y5, Y3, Y3
+	VSUBPS Y7, Y6, Y6
+	VDIVPS Y8, Y6, Y6
+	VSUBPS Y10, Y9, Y9
+	VDIVPS Y11, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VSUBPS Y1, Y0, Y0
+	VDIVPS Y2, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VSUBSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VDIVSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivSubR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseDivSubR32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VSUBSS X2, X1, X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 32(R8)(AX*4), X3
+	VINSERTF128 $1, 48(R8)(AX*4), Y3, Y3
+	VMOVUPS 64(R8)(AX*4), X6
+	VINSERTF128 $1, 80(R8)(AX*4), Y6, Y6
+	VMOVUPS 96(R8)(AX*4), X9
+	VINSERTF128 $1, 112(R8)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VMOVUPS 32(DX)(AX*4), X5
+	VINSERTF128 $1, 48(DX)(AX*4), Y5, Y5
+	VMOVUPS 64(DX)(AX*4), X8
+	VINSERTF128 $1, 80(DX)(AX*4), Y8, Y8
+	VMOVUPS 96(DX)(AX*4), X11
+	VINSERTF128 $1, 112(DX)(AX*4), Y11, Y11
+	VSUBPS Y2, Y1, Y1
+	VDIVPS Y1, Y0, Y0
+	VSUBPS Y5, Y4, Y4
+	VDIVPS Y4, Y3, Y3
+	VSUBPS Y8, Y7, Y7
+	VDIVPS Y7, Y6, Y6
+	VSUBPS Y11, Y10, Y10
+	VDIVPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VSUBPS Y2, Y1, Y1
+	VDIVPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VSUBSS X2, X1, X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivSubLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseDivSubLS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VSUBSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VSUBPS Y15, Y0, Y0
+	VDIVPS Y1, Y0, Y0
+	VSUBPS Y15, Y3, Y3
+	VDIVPS Y4, Y3, Y3
+	VSUBPS Y15, Y6, Y6
+	VDIVPS Y7, Y6, Y6
+	VSUBPS Y15, Y9, Y9
+	VDIVPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VSUBPS Y15, Y0, Y0
+	VDIVPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VSUBSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivSubRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseDivSubRS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VSUBSS X15, X1, X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 32(DX)(AX*4), X3
+	VINSERTF128 $1, 48(DX)(AX*4), Y3, Y3
+	VMOVUPS 64(DX)(AX*4), X6
+	VINSERTF128 $1, 80(DX)(AX*4), Y6, Y6
+	VMOVUPS 96(DX)(AX*4), X9
+	VINSERTF128 $1, 112(DX)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VSUBPS Y15, Y1, Y1
+	VDIVPS Y1, Y0, Y0
+	VSUBPS Y15, Y4, Y4
+	VDIVPS Y4, Y3, Y3
+	VSUBPS Y15, Y7, Y7
+	VDIVPS Y7, Y6, Y6
+	VSUBPS Y15, Y10, Y10
+	VDIVPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VSUBPS Y15, Y1, Y1
+	VDIVPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VSUBSS X15, X1, X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivMulL32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseDivMulL32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VMULSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VDIVSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VMOVUPS 32(R8)(AX*4), X5
+	VINSERTF128 $1, 48(R8)(AX*4), Y5, Y5
+	VMOVUPS 64(R8)(AX*4), X8
+	VINSERTF128 $1, 80(R8)(AX*4), Y8, Y8
+	VMOVUPS 96(R8)(AX*4), X11
+	VINSERTF128 $1, 112(R8)(AX*4), Y11, Y11
+	VMULPS Y1, Y0, Y0
+	VDIVPS Y2, Y0, Y0
+	VMULPS Y4, Y3, Y3
+	VDIVPS Y5, Y3, Y3
+	VMULPS Y7, Y6, Y6
+	VDIVPS Y8, Y6, Y6
+	VMULPS Y10, Y9, Y9
+	VDIVPS Y11, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 0(R8)(AX*4), X2
+	VINSERTF128 $1, 16(R8)(AX*4), Y2, Y2
+	VMULPS Y1, Y0, Y0
+	VDIVPS Y2, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS (DX)(AX*4), X1
+	VMULSS X1, X0, X0
+	VMOVSS (R8)(AX*4), X2
+	VDIVSS X2, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivMulR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
+TEXT ·fuseDivMulR32StreamAVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	MOVQ z_base+72(FP), R8
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VMULSS X2, X1, X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 32(R8)(AX*4), X3
+	VINSERTF128 $1, 48(R8)(AX*4), Y3, Y3
+	VMOVUPS 64(R8)(AX*4), X6
+	VINSERTF128 $1, 80(R8)(AX*4), Y6, Y6
+	VMOVUPS 96(R8)(AX*4), X9
+	VINSERTF128 $1, 112(R8)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VMOVUPS 32(DX)(AX*4), X5
+	VINSERTF128 $1, 48(DX)(AX*4), Y5, Y5
+	VMOVUPS 64(DX)(AX*4), X8
+	VINSERTF128 $1, 80(DX)(AX*4), Y8, Y8
+	VMOVUPS 96(DX)(AX*4), X11
+	VINSERTF128 $1, 112(DX)(AX*4), Y11, Y11
+	VMULPS Y2, Y1, Y1
+	VDIVPS Y1, Y0, Y0
+	VMULPS Y5, Y4, Y4
+	VDIVPS Y4, Y3, Y3
+	VMULPS Y8, Y7, Y7
+	VDIVPS Y7, Y6, Y6
+	VMULPS Y11, Y10, Y10
+	VDIVPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(R8)(AX*4), X0
+	VINSERTF128 $1, 16(R8)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 0(DX)(AX*4), X2
+	VINSERTF128 $1, 16(DX)(AX*4), Y2, Y2
+	VMULPS Y2, Y1, Y1
+	VDIVPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (R8)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMOVSS (DX)(AX*4), X2
+	VMULSS X2, X1, X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivMulLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseDivMulLS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMULSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMOVUPS 32(DX)(AX*4), X4
+	VINSERTF128 $1, 48(DX)(AX*4), Y4, Y4
+	VMOVUPS 64(DX)(AX*4), X7
+	VINSERTF128 $1, 80(DX)(AX*4), Y7, Y7
+	VMOVUPS 96(DX)(AX*4), X10
+	VINSERTF128 $1, 112(DX)(AX*4), Y10, Y10
+	VMULPS Y15, Y0, Y0
+	VDIVPS Y1, Y0, Y0
+	VMULPS Y15, Y3, Y3
+	VDIVPS Y4, Y3, Y3
+	VMULPS Y15, Y6, Y6
+	VDIVPS Y7, Y6, Y6
+	VMULPS Y15, Y9, Y9
+	VDIVPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 0(DX)(AX*4), X1
+	VINSERTF128 $1, 16(DX)(AX*4), Y1, Y1
+	VMULPS Y15, Y0, Y0
+	VDIVPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMULSS X15, X0, X0
+	VMOVSS (DX)(AX*4), X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func fuseDivMulRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
+TEXT ·fuseDivMulRS32StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	MOVQ z_base+56(FP), DX
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMULSS X15, X1, X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 32(DX)(AX*4), X3
+	VINSERTF128 $1, 48(DX)(AX*4), Y3, Y3
+	VMOVUPS 64(DX)(AX*4), X6
+	VINSERTF128 $1, 80(DX)(AX*4), Y6, Y6
+	VMOVUPS 96(DX)(AX*4), X9
+	VINSERTF128 $1, 112(DX)(AX*4), Y9, Y9
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMOVUPS 32(SI)(AX*4), X4
+	VINSERTF128 $1, 48(SI)(AX*4), Y4, Y4
+	VMOVUPS 64(SI)(AX*4), X7
+	VINSERTF128 $1, 80(SI)(AX*4), Y7, Y7
+	VMOVUPS 96(SI)(AX*4), X10
+	VINSERTF128 $1, 112(SI)(AX*4), Y10, Y10
+	VMULPS Y15, Y1, Y1
+	VDIVPS Y1, Y0, Y0
+	VMULPS Y15, Y4, Y4
+	VDIVPS Y4, Y3, Y3
+	VMULPS Y15, Y7, Y7
+	VDIVPS Y7, Y6, Y6
+	VMULPS Y15, Y10, Y10
+	VDIVPS Y10, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(DX)(AX*4), X0
+	VINSERTF128 $1, 16(DX)(AX*4), Y0, Y0
+	VMOVUPS 0(SI)(AX*4), X1
+	VINSERTF128 $1, 16(SI)(AX*4), Y1, Y1
+	VMULPS Y15, Y1, Y1
+	VDIVPS Y1, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (DX)(AX*4), X0
+	VMOVSS (SI)(AX*4), X1
+	VMULSS X15, X1, X1
+	VDIVSS X1, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func neg32StreamAVX2(d []float32, x []float32)
+TEXT ·neg32StreamAVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VPCMPEQD Y13, Y13, Y13
+	VPSLLD $31, Y13, Y14
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VXORPS X14, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VXORPS Y14, Y0, Y0
+	VXORPS Y14, Y3, Y3
+	VXORPS Y14, Y6, Y6
+	VXORPS Y14, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VXORPS Y14, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VXORPS X14, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func abs32StreamAVX2(d []float32, x []float32)
+TEXT ·abs32StreamAVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VPCMPEQD Y13, Y13, Y13
+	VPSRLD $1, Y13, Y13
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VANDPS X13, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VANDPS Y13, Y0, Y0
+	VANDPS Y13, Y3, Y3
+	VANDPS Y13, Y6, Y6
+	VANDPS Y13, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VANDPS Y13, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VANDPS X13, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func sqrt32StreamAVX2(d []float32, x []float32)
+TEXT ·sqrt32StreamAVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VSQRTSS X0, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VSQRTPS Y0, Y0
+	VSQRTPS Y3, Y3
+	VSQRTPS Y6, Y6
+	VSQRTPS Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VSQRTPS Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VSQRTSS X0, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func square32StreamAVX2(d []float32, x []float32)
+TEXT ·square32StreamAVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMULSS X0, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMULPS Y0, Y0, Y0
+	VMULPS Y3, Y3, Y3
+	VMULPS Y6, Y6, Y6
+	VMULPS Y9, Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMULPS Y0, Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
+	VMULSS X0, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func Fence()
+TEXT ·Fence(SB), NOSPLIT, $0-0
+	SFENCE
 	RET

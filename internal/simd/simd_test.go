@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"testing"
 
@@ -99,11 +100,16 @@ type form[T simd.Float] struct {
 	ref     func(v []T, s T) T
 }
 
-// forms lists every loop of the package for T.
-func forms[T simd.Float](t *testing.T) []form[T] {
+// forms lists every loop of the package for T, and with stream its
+// streaming forms.
+func forms[T simd.Float](t *testing.T, stream bool) []form[T] {
+	binaryOf, fusedOf, fusedSOf, unaryOf := simd.BinaryOf[T], simd.Fused[T], simd.FusedS[T], simd.Unary[T]
+	if stream {
+		binaryOf, fusedOf, fusedSOf, unaryOf = simd.BinaryStreamOf[T], simd.FusedStream[T], simd.FusedSStream[T], simd.UnaryStream[T]
+	}
 	var fs []form[T]
 	for _, op := range binOps {
-		k, ok := simd.BinaryOf[T](op)
+		k, ok := binaryOf(op)
 		if !ok {
 			t.Skip("no AVX2 loops here")
 		}
@@ -116,8 +122,8 @@ func forms[T simd.Float](t *testing.T) []form[T] {
 	for _, outer := range binOps {
 		for _, inner := range binOps[:3] {
 			for _, left := range []bool{false, true} {
-				f, _ := simd.Fused[T](outer, inner, left)
-				fS, _ := simd.FusedS[T](outer, inner, left)
+				f, _ := fusedOf(outer, inner, left)
+				fS, _ := fusedSOf(outer, inner, left)
 				ref := func(x, y, z T) T {
 					in := T(apply(inner, x, y))
 					if left {
@@ -134,19 +140,20 @@ func forms[T simd.Float](t *testing.T) []form[T] {
 		}
 	}
 	for _, op := range []simd.UnaryOp{simd.Neg, simd.Abs, simd.Sqrt, simd.Square} {
-		f, _ := simd.Unary[T](op)
+		f, _ := unaryOf(op)
 		fs = append(fs, form[T]{fmt.Sprintf("unary %d", op), 1, func(d []T, v [][]T, _ T) { f(d, v[0]) }, func(v []T, _ T) T { return applyUnary(op, v[0]) }})
 	}
 	return fs
 }
 
-// testForms runs every loop at every length up to maxLen, with operands
-// starting at different offsets, guard cells on both sides of d, and in
-// place with d each operand in turn.
-func testForms[T simd.Float](t *testing.T) {
+// testForms runs every loop (streaming or not) at every length up to
+// maxLen, with operands starting at different offsets, d at every offset
+// from a 32-byte boundary (the streaming loops' peel), guard cells on both
+// sides of d, and in place with d each operand in turn.
+func testForms[T simd.Float](t *testing.T, stream bool) {
 	r := rand.New(rand.NewPCG(1, 2))
 	sentinel := T(-12345.5)
-	for _, f := range forms[T](t) {
+	for _, f := range forms[T](t, stream) {
 		for n := 0; n <= maxLen; n++ {
 			v := make([][]T, f.vectors)
 			for k := range v {
@@ -161,16 +168,17 @@ func testForms[T simd.Float](t *testing.T) {
 				}
 				want[i] = f.ref(args, s)
 			}
-			buf := make([]T, n+2*guard)
+			off := guard + n%(32/int(reflect.TypeFor[T]().Size()))
+			buf := make([]T, n+off+guard)
 			for i := range buf {
 				buf[i] = sentinel
 			}
-			f.run(buf[guard:guard+n], v, s)
+			f.run(buf[off:off+n], v, s)
 			what := fmt.Sprintf("%s n=%d", f.name, n)
-			sameSlices(t, want, buf[guard:guard+n], what)
-			for i := range guard {
-				if buf[i] != sentinel || buf[guard+n+i] != sentinel {
-					t.Fatalf("%s: wrote outside d", what)
+			sameSlices(t, want, buf[off:off+n], what)
+			for i, x := range buf {
+				if (i < off || i >= off+n) && x != sentinel {
+					t.Fatalf("%s: wrote outside d, at %d", what, i-off)
 				}
 			}
 			for k := range v { // in place: d is operand k
@@ -185,8 +193,11 @@ func testForms[T simd.Float](t *testing.T) {
 }
 
 func TestForms(t *testing.T) {
-	t.Run("float64", testForms[float64])
-	t.Run("float32", testForms[float32])
+	for _, stream := range []bool{false, true} {
+		t.Run(fmt.Sprintf("float64 stream=%v", stream), func(t *testing.T) { testForms[float64](t, stream) })
+		t.Run(fmt.Sprintf("float32 stream=%v", stream), func(t *testing.T) { testForms[float32](t, stream) })
+	}
+	simd.Fence()
 }
 
 // testUnary also requires neg and abs to give NaNs the same bits.
