@@ -202,9 +202,9 @@ func EvalToWith[T dtype.Elem](x *Executor, dst *tensor.Tensor[T], e expr.Expr[T]
 // Run evaluates roots in one plan. dsts, when non-nil, has one entry per
 // root: a tensor to write the root's value into (it may be read by the
 // graph itself), or nil for a new tensor. Destinations whose memory spans
-// intersect (tensor.Any.MayOverlap) are refused with an *InplaceError. It returns the tensors holding the
-// roots' values. Every check runs before anything is written: on error no
-// destination has changed.
+// intersect (tensor.Any.MayOverlap) are refused with an *InplaceError. It
+// returns the tensors holding the roots' values. Every check runs before
+// anything is written: on error no destination has changed.
 func (x *Executor) Run(roots []*expr.Node, dsts []tensor.Any, binds ...Binding) ([]tensor.Any, error) {
 	if dsts != nil && len(dsts) != len(roots) {
 		return nil, &InplaceError{Reason: "one destination per root is needed"}

@@ -90,18 +90,26 @@ func (m *impl[T]) hasFused(outer, inner expr.Op) bool {
 	return ok
 }
 
+// fusedFor returns the lookups of fused kernels: with stream, the
+// streaming forms where there are any for the pair.
+func (m *impl[T]) fusedFor(outer, inner expr.Op, left, stream bool) (
+	func(outer, inner expr.Op, left bool) (func(d, x, y, z []T), bool),
+	func(outer, inner expr.Op, left bool) (func(d, x []T, y T, z []T), bool),
+) {
+	if stream && m.fusedStream != nil {
+		if _, ok := m.fusedStream(outer, inner, left); ok {
+			return m.fusedStream, m.fusedSStream
+		}
+	}
+	return m.fused, m.fusedS
+}
+
 func (m *impl[T]) fusedInstr(in instrSpec, ds slotAny, args []slotAny) (func(n int), error) {
 	outer, inner, left := in.op, in.inner, in.left
 	if m.fused == nil {
 		return nil, fmt.Errorf("exec: no fused kernels for %s", dtype.Of[T]())
 	}
-	fused, fusedS := m.fused, m.fusedS
-	if in.stream && m.fusedStream != nil {
-		fused, fusedS = m.fusedStream, m.fusedSStream
-		if _, ok := fused(outer, inner, left); !ok {
-			fused, fusedS = m.fused, m.fusedS
-		}
-	}
+	fused, fusedS := m.fusedFor(outer, inner, left, in.stream)
 	if in.innerScalar {
 		k, ok := fusedS(outer, inner, left)
 		if !ok {

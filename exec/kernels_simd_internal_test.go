@@ -58,29 +58,38 @@ func testSIMDKernelsWiredIn[T dtype.Float](t *testing.T) {
 	_, ok := m.un(expr.OpExp)
 	assert.True(t, ok, "ops without AVX2 loops still have kernels")
 
-	// The streaming forms.
+	// The streaming forms, as instr and fusedInstr pick them.
 	for op, o := range simdOps {
-		got, ok := m.binStream(op)
+		got, ok := m.binFor(op, true)
 		require.True(t, ok, op)
 		want, _ := simd.BinaryStreamOf[T](o)
+		plain, _ := simd.BinaryOf[T](o)
 		assert.True(t, same(got.vv, want.VV) && same(got.vs, want.VS) && same(got.sv, want.SV), "%s stream", op)
+		assert.False(t, same(want.VV, plain.VV), "%s: the streaming loop is another function", op)
+		got, _ = m.binFor(op, false)
+		assert.True(t, same(got.vv, plain.VV), "%s without stream", op)
 		for inner, i := range simdOps {
 			if i == simd.Div {
 				continue
 			}
-			f, ok := m.fusedStream(op, inner, true)
-			require.True(t, ok)
-			wf, _ := simd.FusedStream[T](o, i, true)
-			fs, ok := m.fusedSStream(op, inner, false)
-			require.True(t, ok)
-			wfs, _ := simd.FusedSStream[T](o, i, false)
-			assert.True(t, same(f, wf) && same(fs, wfs), "%s∘%s stream", op, inner)
+			for _, left := range []bool{false, true} {
+				fused, fusedS := m.fusedFor(op, inner, left, true)
+				f, ok := fused(op, inner, left)
+				require.True(t, ok)
+				fs, ok := fusedS(op, inner, left)
+				require.True(t, ok)
+				wf, _ := simd.FusedStream[T](o, i, left)
+				wfs, _ := simd.FusedSStream[T](o, i, left)
+				assert.True(t, same(f, wf) && same(fs, wfs), "%s∘%s left=%v stream", op, inner, left)
+			}
 		}
 	}
 	for op, o := range simdUnaryOps {
-		got, ok := m.unStream(op)
+		got, ok := m.unFor(op, true)
 		require.True(t, ok, op)
 		want, _ := simd.UnaryStream[T](o)
 		assert.True(t, same(got, want), "%s stream", op)
 	}
+	_, ok = m.unFor(expr.OpExp, true)
+	assert.True(t, ok, "ops without streaming loops fall back to their kernels")
 }

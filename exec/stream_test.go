@@ -73,11 +73,59 @@ func testStreamingStores[T dtype.Float](t *testing.T) {
 	defer exec.SetStreamBytes(0)()
 	var plan bytes.Buffer
 	own := a.Clone()
-	require.NoError(t, exec.EvalToWith(exec.New(exec.Debug(&plan)), own, expr.Of(own).Mul(y).Add(z)))
+	ex := exec.New(exec.Debug(&plan))
+	defer ex.Close()
+	require.NoError(t, exec.EvalToWith(ex, own, expr.Of(own).Mul(y).Add(z)))
 	assert.NotContains(t, plan.String(), "streaming stores", "in place")
 	assert.True(t, strings.Contains(plan.String(), "(direct)"), plan.String())
 	for i, v := range own.Values() {
 		want := T(T(a.Values()[i]*b.Values()[i]) + c.Values()[i])
 		require.True(t, sameValue(want, v), fmt.Sprint("in place, element ", i))
 	}
+}
+
+// TestStreamingStoresWhere: outputs stream only where their kernel writes
+// them in whole blocks, in cache lines, and nothing reads them back.
+func TestStreamingStoresWhere(t *testing.T) {
+	if !simd.Enabled {
+		t.Skip("no AVX2 loops on this machine")
+	}
+	defer exec.SetStreamBytes(0)()
+	r := newRand(62)
+	planOf := func(roots []*expr.Node, dsts []tensor.Any) string {
+		var plan bytes.Buffer
+		x := exec.New(exec.Debug(&plan))
+		defer x.Close()
+		_, err := x.Run(roots, dsts)
+		require.NoError(t, err)
+		return plan.String()
+	}
+	streamed := func(plan, out string) bool {
+		for _, line := range strings.Split(plan, "\n") {
+			if strings.Contains(line, "out "+out+":") {
+				return strings.Contains(line, "streaming stores")
+			}
+		}
+		t.Fatalf("no output %s in\n%s", out, plan)
+		return false
+	}
+	a, b, c := randomTensor[float64](t, r, 64, 64), randomTensor[float64](t, r, 64, 64), randomTensor[float64](t, r, 64, 64)
+	x, y, z := expr.Of(a), expr.Of(b), expr.Of(c)
+
+	plan := planOf([]*expr.Node{x.Add(y).Node()}, []tensor.Any{tensor.Must(tensor.Must(tensor.New[float64](64, 128)).Slice(1, 0, 128, 2))})
+	assert.False(t, streamed(plan, "v2"), "a strided destination is written from scratch:\n%s", plan)
+
+	s := x.Add(y)
+	plan = planOf([]*expr.Node{s.Node(), s.Mul(z).Node()}, nil)
+	assert.False(t, streamed(plan, "v2"), "s is read again by s*c:\n%s", plan)
+	assert.True(t, streamed(plan, "v4"), "s*c is not:\n%s", plan)
+
+	plan = planOf([]*expr.Node{x.Add(expr.Of(tensor.Must(b.T()))).Node()}, nil)
+	assert.True(t, streamed(plan, "v2"), "a + b.T, rows of 512 bytes:\n%s", plan)
+	odd := randomTensor[float64](t, r, 63, 63)
+	plan = planOf([]*expr.Node{expr.Of(odd).Add(expr.Of(tensor.Must(odd.T()))).Node()}, nil)
+	assert.False(t, streamed(plan, "v2"), "a + a.T, rows of 504 bytes:\n%s", plan)
+
+	plan = planOf([]*expr.Node{x.Exp().Node()}, nil)
+	assert.False(t, streamed(plan, "v1"), "exp has no streaming loop:\n%s", plan)
 }

@@ -183,23 +183,12 @@ func (m *impl[T]) instr(in instrSpec, ds slotAny, args []slotAny, cs *castScratc
 	op, argType := in.op.KernelOp(), in.argType // expr.OpBroadcastAdd computes as expr.OpAdd
 	switch op.Class() {
 	case expr.ClassUnary:
-		if in.stream && m.unStream != nil && !d.scalar {
-			if f, ok := m.unStream(op); ok && argType == dtype.Of[T]() {
-				a := args[0].(*slot[T])
-				return func(n int) { f(d.v[:n], a.v[:n]) }, nil
-			}
-		}
-		return m.unaryInstr(op, d, args[0], argType, cs)
+		return m.unaryInstr(op, d, args[0], argType, cs, in.stream)
 	case expr.ClassBinary:
 		if dtype.Of[T]() == dtype.Bool && argType != dtype.Bool || op >= expr.OpEq && op <= expr.OpGe {
 			return compareInstr(op, d, args, argType)
 		}
-		if in.stream && m.binStream != nil && !d.scalar {
-			if k, ok := m.binStream(op); ok {
-				return binaryInstr(k, d, args[0].(*slot[T]), args[1].(*slot[T])), nil
-			}
-		}
-		k, ok := m.bin(op)
+		k, ok := m.binFor(op, in.stream && !d.scalar)
 		if !ok {
 			return nil, fmt.Errorf("exec: no %s kernel for %s", op, dtype.Of[T]())
 		}
@@ -210,7 +199,28 @@ func (m *impl[T]) instr(in instrSpec, ds slotAny, args []slotAny, cs *castScratc
 	return nil, fmt.Errorf("exec: %s is not elementwise", op)
 }
 
-func (m *impl[T]) unaryInstr(op expr.Op, d *slot[T], src slotAny, argType dtype.DType, cs *castScratch) (func(n int), error) {
+// binFor returns the kernels of a binary op: with stream, the streaming
+// forms where there are any.
+func (m *impl[T]) binFor(op expr.Op, stream bool) (binFns[T], bool) {
+	if stream && m.binStream != nil {
+		if k, ok := m.binStream(op); ok {
+			return k, true
+		}
+	}
+	return m.bin(op)
+}
+
+// unFor is binFor for unary ops.
+func (m *impl[T]) unFor(op expr.Op, stream bool) (func(d, a []T), bool) {
+	if stream && m.unStream != nil {
+		if f, ok := m.unStream(op); ok {
+			return f, true
+		}
+	}
+	return m.un(op)
+}
+
+func (m *impl[T]) unaryInstr(op expr.Op, d *slot[T], src slotAny, argType dtype.DType, cs *castScratch, stream bool) (func(n int), error) {
 	switch op {
 	case expr.OpCast:
 		path := castPath(argType, dtype.Of[T]())
@@ -233,7 +243,7 @@ func (m *impl[T]) unaryInstr(op expr.Op, d *slot[T], src slotAny, argType dtype.
 			parts.parts(op, d.out(n), src.block(n))
 		}, nil
 	}
-	f, ok := m.un(op)
+	f, ok := m.unFor(op, stream && !d.scalar)
 	if !ok {
 		return nil, fmt.Errorf("exec: no %s kernel for %s", op, dtype.Of[T]())
 	}

@@ -9,6 +9,4 @@ var hasAVX2 = cpu.X86.HasAVX2
 // Fence orders the streaming loops' non-temporal stores before the
 // caller's later stores (SFENCE): call it after the last streaming loop of
 // a piece of work, before another goroutine may read what they wrote.
-//
-//go:noescape
 func Fence()

@@ -168,19 +168,25 @@ func testForms[T simd.Float](t *testing.T, stream bool) {
 				}
 				want[i] = f.ref(args, s)
 			}
-			off := guard + n%(32/int(reflect.TypeFor[T]().Size()))
-			buf := make([]T, n+off+guard)
-			for i := range buf {
-				buf[i] = sentinel
-			}
-			f.run(buf[off:off+n], v, s)
-			what := fmt.Sprintf("%s n=%d", f.name, n)
-			sameSlices(t, want, buf[off:off+n], what)
-			for i, x := range buf {
-				if (i < off || i >= off+n) && x != sentinel {
-					t.Fatalf("%s: wrote outside d, at %d", what, i-off)
+			// d at every offset from a 32-byte boundary, by its address.
+			size := int(reflect.TypeFor[T]().Size())
+			buf := make([]T, n+2*guard+32/size)
+			base := int(reflect.ValueOf(buf).Pointer() % 32)
+			for lane := 0; lane < 32/size; lane++ {
+				off := guard + (lane*size-base+32)%32/size
+				for i := range buf {
+					buf[i] = sentinel
+				}
+				f.run(buf[off:off+n], v, s)
+				what := fmt.Sprintf("%s n=%d, d %d bytes past a 32-byte boundary", f.name, n, lane*size)
+				sameSlices(t, want, buf[off:off+n], what)
+				for i, x := range buf {
+					if (i < off || i >= off+n) && x != sentinel {
+						t.Fatalf("%s: wrote outside d, at %d", what, i-off)
+					}
 				}
 			}
+			what := fmt.Sprintf("%s n=%d", f.name, n)
 			for k := range v { // in place: d is operand k
 				in := make([][]T, len(v))
 				copy(in, v)
