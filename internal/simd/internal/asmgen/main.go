@@ -319,25 +319,9 @@ func (g *gen) function() {
 		g.p("JMP peel")
 		fmt.Fprintf(&g.buf, "aligned:\n")
 	}
-	// BX is the last index at which a whole step fits (signed: it is
-	// negative when none does).
-	g.p("MOVQ CX, BX")
-	g.p("SUBQ $%d, BX", unroll*e.lanes)
-	g.p("CMPQ AX, BX")
-	g.p("JGT one")
-	fmt.Fprintf(&g.buf, "loop:\n")
-	g.step(unroll, false)
-	g.p("CMPQ AX, BX")
-	g.p("JLE loop")
+	g.vectorLoop("loop", "one", unroll)
 	fmt.Fprintf(&g.buf, "one:\n")
-	g.p("MOVQ CX, BX")
-	g.p("SUBQ $%d, BX", e.lanes)
-	g.p("CMPQ AX, BX")
-	g.p("JGT tail")
-	fmt.Fprintf(&g.buf, "loop1:\n")
-	g.step(1, false)
-	g.p("CMPQ AX, BX")
-	g.p("JLE loop1")
+	g.vectorLoop("loop1", "tail", 1)
 	fmt.Fprintf(&g.buf, "tail:\n")
 	g.p("CMPQ AX, CX")
 	g.p("JGE done")
@@ -348,6 +332,20 @@ func (g *gen) function() {
 	fmt.Fprintf(&g.buf, "done:\n")
 	g.p("VZEROUPPER")
 	g.p("RET")
+}
+
+// vectorLoop emits a loop of steps of the given number of vectors, which
+// jumps to next when fewer elements than a step are left. BX is the last
+// index at which a whole step fits (signed: negative when none does).
+func (g *gen) vectorLoop(label, next string, vectors int) {
+	g.p("MOVQ CX, BX")
+	g.p("SUBQ $%d, BX", vectors*g.e.lanes)
+	g.p("CMPQ AX, BX")
+	g.p("JGT %s", next)
+	fmt.Fprintf(&g.buf, "%s:\n", label)
+	g.step(vectors, false)
+	g.p("CMPQ AX, BX")
+	g.p("JLE %s", label)
 }
 
 // goParams is the Go parameter list of a kernel.
