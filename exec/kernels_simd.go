@@ -35,37 +35,49 @@ var simdUnaryOps = map[expr.Op]simd.UnaryOp{
 // next. 32 MiB is a large last-level cache. Tests lower it.
 var streamBytes = 32 << 20
 
-func simdBinary[T dtype.Float](op expr.Op) (binFns[T], bool) {
-	return simdBinaryOf(op, simd.BinaryOf[T])
-}
-
-func simdBinaryStream[T dtype.Float](op expr.Op) (binFns[T], bool) {
-	return simdBinaryOf(op, simd.BinaryStreamOf[T])
-}
-
-func simdBinaryOf[T dtype.Float](op expr.Op, lookup func(simd.Op) (simd.Binary[T], bool)) (binFns[T], bool) {
-	o, ok := simdOps[op]
-	if !ok {
-		return binFns[T]{}, false
+// viaSIMD adapts a lookup of internal/simd, keyed by its ops, to the
+// executor's lookups, keyed by expr ops (ops maps the ones it has).
+func viaSIMD[O comparable, K any](ops map[expr.Op]O, lookup func(O) (K, bool)) func(expr.Op) (K, bool) {
+	return func(op expr.Op) (K, bool) {
+		o, ok := ops[op]
+		if !ok {
+			var none K
+			return none, false
+		}
+		return lookup(o)
 	}
-	k, ok := lookup(o)
-	return binFns[T]{vv: k.VV, vs: k.VS, sv: k.SV}, ok
 }
 
-func simdUnary[T dtype.Float](op expr.Op) (func(d, a []T), bool) {
-	o, ok := simdUnaryOps[op]
-	if !ok {
-		return nil, false
+// asBinFns adapts a lookup of simd.Binary loops to binFns.
+func asBinFns[T dtype.Float](lookup func(simd.Op) (simd.Binary[T], bool)) func(simd.Op) (binFns[T], bool) {
+	return func(o simd.Op) (binFns[T], bool) {
+		k, ok := lookup(o)
+		return binFns[T]{vv: k.VV, vs: k.VS, sv: k.SV}, ok
 	}
-	return simd.Unary[T](o)
 }
 
-func simdUnaryStream[T dtype.Float](op expr.Op) (func(d, a []T), bool) {
-	o, ok := simdUnaryOps[op]
-	if !ok {
-		return nil, false
+// pairViaSIMD is viaSIMD for fused pairs; inner must be add, sub or mul.
+func pairViaSIMD[F any](lookup func(outer, inner simd.Op, left bool) (F, bool)) func(outer, inner expr.Op, left bool) (F, bool) {
+	return func(outer, inner expr.Op, left bool) (F, bool) {
+		if o, i, ok := simdPair(outer, inner); ok {
+			return lookup(o, i, left)
+		}
+		var none F
+		return none, false
 	}
-	return simd.UnaryStream[T](o)
+}
+
+// firstPair chains fused-pair lookups as firstOf chains the others.
+func firstPair[F any](fs ...func(outer, inner expr.Op, left bool) (F, bool)) func(outer, inner expr.Op, left bool) (F, bool) {
+	return func(outer, inner expr.Op, left bool) (F, bool) {
+		for _, f := range fs {
+			if k, ok := f(outer, inner, left); ok {
+				return k, true
+			}
+		}
+		var none F
+		return none, false
+	}
 }
 
 // simdPair maps a fused pair's ops; inner must be add, sub or mul.
@@ -75,51 +87,27 @@ func simdPair(outer, inner expr.Op) (simd.Op, simd.Op, bool) {
 	return o, i, ok1 && ok2 && i != simd.Div
 }
 
-// withSIMD puts the AVX2 loops in front of m's lookups.
+// withSIMD puts the AVX2 loops in front of m's lookups, and gives m their
+// streaming forms.
 func withSIMD[T dtype.Float](m *impl[T]) *impl[T] {
-	m.bin = firstOf(simdBinary[T], m.bin)
-	m.un = firstOf(simdUnary[T], m.un)
-	m.binStream, m.unStream = simdBinaryStream[T], simdUnaryStream[T]
-	m.fusedStream = func(outer, inner expr.Op, left bool) (func(d, x, y, z []T), bool) {
-		if o, i, ok := simdPair(outer, inner); ok {
-			return simd.FusedStream[T](o, i, left)
-		}
-		return nil, false
-	}
-	m.fusedSStream = func(outer, inner expr.Op, left bool) (func(d, x []T, y T, z []T), bool) {
-		if o, i, ok := simdPair(outer, inner); ok {
-			return simd.FusedSStream[T](o, i, left)
-		}
-		return nil, false
-	}
-	fused, fusedS, unfused := m.fused, m.fusedS, m.unfused
-	if unfused != nil {
+	simdFused := pairViaSIMD(simd.Fused[T])
+	m.bin = firstOf(viaSIMD(simdOps, asBinFns(simd.BinaryOf[T])), m.bin)
+	m.un = firstOf(viaSIMD(simdUnaryOps, simd.Unary[T]), m.un)
+	m.fused = firstPair(simdFused, m.fused)
+	m.fusedS = firstPair(pairViaSIMD(simd.FusedS[T]), m.fusedS)
+	m.binStream = viaSIMD(simdOps, asBinFns(simd.BinaryStreamOf[T]))
+	m.unStream = viaSIMD(simdUnaryOps, simd.UnaryStream[T])
+	m.fusedStream = pairViaSIMD(simd.FusedStream[T])
+	m.fusedSStream = pairViaSIMD(simd.FusedSStream[T])
+	if unfused := m.unfused; unfused != nil {
 		// Fuse what the AVX2 loops cover. Looked up when planning; a plan
 		// made with them still gets Go kernels if they are turned off.
 		m.unfused = func(outer, inner expr.Op) bool {
-			if o, i, ok := simdPair(outer, inner); ok {
-				if _, ok := simd.Fused[T](o, i, true); ok {
-					return false
-				}
+			if _, ok := simdFused(outer, inner, true); ok {
+				return false
 			}
 			return unfused(outer, inner)
 		}
-	}
-	m.fused = func(outer, inner expr.Op, left bool) (func(d, x, y, z []T), bool) {
-		if o, i, ok := simdPair(outer, inner); ok {
-			if f, ok := simd.Fused[T](o, i, left); ok {
-				return f, true
-			}
-		}
-		return fused(outer, inner, left)
-	}
-	m.fusedS = func(outer, inner expr.Op, left bool) (func(d, x []T, y T, z []T), bool) {
-		if o, i, ok := simdPair(outer, inner); ok {
-			if f, ok := simd.FusedS[T](o, i, left); ok {
-				return f, true
-			}
-		}
-		return fusedS(outer, inner, left)
 	}
 	return m
 }

@@ -312,6 +312,9 @@ func (g *region) compute(st *regionState, geoms []geom, row, n int) {
 		}
 	}
 	for k, o := range g.outputs {
+		if direct == 0 {
+			break
+		}
 		if direct&(1<<k) != 0 {
 			st.slots[o.src].prepare(n) // back to its own buffer for the next block
 		}

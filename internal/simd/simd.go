@@ -76,14 +76,7 @@ func binaryOf[T Float](op Op, stream int) (Binary[T], bool) {
 	if !Enabled || op > Div {
 		return Binary[T]{}, false
 	}
-	var z T
-	switch any(z).(type) {
-	case float64:
-		return any(binary64[stream][op]).(Binary[T]), true
-	case float32:
-		return any(binary32[stream][op]).(Binary[T]), true
-	}
-	return Binary[T]{}, false
+	return choose[T, Binary[T]](binary64[stream][op], binary32[stream][op])
 }
 
 // Fused returns the loop d = outer(inner(x, y), z) if left, else
@@ -102,14 +95,7 @@ func fused[T Float](outer, inner Op, left bool, stream int) (func(d, x, y, z []T
 	if !Enabled || outer > Div || inner > Mul {
 		return nil, false
 	}
-	var z T
-	switch any(z).(type) {
-	case float64:
-		return any(fused64[stream][outer][inner][index(left)]).(func(d, x, y, z []T)), true
-	case float32:
-		return any(fused32[stream][outer][inner][index(left)]).(func(d, x, y, z []T)), true
-	}
-	return nil, false
+	return choose[T, func(d, x, y, z []T)](fused64[stream][outer][inner][index(left)], fused32[stream][outer][inner][index(left)])
 }
 
 // FusedS is Fused with y a scalar.
@@ -126,14 +112,7 @@ func fusedS[T Float](outer, inner Op, left bool, stream int) (func(d, x []T, y T
 	if !Enabled || outer > Div || inner > Mul {
 		return nil, false
 	}
-	var z T
-	switch any(z).(type) {
-	case float64:
-		return any(fusedS64[stream][outer][inner][index(left)]).(func(d, x []T, y T, z []T)), true
-	case float32:
-		return any(fusedS32[stream][outer][inner][index(left)]).(func(d, x []T, y T, z []T)), true
-	}
-	return nil, false
+	return choose[T, func(d, x []T, y T, z []T)](fusedS64[stream][outer][inner][index(left)], fusedS32[stream][outer][inner][index(left)])
 }
 
 // Unary returns the loop d = op(x).
@@ -146,14 +125,20 @@ func unary[T Float](op UnaryOp, stream int) (func(d, x []T), bool) {
 	if !Enabled || op > Square {
 		return nil, false
 	}
+	return choose[T, func(d, x []T)](unary64[stream][op], unary32[stream][op])
+}
+
+// choose returns the float64 or the float32 entry, whichever is T's.
+func choose[T Float, R any](f64, f32 any) (R, bool) {
 	var z T
 	switch any(z).(type) {
 	case float64:
-		return any(unary64[stream][op]).(func(d, x []T)), true
+		return f64.(R), true
 	case float32:
-		return any(unary32[stream][op]).(func(d, x []T)), true
+		return f32.(R), true
 	}
-	return nil, false
+	var r R
+	return r, false
 }
 
 func index(left bool) int {
