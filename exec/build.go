@@ -233,13 +233,16 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 			runSize = max(runSize, pl.p.values[m.value].dt.Size())
 		}
 	}
+	aliased := false
 	for s, in := range pr.inputs {
 		if st := g.lay.strides[len(ms)+s]; st[len(st)-1] > 1 {
-			scratch += pl.p.values[in].dt.Size()
-			runSize = max(runSize, pl.p.values[in].dt.Size())
+			size := pl.p.values[in].dt.Size()
+			scratch += size
+			runSize = max(runSize, size)
+			aliased = aliased || aliasedRows(st, size)
 		}
 	}
-	g.tile(pl.x.blockFor(scratch), runSize)
+	g.tile(pl.x.blockFor(scratch), runSize, aliased)
 
 	// Slots and which of them are constant within a block.
 	d := len(g.lay.sizes)
@@ -299,9 +302,12 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 //     copied: streaming the scratch made a strided destination 1.33x slower;
 //   - one a later kernel reads (s = a+b; p = s*c) would be read back from
 //     memory: 1.08x slower;
-//   - in row mode (a transposed operand), rows that do not start and end
-//     on cache lines leave lines half streamed: a + b.T on 2049² float64
-//     was 1.24x slower, on 2048² 1.16x faster.
+//   - in row mode (a transposed operand), short rows that do not start and
+//     end on cache lines leave many lines half streamed: a + b.T on 2049²
+//     float64 in 128-column tiles was 1.24x slower, on 2048² 1.16x faster.
+//     Rows of streamRow bytes or more stream anyway: in 512-column tiles
+//     float64 2049² was 1.05–1.07x faster and 3162² 1.06–1.1x (float32
+//     3162², in rows of 2 KiB, 0.96–0.97x).
 func (g *region) markStreams(producer, lastRead []int, exact [][]int) {
 	bytes := 0
 	for _, o := range g.outputs {
@@ -320,8 +326,8 @@ func (g *region) markStreams(producer, lastRead []int, exact [][]int) {
 		if st[d-1] != 1 || !g.rowMode && g.r > 1 && d >= 2 && st[d-2] != g.cols {
 			continue // blocks not contiguous in the output
 		}
-		if g.rowMode && (st[d-2]*size%64 != 0 || g.c*size%64 != 0 || g.offsets[oi]*size%64 != 0) {
-			continue // rows not in whole cache lines
+		if g.rowMode && g.c*size < streamRow && (st[d-2]*size%64 != 0 || g.c*size%64 != 0 || g.offsets[oi]*size%64 != 0) {
+			continue // short rows not in whole cache lines
 		}
 		in.stream, g.streams = true, true
 	}
@@ -388,6 +394,14 @@ func (pl *planner) stage(in int) int {
 	return tmp
 }
 
+// aliasedRows reports whether an operand with these layout strides and
+// element size is strided along the layout's rows a multiple of aliasStride
+// bytes apart (see region.tile).
+func aliasedRows(strides []int, size int) bool {
+	st := strides[len(strides)-1]
+	return st > 1 && st*size%aliasStride == 0
+}
+
 // copyRegion builds a region that copies value src into value dst (same shape).
 func (pl *planner) copyRegion(src, dst int) *region {
 	v := &pl.p.values[src]
@@ -395,7 +409,7 @@ func (pl *planner) copyRegion(src, dst int) *region {
 	d := &pl.p.values[dst]
 	g.offsets = []int{d.offset, v.offset}
 	g.lay = mergeDims(v.shape, [][]int{d.strides, v.strides}, 0)
-	g.tile(pl.x.blockFor(v.dt.Size()), v.dt.Size())
+	g.tile(pl.x.blockFor(v.dt.Size()), v.dt.Size(), aliasedRows(g.lay.strides[1], v.dt.Size()))
 	g.slotDT = []dtype.DType{v.dt}
 	g.scalar = []bool{false}
 	g.outputs = []regionOutput{{value: dst, src: 0}}

@@ -35,6 +35,11 @@ var simdUnaryOps = map[expr.Op]simd.UnaryOp{
 // next. 32 MiB is a large last-level cache. Tests lower it.
 var streamBytes = 32 << 20
 
+// streamRow is the row length, in bytes, from which a row-mode region
+// streams its output even when the rows do not start and end on cache lines
+// (see markStreams).
+const streamRow = 4096
+
 // viaSIMD adapts a lookup of internal/simd, keyed by its ops, to the
 // executor's lookups, keyed by expr ops (ops maps the ones it has).
 func viaSIMD[O comparable, K any](ops map[expr.Op]O, lookup func(O) (K, bool)) func(expr.Op) (K, bool) {

@@ -241,7 +241,7 @@ func (rr *reduceRun) runTask(task int) {
 	st, _ := g.states.Get().(*regionState)
 	if st == nil {
 		var err error
-		if st, err = g.newState(rr.rs.c); err != nil {
+		if st, err = g.newState(); err != nil {
 			rr.mu.Lock()
 			rr.err = err
 			rr.mu.Unlock()

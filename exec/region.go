@@ -33,11 +33,12 @@ type region struct {
 	outputs            []regionOutput
 	hint               string // the region as a cmd/tpkernel expression, in debug plans
 
-	// Tiling. In row mode (a transposing region) a block is an r×c tile
-	// whose strided operands are gathered whole and whose other operands are
-	// used in place a row at a time.
+	// Tiling. In row mode (a transposing region) a block is an r×c tile,
+	// computed a row at a time (see runRows).
 	r, c, rows, cols int
 	rowMode          bool
+	piece            int   // in row mode, the elements of a row computed at once
+	tileGather       bool  // row mode gathers whole tiles (see tile)
 	outer            []int // extents of the axes outside the tile
 	rowChunks        int
 	colChunks        int
@@ -93,7 +94,7 @@ type regionState struct {
 	prepared int
 }
 
-func (g *region) newState(block int) (*regionState, error) {
+func (g *region) newState() (*regionState, error) {
 	st := &regionState{
 		slots:    make([]slotAny, len(g.slotDT)),
 		outs:     make([]slotAny, len(g.outputs)),
@@ -114,7 +115,7 @@ func (g *region) newState(block int) (*regionState, error) {
 		for j := i; j < len(g.slotDT); j++ {
 			if g.slotDT[j] == dt {
 				idx, scalar = append(idx, j), append(scalar, g.scalar[j])
-				lens = append(lens, g.slotLen(j, block))
+				lens = append(lens, g.slotLen(j))
 				done[j] = true
 			}
 		}
@@ -164,19 +165,25 @@ func (g *region) newState(block int) (*regionState, error) {
 	return st, nil
 }
 
-// slotLen is the buffer length of slot s for blocks of block elements. In
-// row mode only the inputs strided along the rows hold a whole tile; the
-// others hold one row.
-func (g *region) slotLen(s, block int) int {
-	if !g.rowMode {
-		return block
+// slotLen is the buffer length of slot s: a block, or in row mode a piece of
+// a tile's row, or a whole tile for a strided input that tileGather gathers.
+func (g *region) slotLen(s int) int {
+	switch {
+	case g.tileGather && g.stridedInput(s):
+		return g.r * g.c
+	case g.rowMode:
+		return g.piece
 	}
-	if s < len(g.inputs) {
-		if st := g.lay.strides[len(g.outputs)+s]; st[len(st)-1] != 1 {
-			return g.r * g.c
-		}
+	return g.r * g.c
+}
+
+// stridedInput reports whether slot s is an input strided along the rows.
+func (g *region) stridedInput(s int) bool {
+	if s >= len(g.inputs) {
+		return false
 	}
-	return g.c
+	st := g.lay.strides[len(g.outputs)+s]
+	return st[len(st)-1] > 1
 }
 
 // A region splits into tasksPerWorker tasks per worker, each of at least
@@ -232,7 +239,7 @@ func (rr *regionRun) runTask(task int) {
 	st, _ := g.states.Get().(*regionState)
 	if st == nil {
 		var err error
-		if st, err = g.newState(g.r * g.c); err != nil {
+		if st, err = g.newState(); err != nil {
 			rr.mu.Lock()
 			rr.err = err
 			rr.mu.Unlock()
@@ -283,7 +290,7 @@ func (rr *regionRun) runTask(task int) {
 		for _, s := range g.varying {
 			st.slots[s].load(&st.geoms[nout+s], st.offs[nout+s])
 		}
-		g.compute(st, st.geoms, 0, n)
+		g.compute(st, st.geoms, 0, 0, n)
 	}
 	if g.streams {
 		simd.Fence()
@@ -293,13 +300,13 @@ func (rr *regionRun) runTask(task int) {
 }
 
 // compute runs the kernels on the n loaded elements and writes the outputs:
-// each output's block is row rows below its current offset, of the shape
-// geoms gives. An output whose block is contiguous is written by its
+// each output's block is row rows and col columns from its current offset,
+// of the shape geoms gives. An output whose block is contiguous is written by its
 // producing kernel directly; the others are stored after the kernels ran.
-func (g *region) compute(st *regionState, geoms []geom, row, n int) {
+func (g *region) compute(st *regionState, geoms []geom, row, col, n int) {
 	var direct uint64
 	for k, o := range g.outputs {
-		if o.direct && st.outs[k].redirect(st.slots[o.src], &geoms[k], st.offs[k]+row*st.geoms[k].stR) {
+		if o.direct && st.outs[k].redirect(st.slots[o.src], &geoms[k], st.offs[k]+row*geoms[k].stR+col*geoms[k].stC) {
 			direct |= 1 << k
 		}
 	}
@@ -308,7 +315,7 @@ func (g *region) compute(st *regionState, geoms []geom, row, n int) {
 	}
 	for k, o := range g.outputs {
 		if direct&(1<<k) == 0 {
-			st.outs[k].storeFrom(st.slots[o.src], &geoms[k], st.offs[k]+row*st.geoms[k].stR)
+			st.outs[k].storeFrom(st.slots[o.src], &geoms[k], st.offs[k]+row*geoms[k].stR+col*geoms[k].stC)
 		}
 	}
 	for k, o := range g.outputs {
@@ -321,11 +328,16 @@ func (g *region) compute(st *regionState, geoms []geom, row, n int) {
 	}
 }
 
-// runRows computes the current tile of a row-mode region. The operands
-// that are strided along the tile's columns (a transposed view) are gathered
-// for the whole tile first, so each of their cache lines is read once; then
-// the tile runs a row at a time, with every operand whose rows are
-// contiguous (the output, untransposed inputs) read and written in place.
+// runRows computes the current tile of a row-mode region a row at a time,
+// each row in pieces of up to g.piece elements (the slots' length). Every
+// operand's piece is loaded as a block of one row: an operand strided along
+// the rows (a transposed view) is gathered, the others are read and written
+// in place. The tile's height is what makes the gather cheap: its first row
+// reads one cache line from each of c rows of the transposed operand, and
+// the next rows find the following elements of those lines in cache.
+//
+// With tileGather the strided inputs are instead gathered for the whole
+// tile first, column by column, and each row takes its piece of that.
 func (g *region) runRows(st *regionState) {
 	nout := len(g.outputs)
 	r, c := st.geoms[0].r, st.geoms[0].c
@@ -334,23 +346,35 @@ func (g *region) runRows(st *regionState) {
 		*rg = *gm
 		rg.r = 1
 	}
-	for s := range g.inputs {
-		if gm := &st.geoms[nout+s]; gm.stC != 1 {
-			st.slots[s].load(gm, st.offs[nout+s])
+	if g.tileGather {
+		for s := range g.inputs {
+			if gm := &st.geoms[nout+s]; gm.stC > 1 {
+				st.slots[s].load(gm, st.offs[nout+s])
+			}
 		}
 	}
 	for i := 0; i < r; i++ {
-		for s := len(g.inputs); s < len(st.slots); s++ {
-			st.slots[s].prepare(c)
-		}
-		for s := range g.inputs {
-			if gm := &st.geoms[nout+s]; gm.stC == 1 {
-				st.slots[s].load(&st.rowGeoms[nout+s], st.offs[nout+s]+i*gm.stR)
-			} else {
-				st.slots[s].row(i, c)
+		for j := 0; j < c; j += g.piece {
+			n := min(g.piece, c-j)
+			if n != st.prepared {
+				for s := len(g.inputs); s < len(st.slots); s++ {
+					st.slots[s].prepare(n)
+				}
+				st.prepared = n
 			}
+			for op := range st.rowGeoms {
+				st.rowGeoms[op].c = n
+			}
+			for s := range g.inputs {
+				rg := &st.rowGeoms[nout+s]
+				if g.tileGather && rg.stC > 1 {
+					st.slots[s].part(i*c+j, n)
+				} else {
+					st.slots[s].load(rg, st.offs[nout+s]+i*rg.stR+j*rg.stC)
+				}
+			}
+			g.compute(st, st.rowGeoms, i, j, n)
 		}
-		g.compute(st, st.rowGeoms, i, c)
 	}
 }
 
@@ -391,23 +415,38 @@ func (g *region) blockOffsets(st *regionState, b int) {
 }
 
 // tile chooses the block shape: whole rows of up to `block` elements, several
-// short rows per block, or r×c tiles run in row mode when an operand is
-// strided along the inner axis (a transposed view), so that it is read in
-// runs of transposeRun bytes along its own unit stride while the other
-// operands are walked in rows of transposeCols elements.
+// short rows per block, or, when an operand is strided along the inner axis
+// (a transposed view), r×c tiles run in row mode. A tile is transposeCols
+// columns wide and transposeRun bytes of the strided operand's elements
+// high: its first row reads one cache line from each of c rows of the
+// transposed operand, and the tile's next rows use the rest of those lines
+// from cache.
 //
-// The figures come from a sweep of a + b.T on 3162² float64 with two
-// goroutines (r×c from 8×512 to 128×128): 256-byte runs and 128-element rows
-// were fastest, about 1.9x faster than 64×64 square tiles.
+// That needs the c lines to stay in cache, which they do not when the
+// transposed operand's rows are a multiple of 4 KiB apart (aliased): they
+// then all fall in a few cache sets. Such a region gathers whole tiles of
+// aliasRun bytes × aliasCols columns instead, walking each row of the
+// operand in turn, and then computes the tile a row at a time.
+//
+// The figures come from sweeps of a + b.T on n² float64 with two goroutines.
+// At n = 3162 (rows 25296 bytes apart), 512 columns were 1.2–1.6x faster
+// than 256 or 1024 at every height from 16 to 512 rows, heights of 64 to 256
+// rows equal, and gathering whole tiles 1.6–1.8x slower. At n = 2048, 2560,
+// 3072 and 4096 (aliased) whole 32×128 tiles were 1.15–1.3x faster than the
+// best row-at-a-time tile; at n = 1792 and 2304 (rows a multiple of 2 KiB
+// apart) they were 1.05–1.3x slower.
 const (
-	transposeRun  = 256
-	transposeCols = 128
+	transposeRun  = 1024
+	transposeCols = 512
+	aliasRun      = 256
+	aliasCols     = 128
+	aliasStride   = 4096
 )
 
 // shortRow is the row length below which a block holds several rows.
 const shortRow = 256
 
-func (g *region) tile(block int, elemSize int) {
+func (g *region) tile(block int, elemSize int, aliased bool) {
 	sizes := g.lay.sizes
 	d := len(sizes)
 	g.cols = sizes[d-1]
@@ -423,9 +462,15 @@ func (g *region) tile(block int, elemSize int) {
 		}
 	}
 	switch {
+	case strided && d >= 2 && aliased:
+		g.c = max(1, min(g.cols, aliasCols, block))
+		g.r = min(g.rows, max(8, aliasRun/max(1, elemSize)))
+		g.piece = g.c
+		g.rowMode, g.tileGather = true, true
 	case strided && d >= 2:
-		g.c = max(1, min(g.cols, transposeCols, block))
+		g.c = max(1, min(g.cols, transposeCols))
 		g.r = min(g.rows, max(8, transposeRun/max(1, elemSize)))
+		g.piece = min(g.c, block)
 		g.rowMode = true
 	case d >= 2 && g.cols < shortRow:
 		// Short rows: several per block. (Long rows go one at a time, so
@@ -450,8 +495,12 @@ func (g *region) tile(block int, elemSize int) {
 }
 
 func (g *region) describe(w io.Writer, names func(v int) string) {
-	fmt.Fprintf(w, "  fused %s: %d outputs, %d kernels, layout %v, tile %dx%d, %d blocks\n",
-		g.shape, len(g.outputs), len(g.instrs), g.lay, g.r, g.c, g.blocks)
+	whole := ""
+	if g.tileGather {
+		whole = " gathered whole"
+	}
+	fmt.Fprintf(w, "  fused %s: %d outputs, %d kernels, layout %v, tile %dx%d%s, %d blocks\n",
+		g.shape, len(g.outputs), len(g.instrs), g.lay, g.r, g.c, whole, g.blocks)
 	for _, in := range g.instrs {
 		if in.compiled != nil {
 			fmt.Fprintf(w, "    s%d = compiled %s", in.dst, in.compiled.name)

@@ -34,9 +34,9 @@ type slotAny interface {
 	release()
 	// load fills the slot from its storage for the block at off (see geom).
 	load(g *geom, off int)
-	// row points a gathered (non-scalar) slot at row i, c elements long, of
-	// the tile it holds.
-	row(i, c int)
+	// part points a slot loaded with a whole tile at n of its elements from
+	// the start'th.
+	part(start, n int)
 	// redirect and storeFrom are called on output slots, whose storage is
 	// a destination tensor, with the slot of the node that produces it.
 	redirect(src slotAny, g *geom, off int) bool
@@ -144,9 +144,9 @@ func touchColumns[T dtype.Elem](src []T, off int, g *geom, line int) T {
 	return v
 }
 
-func (s *slot[T]) row(i, c int) {
+func (s *slot[T]) part(start, n int) {
 	if !s.scalar {
-		s.v = s.buf[i*c : i*c+c]
+		s.v = s.buf[start : start+n]
 	}
 }
 
@@ -198,10 +198,10 @@ func gather[T any](dst, src []T, off int, g *geom) {
 		}
 	default:
 		for i := 0; i < r; i++ {
-			o := off + i*g.stR
-			row := dst[i*c : (i+1)*c]
+			o, row := off+i*g.stR, dst[i*c:(i+1)*c]
 			for j := range row {
-				row[j] = src[o+j*g.stC]
+				row[j] = src[o]
+				o += g.stC
 			}
 		}
 	}
@@ -215,13 +215,6 @@ func scatter[T any](dst, src []T, off int, g *geom) {
 		for i := 0; i < r; i++ {
 			o := off + i*g.stR
 			copy(dst[o:o+c], src[i*c:(i+1)*c])
-		}
-	case r > 1 && g.stR < g.stC:
-		for j := 0; j < c; j++ {
-			o := off + j*g.stC
-			for i := 0; i < r; i++ {
-				dst[o+i*g.stR] = src[i*c+j]
-			}
 		}
 	default:
 		for i := 0; i < r; i++ {

@@ -126,6 +126,13 @@ func TestStreamingStoresWhere(t *testing.T) {
 	plan = planOf([]*expr.Node{expr.Of(odd).Add(expr.Of(tensor.Must(odd.T()))).Node()}, nil)
 	assert.False(t, streamed(plan, "v2"), "a + a.T, rows of 504 bytes:\n%s", plan)
 
+	short := randomTensor[float64](t, r, 300, 300)
+	plan = planOf([]*expr.Node{expr.Of(short).Add(expr.Of(tensor.Must(short.T()))).Node()}, nil)
+	assert.False(t, streamed(plan, "v2"), "a + a.T, rows of 2400 bytes:\n%s", plan)
+	long := randomTensor[float64](t, r, 513, 513)
+	plan = planOf([]*expr.Node{expr.Of(long).Add(expr.Of(tensor.Must(long.T()))).Node()}, nil)
+	assert.True(t, streamed(plan, "v2"), "a + a.T, tile rows of 4096 bytes, 4104 apart:\n%s", plan)
+
 	plan = planOf([]*expr.Node{x.Exp().Node()}, nil)
 	assert.False(t, streamed(plan, "v1"), "exp has no streaming loop:\n%s", plan)
 }

@@ -1,8 +1,11 @@
 package exec_test
 
 import (
+	"bytes"
+	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,10 +19,13 @@ import (
 
 // TestTransposedTiles covers regions with an operand strided along the
 // inner axis, which run tile by tile and then row by row: partial tiles on
-// both axes, a column broadcast and a scalar beside the transposed view,
-// two outputs, a transposed destination (whose rows the layout makes
-// contiguous again), a destination strided along its rows (written through
-// a scatter) and element sizes that change the tile's height.
+// both axes, rows computed in pieces (the tiled executor's 16-element
+// blocks), a column broadcast and a scalar beside the transposed view, two
+// outputs, a transposed destination (whose rows the layout makes contiguous
+// again), a destination strided along its rows (written through a scatter)
+// and element sizes that change the tile's height. Each runs twice: with
+// the transposed operand's rows 300 elements apart, gathered a row at a
+// time, and 4 KiB apart (aliased), gathered a whole tile at a time.
 func TestTransposedTiles(t *testing.T) {
 	t.Run("float64", func(t *testing.T) { testTransposedTiles[float64](t) })
 	t.Run("float32", func(t *testing.T) { testTransposedTiles[float32](t) })
@@ -28,10 +34,21 @@ func TestTransposedTiles(t *testing.T) {
 }
 
 func testTransposedTiles[T dtype.Numeric](t *testing.T) {
+	// Neither size is a multiple of any tile side, and C is more than two
+	// tiles wide. For the aliased case b is the first 300 columns of a wider
+	// tensor whose rows are 4 KiB (8 KiB for complex128) apart.
+	const R = 300
+	aliased := max(4096/dtype.Of[T]().Size(), 512)
+	t.Run("rows 300 elements apart", func(t *testing.T) { testTransposedTilesOf[T](t, R, 1100, R) })
+	t.Run(fmt.Sprintf("rows %d elements apart", aliased), func(t *testing.T) { testTransposedTilesOf[T](t, R, 300, aliased) })
+}
+
+// testTransposedTilesOf computes over R×C tensors with b.T a transposed
+// view whose rows are pitch elements apart.
+func testTransposedTilesOf[T dtype.Numeric](t *testing.T, R, C, pitch int) {
 	r := newRand(31)
-	const R, C = 70, 300 // neither a multiple of any tile side
 	a := randomTensor[T](t, r, R, C)
-	b := randomTensor[T](t, r, C, R)
+	b := tensor.Must(randomTensor[T](t, r, C, pitch).Slice(1, 0, R, 1))
 	bt := tensor.Must(b.T())
 	col := randomTensor[T](t, r, R, 1)
 	// Every other column of a wider tensor, transposed: strides (2, 2R).
@@ -76,15 +93,54 @@ func testTransposedTiles[T dtype.Numeric](t *testing.T) {
 	}
 }
 
+// TestTransposedTileShapes checks which tiles a transposed operand gets:
+// tall tiles 512 columns wide gathered a row at a time, and small tiles
+// gathered whole when the operand's rows are a multiple of 4 KiB apart.
+func TestTransposedTileShapes(t *testing.T) {
+	r := newRand(33)
+	tile := func(a, b *tensor.Tensor[float64]) string {
+		var plan bytes.Buffer
+		x := exec.New(exec.Debug(&plan))
+		defer x.Close()
+		_, err := exec.EvalWith(x, expr.Of(a).Add(expr.Of(tensor.Must(b.T()))))
+		require.NoError(t, err)
+		for _, line := range strings.Split(plan.String(), "\n") {
+			if _, after, ok := strings.Cut(line, "tile "); ok {
+				return after
+			}
+		}
+		t.Fatalf("no tile in\n%s", plan.String())
+		return ""
+	}
+	tests := []struct {
+		name       string
+		rows, cols int // of a; b is cols×rows
+		want       string
+	}{
+		{"rows 300 elements apart", 300, 1100, "128x512, 9 blocks"},
+		{"rows 4 KiB apart", 512, 1100, "32x128 gathered whole, 144 blocks"},
+		{"rows 8 KiB apart", 1024, 300, "32x128 gathered whole, 96 blocks"},
+		{"rows 2 KiB apart", 256, 1100, "128x512, 6 blocks"},
+		{"narrow", 300, 40, "128x40, 3 blocks"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := randomTensor[float64](t, r, tt.rows, tt.cols)
+			b := randomTensor[float64](t, r, tt.cols, tt.rows)
+			assert.Equal(t, tt.want, tile(a, b))
+		})
+	}
+}
+
 // TestTransposedTilesScratch checks that a long chain over a transposed
-// operand keeps small per-worker buffers: only the transposed operand's slot
-// holds a whole tile, every other slot one row of it.
+// operand keeps small per-worker buffers: every slot holds a block-sized
+// piece of one row of a tile.
 func TestTransposedTilesScratch(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are not meaningful under the race detector")
 	}
 	r := newRand(32)
-	const n = 512
+	const n = 500
 	a := randomTensor[float64](t, r, n, n)
 	bt := tensor.Must(randomTensor[float64](t, r, n, n).T())
 	e := expr.Of(a).Add(expr.Of(bt))
@@ -99,6 +155,7 @@ func TestTransposedTilesScratch(t *testing.T) {
 	require.NoError(t, err)
 	runtime.ReadMemStats(&m1)
 	out := int64(8 * n * n)
-	// 38 slots of a 32×128 tile each would be 2.5 MB per worker.
+	// 38 slots of a 128×500 tile each would be 19 MB per worker. (The
+	// slots' exact lengths are checked by TestRowModeSlotLengths.)
 	assert.LessOrEqual(t, int64(m1.TotalAlloc-m0.TotalAlloc), out+1<<20, "bytes allocated by the first evaluation (output %d)", out)
 }

@@ -1,0 +1,64 @@
+package exec
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestRowModeSlotLengths checks the buffers of a transposing region: in
+// tall 512-column tiles every slot holds a piece of a row, no longer than a
+// block, however many kernels the region has; in aliased 32×128 tiles the
+// transposed input holds the whole tile and the other slots a row.
+func TestRowModeSlotLengths(t *testing.T) {
+	// One output and two inputs, the second a transposed view, then a
+	// computed node: slots 0 (a), 1 (b.T), 2 (a + b.T).
+	newRegion := func() *region {
+		return &region{
+			inputs:  []int{0, 1},
+			outputs: make([]regionOutput, 1),
+			lay:     layout{sizes: []int{500, 700}, strides: [][]int{{700, 1}, {700, 1}, {1, 500}}},
+		}
+	}
+	tests := []struct {
+		name          string
+		aliased       bool
+		r, c, piece   int
+		lens          [3]int
+		rowMode, tile bool
+	}{
+		{"rows gathered one at a time", false, 128, 512, 128, [3]int{128, 128, 128}, true, false},
+		{"aliased: whole tiles gathered", true, 32, 128, 128, [3]int{128, 32 * 128, 128}, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := newRegion()
+			g.tile(128, 8, tt.aliased)
+			assert.Equal(t, tt.rowMode, g.rowMode, "row mode")
+			assert.Equal(t, tt.tile, g.tileGather, "tileGather")
+			assert.Equal(t, [3]int{tt.r, tt.c, tt.piece}, [3]int{g.r, g.c, g.piece}, "r, c, piece")
+			assert.Equal(t, tt.lens, [3]int{g.slotLen(0), g.slotLen(1), g.slotLen(2)}, "slot lengths")
+		})
+	}
+}
+
+// TestAliasedRows checks which strides make a transposed operand aliased.
+func TestAliasedRows(t *testing.T) {
+	tests := []struct {
+		strides []int
+		size    int
+		want    bool
+	}{
+		{[]int{1, 512}, 8, true},     // 4 KiB
+		{[]int{1, 3072}, 8, true},    // 24 KiB
+		{[]int{1, 1024}, 4, true},    // float32, 4 KiB
+		{[]int{1, 256}, 8, false},    // 2 KiB
+		{[]int{1, 3162}, 8, false},   // 25296 bytes
+		{[]int{512, 1}, 8, false},    // contiguous rows
+		{[]int{4096, 0}, 8, false},   // broadcast along the rows
+		{[]int{2, 1, 4096}, 1, true}, // int8, innermost axis last
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, aliasedRows(tt.strides, tt.size), "strides %v, %d-byte elements", tt.strides, tt.size)
+	}
+}
