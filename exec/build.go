@@ -242,7 +242,7 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 			aliased = aliased || aliasedRows(st, size)
 		}
 	}
-	g.tile(pl.x.blockFor(scratch), runSize, aliased)
+	g.tile(pl.x.blockFor(scratch), runSize, aliased, pl.x.workers)
 
 	// Slots and which of them are constant within a block.
 	d := len(g.lay.sizes)
@@ -302,12 +302,13 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 //     copied: streaming the scratch made a strided destination 1.33x slower;
 //   - one a later kernel reads (s = a+b; p = s*c) would be read back from
 //     memory: 1.08x slower;
-//   - in row mode (a transposed operand), short rows that do not start and
-//     end on cache lines leave many lines half streamed: a + b.T on 2049²
-//     float64 in 128-column tiles was 1.24x slower, on 2048² 1.16x faster.
-//     Rows of streamRow bytes or more stream anyway: in 512-column tiles
-//     float64 2049² was 1.05–1.07x faster and 3162² 1.06–1.1x (float32
-//     3162², in rows of 2 KiB, 0.96–0.97x).
+//   - in row mode (a transposed operand), where a kernel writes a piece of
+//     a tile's row at a time, short pieces that do not start and end on
+//     cache lines leave many lines half streamed: a + b.T on 2049² float64
+//     in 128-column tiles was 1.24x slower, on 2048² 1.16x faster. Pieces
+//     of streamRow bytes or more stream anyway: in 512-column tiles float64
+//     2049² was 1.05–1.07x faster and 3162² 1.06–1.1x (float32 3162², in
+//     pieces of 2 KiB, 0.96–0.97x).
 func (g *region) markStreams(producer, lastRead []int, exact [][]int) {
 	bytes := 0
 	for _, o := range g.outputs {
@@ -317,8 +318,11 @@ func (g *region) markStreams(producer, lastRead []int, exact [][]int) {
 		return
 	}
 	for oi, o := range g.outputs {
+		if !o.direct {
+			continue // (a region without kernels, a copy, has no direct outputs)
+		}
 		in := &g.instrs[producer[o.src]]
-		if !o.direct || len(exact[oi]) > 0 || lastRead[o.src] > producer[o.src] || !g.vectorized(*in) {
+		if len(exact[oi]) > 0 || lastRead[o.src] > producer[o.src] || !g.vectorized(*in) {
 			continue
 		}
 		st, size := g.lay.strides[oi], g.slotDT[o.src].Size()
@@ -326,8 +330,8 @@ func (g *region) markStreams(producer, lastRead []int, exact [][]int) {
 		if st[d-1] != 1 || !g.rowMode && g.r > 1 && d >= 2 && st[d-2] != g.cols {
 			continue // blocks not contiguous in the output
 		}
-		if g.rowMode && g.c*size < streamRow && (st[d-2]*size%64 != 0 || g.c*size%64 != 0 || g.offsets[oi]*size%64 != 0) {
-			continue // short rows not in whole cache lines
+		if g.rowMode && g.piece*size < streamRow && (st[d-2]*size%64 != 0 || g.offsets[oi]*size%64 != 0 || g.c*size%64 != 0 || g.piece*size%64 != 0) {
+			continue // short pieces of rows not in whole cache lines
 		}
 		in.stream, g.streams = true, true
 	}
@@ -409,7 +413,7 @@ func (pl *planner) copyRegion(src, dst int) *region {
 	d := &pl.p.values[dst]
 	g.offsets = []int{d.offset, v.offset}
 	g.lay = mergeDims(v.shape, [][]int{d.strides, v.strides}, 0)
-	g.tile(pl.x.blockFor(v.dt.Size()), v.dt.Size(), aliasedRows(g.lay.strides[1], v.dt.Size()))
+	g.tile(pl.x.blockFor(v.dt.Size()), v.dt.Size(), aliasedRows(g.lay.strides[1], v.dt.Size()), pl.x.workers)
 	g.slotDT = []dtype.DType{v.dt}
 	g.scalar = []bool{false}
 	g.outputs = []regionOutput{{value: dst, src: 0}}

@@ -35,9 +35,9 @@ var simdUnaryOps = map[expr.Op]simd.UnaryOp{
 // next. 32 MiB is a large last-level cache. Tests lower it.
 var streamBytes = 32 << 20
 
-// streamRow is the row length, in bytes, from which a row-mode region
-// streams its output even when the rows do not start and end on cache lines
-// (see markStreams).
+// streamRow is the length, in bytes, of the pieces of a tile's rows from
+// which a row-mode region streams its output even when they do not start
+// and end on cache lines (see markStreams).
 const streamRow = 4096
 
 // viaSIMD adapts a lookup of internal/simd, keyed by its ops, to the

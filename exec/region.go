@@ -337,7 +337,8 @@ func (g *region) compute(st *regionState, geoms []geom, row, col, n int) {
 // the next rows find the following elements of those lines in cache.
 //
 // With tileGather the strided inputs are instead gathered for the whole
-// tile first, column by column, and each row takes its piece of that.
+// tile first, in their own memory order (see gather), and each row takes its
+// piece of that.
 func (g *region) runRows(st *regionState) {
 	nout := len(g.outputs)
 	r, c := st.geoms[0].r, st.geoms[0].c
@@ -425,8 +426,9 @@ func (g *region) blockOffsets(st *regionState, b int) {
 // That needs the c lines to stay in cache, which they do not when the
 // transposed operand's rows are a multiple of 4 KiB apart (aliased): they
 // then all fall in a few cache sets. Such a region gathers whole tiles of
-// aliasRun bytes × aliasCols columns instead, walking each row of the
-// operand in turn, and then computes the tile a row at a time.
+// aliasRun bytes × aliasCols columns instead, reading the operand in its own
+// memory order, and then computes the tile a row at a time. A region that
+// would have fewer tiles than workers gets lower ones.
 //
 // The figures come from sweeps of a + b.T on n² float64 with two goroutines.
 // At n = 3162 (rows 25296 bytes apart), 512 columns were 1.2–1.6x faster
@@ -446,7 +448,7 @@ const (
 // shortRow is the row length below which a block holds several rows.
 const shortRow = 256
 
-func (g *region) tile(block int, elemSize int, aliased bool) {
+func (g *region) tile(block, elemSize int, aliased bool, workers int) {
 	sizes := g.lay.sizes
 	d := len(sizes)
 	g.cols = sizes[d-1]
@@ -482,15 +484,26 @@ func (g *region) tile(block int, elemSize int, aliased bool) {
 		g.r = 1
 	}
 	g.r, g.c = max(g.r, 1), max(g.c, 1) // zero-size spaces run no blocks
+	g.countBlocks()
+	// A transposing region smaller than a tile per worker gets lower tiles,
+	// so that every worker has one.
+	for g.rowMode && g.blocks < workers && g.r > 8 {
+		g.r = max(8, (g.r+1)/2)
+		g.countBlocks()
+	}
+	g.numel = 1
+	for _, s := range sizes {
+		g.numel *= s
+	}
+}
+
+// countBlocks sets the number of tiles along each axis and in all.
+func (g *region) countBlocks() {
 	g.rowChunks = (g.rows + g.r - 1) / g.r
 	g.colChunks = (g.cols + g.c - 1) / g.c
 	g.blocks = g.rowChunks * g.colChunks
 	for _, o := range g.outer {
 		g.blocks *= o
-	}
-	g.numel = 1
-	for _, s := range sizes {
-		g.numel *= s
 	}
 }
 

@@ -84,6 +84,22 @@ func testStreamingStores[T dtype.Float](t *testing.T) {
 	}
 }
 
+// TestStreamingCopies: regions without kernels (copies) are large enough to
+// stream too, and have nothing to stream: they must still plan and run.
+// (Planning one of 32 MiB or more panicked once.)
+func TestStreamingCopies(t *testing.T) {
+	defer exec.SetStreamBytes(0)()
+	a := tensor.Must(tensor.Rand[float64](63, 70, 90))
+	at := tensor.Must(a.T())
+	got, err := exec.Eval(expr.Of(at))
+	require.NoError(t, err, "a.T made contiguous")
+	assert.Equal(t, at.Values(), got.Values(), "a.T made contiguous")
+
+	dst := tensor.Must(tensor.Zeros[float64](70, 90))
+	require.NoError(t, exec.EvalTo(dst, expr.Of(a)), "a copied")
+	assert.Equal(t, a.Values(), dst.Values(), "a copied")
+}
+
 // TestStreamingStoresWhere: outputs stream only where their kernel writes
 // them in whole blocks, in cache lines, and nothing reads them back.
 func TestStreamingStoresWhere(t *testing.T) {

@@ -33,7 +33,7 @@ func TestRowModeSlotLengths(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := newRegion()
-			g.tile(128, 8, tt.aliased)
+			g.tile(128, 8, tt.aliased, 2)
 			assert.Equal(t, tt.rowMode, g.rowMode, "row mode")
 			assert.Equal(t, tt.tile, g.tileGather, "tileGather")
 			assert.Equal(t, [3]int{tt.r, tt.c, tt.piece}, [3]int{g.r, g.c, g.piece}, "r, c, piece")

@@ -34,13 +34,16 @@ func TestTransposedTiles(t *testing.T) {
 }
 
 func testTransposedTiles[T dtype.Numeric](t *testing.T) {
-	// Neither size is a multiple of any tile side, and C is more than two
-	// tiles wide. For the aliased case b is the first 300 columns of a wider
-	// tensor whose rows are 4 KiB (8 KiB for complex128) apart.
-	const R = 300
-	aliased := max(4096/dtype.Of[T]().Size(), 512)
-	t.Run("rows 300 elements apart", func(t *testing.T) { testTransposedTilesOf[T](t, R, 1100, R) })
-	t.Run(fmt.Sprintf("rows %d elements apart", aliased), func(t *testing.T) { testTransposedTilesOf[T](t, R, 300, aliased) })
+	// Neither size is a multiple of any tile side, and both are more than
+	// one tile: tiles are 1 KiB of elements high and 512 columns wide, or in
+	// the aliased case 256 bytes high and 128 wide. For the aliased case b is
+	// the first 300 columns of a wider tensor whose rows are 4 KiB (8 KiB for
+	// complex128) apart.
+	size := dtype.Of[T]().Size()
+	R := max(300, 1024/size+76) // more than one tile high (1 KiB of elements)
+	aliased := max(4096/size, 512)
+	t.Run(fmt.Sprintf("rows %d elements apart", R), func(t *testing.T) { testTransposedTilesOf[T](t, R, 1100, R) })
+	t.Run(fmt.Sprintf("rows %d elements apart", aliased), func(t *testing.T) { testTransposedTilesOf[T](t, 300, 300, aliased) })
 }
 
 // testTransposedTilesOf computes over R×C tensors with b.T a transposed
@@ -94,13 +97,14 @@ func testTransposedTilesOf[T dtype.Numeric](t *testing.T, R, C, pitch int) {
 }
 
 // TestTransposedTileShapes checks which tiles a transposed operand gets:
-// tall tiles 512 columns wide gathered a row at a time, and small tiles
-// gathered whole when the operand's rows are a multiple of 4 KiB apart.
+// tall tiles 512 columns wide gathered a row at a time, small tiles gathered
+// whole when the operand's rows are a multiple of 4 KiB apart, and lower
+// tiles when there would be fewer than one per worker.
 func TestTransposedTileShapes(t *testing.T) {
 	r := newRand(33)
 	tile := func(a, b *tensor.Tensor[float64]) string {
 		var plan bytes.Buffer
-		x := exec.New(exec.Debug(&plan))
+		x := exec.New(exec.Debug(&plan), exec.Workers(2))
 		defer x.Close()
 		_, err := exec.EvalWith(x, expr.Of(a).Add(expr.Of(tensor.Must(b.T()))))
 		require.NoError(t, err)
@@ -122,6 +126,9 @@ func TestTransposedTileShapes(t *testing.T) {
 		{"rows 8 KiB apart", 1024, 300, "32x128 gathered whole, 96 blocks"},
 		{"rows 2 KiB apart", 256, 1100, "128x512, 6 blocks"},
 		{"narrow", 300, 40, "128x40, 3 blocks"},
+		{"one tile, halved for the second worker", 100, 300, "50x300, 2 blocks"},
+		{"12 rows, tiles of at least 8", 12, 300, "8x300, 2 blocks"},
+		{"too low to halve", 6, 300, "6x300, 1 blocks"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
