@@ -420,6 +420,16 @@ func TestPropertyRandomViewsAndBroadcasts(t *testing.T) {
 	t.Run("int64", func(t *testing.T) { propertyCheck[int64](t, 105, false) })
 }
 
+// TestPropertyStreaming is the property test with every output large
+// enough to stream (the size threshold lowered to 0), so that the paths
+// only large outputs take run on small ones.
+func TestPropertyStreaming(t *testing.T) {
+	defer exec.SetStreamBytes(0)()
+	t.Run("float64", func(t *testing.T) { propertyCheck[float64](t, 121, false) })
+	t.Run("float32", func(t *testing.T) { propertyCheck[float32](t, 122, false) })
+	t.Run("int32", func(t *testing.T) { propertyCheck[int32](t, 123, false) })
+}
+
 // TestPropertyZeroExtents is the property test with extents of 0 allowed.
 func TestPropertyZeroExtents(t *testing.T) {
 	t.Run("float64", func(t *testing.T) { propertyCheck[float64](t, 111, true) })
