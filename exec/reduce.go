@@ -159,6 +159,10 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 		rs.chunks = max(1, min(256, (work+reduceChunk-1)/reduceChunk, rs.seqLen))
 	}
 	rs.perChunk = max(1, (rs.seqLen+rs.chunks-1)/rs.chunks)
+	// Chunks of perChunk may cover the range in fewer chunks than asked for
+	// (289 rows in 18 chunks of 17 leave the last one empty), and an empty
+	// chunk has no value to give: a max of negatives would come out 0.
+	rs.chunks = max(1, (rs.seqLen+rs.perChunk-1)/rs.perChunk)
 	rs.perGroup = max(1, reduceChunk/max(1, work))
 	rs.groups = (rs.nOut + rs.perGroup - 1) / rs.perGroup
 

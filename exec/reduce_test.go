@@ -1236,6 +1236,51 @@ func TestSumFloat32Accuracy(t *testing.T) {
 	}
 }
 
+// TestReduceChunkEdges covers reductions whose partition into chunks of
+// equal length needs fewer chunks than the count first chosen: 289 rows in
+// 18 chunks of 17 (the last would be empty), and a 16M-element vector in 256
+// chunks of 17 blocks of 4096 (the last 15 would be). Over values of one
+// sign an empty chunk shows: a max of negatives came out 0.
+func TestReduceChunkEdges(t *testing.T) {
+	shapes := []struct {
+		shape []int
+		axes  []int
+	}{
+		{[]int{289, 3856}, []int{0}},
+		{[]int{289, 3856}, nil},
+		{[]int{1<<24 + 1}, nil},
+	}
+	for _, s := range shapes {
+		if testing.Short() && s.shape[0] > 1<<20 {
+			continue // 16 MiB of int8: fine, but slow under the race detector
+		}
+		t.Run(fmt.Sprint(s.shape, s.axes), func(t *testing.T) {
+			neg := tensor.Must(tensor.Full(int8(-3), s.shape...))
+			pos := tensor.Must(tensor.Full(int8(3), s.shape...))
+			data := neg.Data()
+			data[len(data)/3] = -2 // one larger value, in a middle chunk
+			for _, x := range []*exec.Executor{exec.Default, serial} {
+				mx, err := exec.EvalWith(x, expr.Of(neg).Max(s.axes...))
+				require.NoError(t, err)
+				mn, err := exec.EvalWith(x, expr.Of(pos).Min(s.axes...))
+				require.NoError(t, err)
+				for i, v := range mn.Values() {
+					require.Equal(t, int8(3), v, "min of threes, output %d", i)
+				}
+				wantMax := func(i int) int8 {
+					if len(s.axes) == 1 && i == (len(data)/3)%s.shape[1] || len(s.axes) != 1 {
+						return -2
+					}
+					return -3
+				}
+				for i, v := range mx.Values() {
+					require.Equal(t, wantMax(i), v, "max of negatives, output %d", i)
+				}
+			}
+		})
+	}
+}
+
 // TestReduceLargeViews checks, exactly, the paths that split work (outputs
 // cut into chunks, or spread over groups of tasks) on strided inputs:
 // transposed, sliced with a step, and expanded both ways.
