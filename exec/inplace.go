@@ -52,10 +52,16 @@ type updateKey struct {
 	dst, y tensor.Any
 }
 
-// updates caches the graph of each recent (op, dst, y), so a repeated
+// updates caches the graph of each recent small (op, dst, y), so a repeated
 // update builds nothing and reuses its plan: it allocates nothing. The cache
 // holds the last few hundred pairs, and so keeps those tensors alive until
-// it is cleared (when it fills up).
+// it is cleared (when it fills up); it takes only pairs of at most
+// updateCacheBytes, so that what it keeps alive stays small (it once kept
+// ten dropped pairs of 32 MiB tensors, 640 MiB, alive). A larger update
+// builds its graph each time, which costs little beside the update itself,
+// and still reuses its plan.
+const updateCacheBytes = 64 << 10
+
 var updates struct {
 	sync.Mutex
 	graphs map[updateKey]*expr.Node
@@ -83,6 +89,9 @@ func updateTo[T dtype.Elem](op expr.Op, dst, y *tensor.Tensor[T]) error {
 		n = updateGraph(op, dst, y)
 		if err := n.Err(); err != nil {
 			return err
+		}
+		if bytes := (dst.Numel() + y.Numel()) * dtype.Of[T]().Size(); bytes > updateCacheBytes {
+			return Default.runTo(n, dst, nil)
 		}
 		updates.Lock()
 		if updates.graphs == nil || len(updates.graphs) >= maxCachedPlans {

@@ -2,8 +2,10 @@ package exec_test
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
+	"weak"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -241,4 +243,22 @@ func TestInplaceZeroAllocs(t *testing.T) {
 	e := expr.Of(a).MulScalar(2).Add(expr.Of(b))
 	require.NoError(t, exec.EvalTo(a, e))
 	assert.Zero(t, testing.AllocsPerRun(20, func() { _ = exec.EvalTo(a, e) }), "EvalTo")
+}
+
+// TestInplaceLargeNotKept checks that an in-place update of large tensors
+// keeps neither alive once the caller drops them. (The graph cache of the
+// *To helpers once held every recent pair: ten dropped pairs of 32 MiB
+// tensors stayed alive.)
+func TestInplaceLargeNotKept(t *testing.T) {
+	a := tensor.Must(tensor.Zeros[float64](128, 128)) // 128 KiB
+	b := tensor.Must(tensor.Ones[float64](128, 128))
+	require.NoError(t, exec.AddTo(a, b))
+	assert.Equal(t, 1.0, a.Values()[0])
+	wa, wb := weak.Make(a), weak.Make(b)
+	a, b = nil, nil
+	for range 3 {
+		runtime.GC()
+	}
+	assert.Nil(t, wa.Value(), "dst kept alive")
+	assert.Nil(t, wb.Value(), "y kept alive")
 }
