@@ -90,15 +90,14 @@ func updateTo[T dtype.Elem](op expr.Op, dst, y *tensor.Tensor[T]) error {
 		if err := n.Err(); err != nil {
 			return err
 		}
-		if bytes := (dst.Numel() + y.Numel()) * dtype.Of[T]().Size(); bytes > updateCacheBytes {
-			return Default.runTo(n, dst, nil)
+		if (dst.Numel()+y.Numel())*dtype.Of[T]().Size() <= updateCacheBytes {
+			updates.Lock()
+			if updates.graphs == nil || len(updates.graphs) >= maxCachedPlans {
+				updates.graphs = map[updateKey]*expr.Node{}
+			}
+			updates.graphs[key] = n
+			updates.Unlock()
 		}
-		updates.Lock()
-		if updates.graphs == nil || len(updates.graphs) >= maxCachedPlans {
-			updates.graphs = map[updateKey]*expr.Node{}
-		}
-		updates.graphs[key] = n
-		updates.Unlock()
 	}
 	return Default.runTo(n, dst, nil)
 }
