@@ -8,6 +8,7 @@ import (
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/exec"
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/simd"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -319,14 +320,28 @@ func BenchmarkW7(b *testing.B) {
 }
 
 // BenchmarkW9 is a + b.T, b a transposed view; handloop is the tiled hand
-// transpose, handloop-naive the row-by-row one.
+// transpose, handloop-naive the row-by-row one, and tensorplay-noprefetch
+// the executor without its prefetches (simd.Prefetching cleared).
 func BenchmarkW9(b *testing.B) {
 	for _, s := range ewSizes {
 		b.Run(s.name, func(b *testing.B) {
 			R, C := s.rows, s.cols
 			x, y := ewRand[float64](1, R, C), ewRand[float64](2, C, R)
-			ewVariants(b, 3*8*int64(R*C), expr.Of(x).Add(expr.Of(tensor.Must(y.T()))),
-				func(out []float64) { handW9(out, x.Data(), y.Data(), R, C) })
+			e := expr.Of(x).Add(expr.Of(tensor.Must(y.T())))
+			ewVariants(b, 3*8*int64(R*C), e, func(out []float64) { handW9(out, x.Data(), y.Data(), R, C) })
+			b.Run("tensorplay-into-noprefetch", func(b *testing.B) {
+				saved := simd.Prefetching
+				defer func() { simd.Prefetching = saved }()
+				simd.Prefetching = false
+				dst := tensor.Must(tensor.New[float64](R, C))
+				b.SetBytes(3 * 8 * int64(R*C))
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := exec.EvalTo(dst, e); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 			b.Run("handloop-naive", func(b *testing.B) {
 				out := make([]float64, R*C)
 				b.SetBytes(3 * 8 * int64(R*C))

@@ -288,7 +288,21 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		g.outputs = append(g.outputs, regionOutput{value: m.value, src: src, direct: direct})
 	}
 	g.markStreams(producer, lastRead, exact)
+	g.prefetches = g.rowMode && g.bytes() >= streamBytes
 	return g, nil
+}
+
+// bytes is the size of the region's outputs and of the inputs it reads in
+// every block, counted at the region's shape.
+func (g *region) bytes() int {
+	n := 0
+	for _, o := range g.outputs {
+		n += g.numel * g.slotDT[o.src].Size()
+	}
+	for _, s := range g.varying {
+		n += g.numel * g.slotDT[s].Size()
+	}
+	return n
 }
 
 // markStreams has the AVX2 kernels that write large outputs store around

@@ -45,6 +45,7 @@ type region struct {
 	blocks           int
 	numel            int
 	streams          bool // some kernel streams its stores: fence after a task
+	prefetches       bool // runRows prefetches (see prefetch)
 
 	states sync.Pool // *regionState, one per concurrent task
 	runs   sync.Pool // *regionRun
@@ -355,6 +356,9 @@ func (g *region) runRows(st *regionState) {
 		}
 	}
 	for i := 0; i < r; i++ {
+		if g.prefetches {
+			g.prefetch(st, i, r, c)
+		}
 		for j := 0; j < c; j += g.piece {
 			n := min(g.piece, c-j)
 			if n != st.prepared {
@@ -375,6 +379,52 @@ func (g *region) runRows(st *regionState) {
 				}
 			}
 			g.compute(st, st.rowGeoms, i, j, n)
+		}
+	}
+}
+
+// prefetchRows is how many rows ahead of the one computed prefetch asks
+// for the row-contiguous inputs' rows.
+const prefetchRows = 2
+
+// prefetch asks, while row i of an r×c tile is computed, for what later
+// rows will read, so that those cache misses are in flight together with
+// row i's own:
+//   - of each row-contiguous input (a), row i+prefetchRows;
+//   - of each transposed input (b.T, its rows one element apart), a
+//     share of the cache lines the next band of rows will read. A band is
+//     the k rows that share b's lines (64 bytes of elements: k = 8 for
+//     float64), and each of its rows asks for c/k of the next band's c
+//     lines, so all are asked for by the time that band starts.
+//
+// The hardware prefetcher follows neither: a's rows are 4 KiB runs, a new
+// stream each, and b's lines are c streams at once. On 3162² a + b.T with
+// two workers the prefetches took the region from 11.9–12.1 ms to 9.2–9.4
+// ms (1.3x) in float64, 1.2x in float32 and 1.1x in int32; a's alone
+// gave 1.1x in float64. Prefetching b two bands ahead, the next tile's
+// first rows too, or a 1, 4 rows ahead measured the same. A whole-tile
+// gather (tileGather) prefetches only a: 1.2x at 2048².
+//
+// Regions whose operands together are smaller than streamBytes, which the
+// caches may hold from one evaluation to the next, do not prefetch: on
+// 300² and 1000² operands the prefetches measured 0.77–1.0x.
+func (g *region) prefetch(st *regionState, i, r, c int) {
+	nout := len(g.outputs)
+	for _, s := range g.varying {
+		rg := &st.rowGeoms[nout+s]
+		off := st.offs[nout+s]
+		switch {
+		case rg.stC == 1 && rg.stR != 0:
+			if next := i + prefetchRows; next < r {
+				st.slots[s].prefetch(off+next*rg.stR, c)
+			}
+		case rg.stC > 1 && rg.stR == 1 && !g.tileGather:
+			band := max(1, 64/g.slotDT[s].Size())
+			k := i % band
+			if next := i - k + band; next < r {
+				lo, hi := k*c/band, (k+1)*c/band
+				st.slots[s].prefetchStrided(off+next+lo*rg.stC, rg.stC, hi-lo)
+			}
 		}
 	}
 }
@@ -508,12 +558,15 @@ func (g *region) countBlocks() {
 }
 
 func (g *region) describe(w io.Writer, names func(v int) string) {
-	whole := ""
+	whole, pf := "", ""
 	if g.tileGather {
 		whole = " gathered whole"
 	}
-	fmt.Fprintf(w, "  fused %s: %d outputs, %d kernels, layout %v, tile %dx%d%s, %d blocks\n",
-		g.shape, len(g.outputs), len(g.instrs), g.lay, g.r, g.c, whole, g.blocks)
+	if g.prefetches {
+		pf = ", prefetching"
+	}
+	fmt.Fprintf(w, "  fused %s: %d outputs, %d kernels, layout %v, tile %dx%d%s%s, %d blocks\n",
+		g.shape, len(g.outputs), len(g.instrs), g.lay, g.r, g.c, whole, pf, g.blocks)
 	for _, in := range g.instrs {
 		if in.compiled != nil {
 			fmt.Fprintf(w, "    s%d = compiled %s", in.dst, in.compiled.name)

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/internal/simd"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -34,6 +35,11 @@ type slotAny interface {
 	release()
 	// load fills the slot from its storage for the block at off (see geom).
 	load(g *geom, off int)
+	// prefetch asks for n elements of the slot's storage from off, and
+	// prefetchStrided for count elements stride apart from off, in L2 (see
+	// region.prefetch).
+	prefetch(off, n int)
+	prefetchStrided(off, stride, count int)
 	// part points a slot loaded with a whole tile at n of its elements from
 	// the start'th.
 	part(start, n int)
@@ -142,6 +148,12 @@ func touchColumns[T dtype.Elem](src []T, off int, g *geom, line int) T {
 		}
 	}
 	return v
+}
+
+func (s *slot[T]) prefetch(off, n int) { simd.PrefetchL2(s.data[off : off+n]) }
+
+func (s *slot[T]) prefetchStrided(off, stride, count int) {
+	simd.PrefetchL2Strided(s.data[off:], stride, count)
 }
 
 func (s *slot[T]) part(start, n int) {

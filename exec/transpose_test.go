@@ -25,7 +25,8 @@ import (
 // again), a destination strided along its rows (written through a scatter)
 // and element sizes that change the tile's height. Each runs twice: with
 // the transposed operand's rows 300 elements apart, gathered a row at a
-// time, and 4 KiB apart (aliased), gathered a whole tile at a time.
+// time, and 4 KiB apart (aliased), gathered a whole tile at a time; and
+// each with and without the prefetches of large regions.
 func TestTransposedTiles(t *testing.T) {
 	t.Run("float64", func(t *testing.T) { testTransposedTiles[float64](t) })
 	t.Run("float32", func(t *testing.T) { testTransposedTiles[float32](t) })
@@ -69,7 +70,7 @@ func testTransposedTilesOf[T dtype.Numeric](t *testing.T, R, C, pitch int) {
 	}
 	e1 := expr.Of(a).Add(expr.Of(bt).Mul(expr.Of(col)))
 	e2 := expr.Of(a).Add(expr.Of(bt)).Sub(expr.Of(st)).AddScalar(3)
-	for _, x := range []*exec.Executor{exec.Default, serial, tiled} {
+	check := func(x *exec.Executor) {
 		outs, err := exec.EvalNWith(x, []expr.Expr[T]{e1, e2})
 		require.NoError(t, err)
 		assertValues(t, want1, outs[0].Values(), "a + b.T*col")
@@ -94,12 +95,23 @@ func testTransposedTilesOf[T dtype.Numeric](t *testing.T, R, C, pitch int) {
 			}
 		}
 	}
+	for _, x := range []*exec.Executor{exec.Default, serial, tiled} {
+		check(x)
+	}
+	// With the size threshold at 0 every region prefetches (and streams),
+	// as large ones do. Plans are cached per executor: new ones plan anew.
+	defer exec.SetStreamBytes(0)()
+	for _, x := range []*exec.Executor{exec.New(exec.Workers(1)), exec.New(exec.Workers(2), exec.Grain(1), exec.BlockSize(16))} {
+		check(x)
+		x.Close()
+	}
 }
 
 // TestTransposedTileShapes checks which tiles a transposed operand gets:
 // tall tiles 512 columns wide gathered a row at a time, small tiles gathered
-// whole when the operand's rows are a multiple of 4 KiB apart, and lower
-// tiles when there would be fewer than one per worker.
+// whole when the operand's rows are a multiple of 4 KiB apart, lower tiles
+// when there would be fewer than one per worker, and prefetches in regions
+// larger than the caches.
 func TestTransposedTileShapes(t *testing.T) {
 	r := newRand(33)
 	tile := func(a, b *tensor.Tensor[float64]) string {
@@ -137,6 +149,31 @@ func TestTransposedTileShapes(t *testing.T) {
 			assert.Equal(t, tt.want, tile(a, b))
 		})
 	}
+
+	// A region prefetches when its operands (here a, b and the result,
+	// 3×300×1100 float64) are at least streamBytes together.
+	a := randomTensor[float64](t, r, 300, 1100)
+	b := randomTensor[float64](t, r, 1100, 300)
+	const operands = 3 * 300 * 1100 * 8
+	for _, tt := range []struct {
+		threshold int
+		want      string
+	}{
+		{operands + 1, "128x512, 9 blocks"},
+		{operands, "128x512, prefetching, 9 blocks"},
+		{0, "128x512, prefetching, 9 blocks"},
+	} {
+		t.Run(fmt.Sprintf("threshold %d bytes", tt.threshold), func(t *testing.T) {
+			defer exec.SetStreamBytes(tt.threshold)()
+			assert.Equal(t, tt.want, tile(a, b))
+		})
+	}
+	t.Run("aliased rows", func(t *testing.T) {
+		defer exec.SetStreamBytes(0)()
+		a := randomTensor[float64](t, r, 512, 1100)
+		b := randomTensor[float64](t, r, 1100, 512)
+		assert.Equal(t, "32x128 gathered whole, prefetching, 144 blocks", tile(a, b))
+	})
 }
 
 // TestTransposedTilesScratch checks that a long chain over a transposed
