@@ -94,25 +94,26 @@ func divFloorInt[T dtype.Integer](x, y T) T {
 
 // divFloorFloat is Python's and NumPy's float floor division (npy_divmod),
 // which PyTorch's rounding_mode="floor" follows: computed from fmod so that
-// 1 // 0.1 is 9, not floor(1/0.1) = 10.
+// 1 // 0.1 is 9, not floor(1/0.1) = 10. Every step rounds to T, as NumPy's
+// float32 loop (npy_divmodf) does: computed in float64, a float32 quotient
+// of 2^23 or more could differ by one unit in the last place.
 func divFloorFloat[T dtype.Float](x, y T) T {
-	a, b := float64(x), float64(y)
-	if b == 0 {
-		return T(a / b)
+	if y == 0 {
+		return x / y
 	}
-	mod := math.Mod(a, b)
-	div := (a - mod) / b
-	if mod != 0 && (b < 0) != (mod < 0) {
+	mod := T(math.Mod(float64(x), float64(y))) // exact in T
+	div := (x - mod) / y
+	if mod != 0 && (y < 0) != (mod < 0) {
 		div--
 	}
 	if div == 0 {
-		return T(math.Copysign(0, a/b))
+		return T(math.Copysign(0, float64(x/y)))
 	}
-	fl := math.Floor(div)
+	fl := T(math.Floor(float64(div)))
 	if div-fl > 0.5 {
 		fl++
 	}
-	return T(fl)
+	return fl
 }
 
 // powInt is exponentiation by squaring, wrapping like Go's integer

@@ -104,6 +104,30 @@ func TestFloorDivision(t *testing.T) {
 			[]float64{0.1, 0.1, 2, inf, -inf, 0.5},
 			[]float64{9, 6, nan, -1, -1, 10})
 	})
+
+	t.Run("float32 rounds each step to float32", func(t *testing.T) {
+		// Quotients of 2^23 and more, where computing in float64 and
+		// rounding once gave one unit in the last place more or less. The
+		// results are NumPy's npy_divmodf, compiled from its C source with
+		// gcc on x86-64: NumPy float32 a // b.
+		bits := [][3]uint32{
+			{0xc6105b26, 0x3a04b805, 0xcb8b3936}, // -9238.787 // 0.00050628214 == -18248300
+			{0x4625124b, 0xba5c3e8b, 0xcb3fdebf}, // -12574399
+			{0x46227d76, 0xba4f6caa, 0xcb488aed}, // -13142765
+			{0x460bd44a, 0xba2aa23b, 0xcb51c8cf}, // -13748431
+			{0x45bed800, 0xb9ce45b1, 0xcb6cda1f}, // -15522335
+			{0x460dee73, 0x3ab0bec6, 0x4acd9344}, // 6736290
+			{0x460403ef, 0x3a8ed589, 0x4aec9c10}, // 7753224
+			{0x448f56bc, 0xb93ed474, 0xcac04a52}, // -6300969
+		}
+		var a, b, want []float32
+		for _, p := range bits {
+			a = append(a, math.Float32frombits(p[0]))
+			b = append(b, math.Float32frombits(p[1]))
+			want = append(want, math.Float32frombits(p[2]))
+		}
+		binaryTable(t, "div_floor/f32 large quotients", expr.Expr[float32].DivFloor, a, b, want)
+	})
 }
 
 func TestRoundHalfToEven(t *testing.T) {
