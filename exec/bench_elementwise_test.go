@@ -321,7 +321,8 @@ func BenchmarkW7(b *testing.B) {
 
 // BenchmarkW9 is a + b.T, b a transposed view; handloop is the tiled hand
 // transpose, handloop-naive the row-by-row one, and tensorplay-noprefetch
-// the executor without its prefetches (simd.Prefetching cleared).
+// the executor without its prefetch instructions (simd.Prefetching
+// cleared; the calls that would issue them remain).
 func BenchmarkW9(b *testing.B) {
 	for _, s := range ewSizes {
 		b.Run(s.name, func(b *testing.B) {

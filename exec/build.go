@@ -292,15 +292,22 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 	return g, nil
 }
 
-// bytes is the size of the region's outputs and of the inputs it reads in
-// every block, counted at the region's shape.
+// bytes is the size of the memory the region reaches: its outputs, and of
+// each input it reads in every block the part its layout reaches (a column
+// broadcast along the rows counts once, not once per column).
 func (g *region) bytes() int {
 	n := 0
 	for _, o := range g.outputs {
 		n += g.numel * g.slotDT[o.src].Size()
 	}
 	for _, s := range g.varying {
-		n += g.numel * g.slotDT[s].Size()
+		reach := g.slotDT[s].Size()
+		for d, st := range g.lay.strides[len(g.outputs)+s] {
+			if st != 0 {
+				reach *= g.lay.sizes[d]
+			}
+		}
+		n += reach
 	}
 	return n
 }

@@ -62,3 +62,42 @@ func TestAliasedRows(t *testing.T) {
 		assert.Equal(t, tt.want, aliasedRows(tt.strides, tt.size), "strides %v, %d-byte elements", tt.strides, tt.size)
 	}
 }
+
+// TestBandAheadCoversLines simulates the reads of a transposed operand's
+// tile, its rows one element apart and its columns pitch apart, and checks
+// that after the first band every cache line a row reads was read by an
+// earlier row or prefetched (bandAhead) by one, wherever the operand starts
+// within a line, for partial tiles and bands too.
+func TestBandAheadCoversLines(t *testing.T) {
+	for _, band := range []int{8, 16, 64} { // float64, float32, int8
+		for _, tile := range [][2]int{{128, 512}, {44, 76}, {13, 512}, {8, 7}} {
+			r, c := tile[0], tile[1]
+			for _, pitch := range []int{3162, 3000, band*40 + 1} {
+				for start := range band {
+					missed := 0
+					known := map[int]bool{} // lines read or prefetched so far
+					line := func(row, col int) int { return (start + col*pitch + row) / band }
+					for i := range r {
+						if i >= band {
+							for j := range c {
+								if !known[line(i, j)] {
+									missed++
+								}
+							}
+						}
+						if row, lo, hi := bandAhead(i, r, c, band); hi > lo {
+							assert.Less(t, row, r, "row %d prefetches outside the tile", i)
+							for j := lo; j < hi; j++ {
+								known[line(row, j)] = true
+							}
+						}
+						for j := range c {
+							known[line(i, j)] = true
+						}
+					}
+					assert.Zero(t, missed, "band %d, %dx%d tile, pitch %d, starting %d elements into a line: lines not asked for ahead", band, r, c, pitch, start)
+				}
+			}
+		}
+	}
+}

@@ -114,11 +114,11 @@ func testTransposedTilesOf[T dtype.Numeric](t *testing.T, R, C, pitch int) {
 // larger than the caches.
 func TestTransposedTileShapes(t *testing.T) {
 	r := newRand(33)
-	tile := func(a, b *tensor.Tensor[float64]) string {
+	tileOf := func(e expr.Expr[float64]) string {
 		var plan bytes.Buffer
 		x := exec.New(exec.Debug(&plan), exec.Workers(2))
 		defer x.Close()
-		_, err := exec.EvalWith(x, expr.Of(a).Add(expr.Of(tensor.Must(b.T()))))
+		_, err := exec.EvalWith(x, e)
 		require.NoError(t, err)
 		for _, line := range strings.Split(plan.String(), "\n") {
 			if _, after, ok := strings.Cut(line, "tile "); ok {
@@ -127,6 +127,9 @@ func TestTransposedTileShapes(t *testing.T) {
 		}
 		t.Fatalf("no tile in\n%s", plan.String())
 		return ""
+	}
+	tile := func(a, b *tensor.Tensor[float64]) string {
+		return tileOf(expr.Of(a).Add(expr.Of(tensor.Must(b.T()))))
 	}
 	tests := []struct {
 		name       string
@@ -166,6 +169,21 @@ func TestTransposedTileShapes(t *testing.T) {
 		t.Run(fmt.Sprintf("threshold %d bytes", tt.threshold), func(t *testing.T) {
 			defer exec.SetStreamBytes(tt.threshold)()
 			assert.Equal(t, tt.want, tile(a, b))
+		})
+	}
+	// A broadcast column counts once: 300 elements, not 300×1100.
+	col := randomTensor[float64](t, r, 300, 1)
+	withCol := expr.Of(a).Add(expr.Of(tensor.Must(b.T()))).Add(expr.Of(col))
+	for _, tt := range []struct {
+		threshold int
+		want      string
+	}{
+		{operands + 300*8 + 1, "128x512, 9 blocks"},
+		{operands + 300*8, "128x512, prefetching, 9 blocks"},
+	} {
+		t.Run(fmt.Sprintf("with a column, threshold %d bytes", tt.threshold), func(t *testing.T) {
+			defer exec.SetStreamBytes(tt.threshold)()
+			assert.Equal(t, tt.want, tileOf(withCol))
 		})
 	}
 	t.Run("aliased rows", func(t *testing.T) {

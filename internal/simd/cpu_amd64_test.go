@@ -18,9 +18,3 @@ func TestEnabledFollowsCPU(t *testing.T) {
 	_, ok := simd.BinaryOf[float64](simd.Add)
 	assert.Equal(t, cpu.X86.HasAVX2, ok)
 }
-
-// TestPrefetchingOnAMD64: the prefetches are issued on every amd64 build
-// with the assembly.
-func TestPrefetchingOnAMD64(t *testing.T) {
-	assert.True(t, simd.Prefetching)
-}

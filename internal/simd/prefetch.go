@@ -22,10 +22,10 @@ var Prefetching = hasPrefetch
 //
 // unsafe is used only to pass s's address to the instruction.
 func PrefetchL2[T any](s []T) {
-	if len(s) == 0 || !Prefetching {
+	var zero T
+	if len(s) == 0 || !Prefetching || unsafe.Sizeof(zero) == 0 {
 		return
 	}
-	var zero T
 	prefetchL2(unsafe.Pointer(unsafe.SliceData(s)), len(s)*int(unsafe.Sizeof(zero)))
 }
 
@@ -41,9 +41,12 @@ func PrefetchL2Strided[T any](s []T, stride, count int) {
 	if stride < 0 || last < 0 || stride > 0 && count-1 > last/stride {
 		panic(fmt.Sprintf("simd: PrefetchL2Strided of %d elements %d apart in %d", count, stride, len(s)))
 	}
-	if !Prefetching {
-		return
+	if stride == 0 {
+		count = 1 // one line, asked for once
 	}
 	var zero T
+	if !Prefetching || unsafe.Sizeof(zero) == 0 {
+		return
+	}
 	prefetchL2Strided(unsafe.Pointer(unsafe.SliceData(s)), stride*int(unsafe.Sizeof(zero)), count)
 }

@@ -10,4 +10,4 @@ const hasPrefetch = true
 func prefetchL2(p unsafe.Pointer, n int) (lines int)
 
 //go:noescape
-func prefetchL2Strided(p unsafe.Pointer, stride, count int)
+func prefetchL2Strided(p unsafe.Pointer, stride, count int) (end uintptr)

@@ -19,9 +19,10 @@ lines:
 	MOVQ DX, lines+16(FP)
 	RET
 
-// func prefetchL2Strided(p unsafe.Pointer, stride, count int)
-// PREFETCHT1 the line of each of count > 0 addresses stride bytes apart.
-TEXT ·prefetchL2Strided(SB), NOSPLIT, $0-24
+// func prefetchL2Strided(p unsafe.Pointer, stride, count int) (end uintptr)
+// PREFETCHT1 the line of each of count > 0 addresses stride bytes apart
+// from p; return p + count*stride.
+TEXT ·prefetchL2Strided(SB), NOSPLIT, $0-32
 	MOVQ p+0(FP), AX
 	MOVQ stride+8(FP), BX
 	MOVQ count+16(FP), CX
@@ -30,4 +31,5 @@ each:
 	ADDQ BX, AX
 	DECQ CX
 	JNZ  each
+	MOVQ AX, end+24(FP)
 	RET

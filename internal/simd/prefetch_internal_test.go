@@ -24,3 +24,14 @@ func TestPrefetchL2Lines(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefetchL2StridedWalks: the strided loop steps stride bytes count
+// times from p.
+func TestPrefetchL2StridedWalks(t *testing.T) {
+	buf := make([]byte, 1<<16)
+	p := unsafe.Pointer(&buf[0])
+	for _, c := range []struct{ stride, count int }{{64, 1}, {8, 7}, {25296, 2}, {3, 1000}, {0, 1}} {
+		assert.Equal(t, uintptr(p)+uintptr(c.stride*c.count), prefetchL2Strided(p, c.stride, c.count),
+			"%d addresses %d bytes apart", c.count, c.stride)
+	}
+}

@@ -11,7 +11,9 @@ import (
 )
 
 // TestPrefetchLeavesData: prefetching any part of a slice of any element
-// size, strided or not, changes nothing and reads nothing past its end.
+// size, strided or not, from its first element to its last, changes
+// nothing (a prefetch cannot fault, so where it reads is tested by
+// TestPrefetchL2Lines and TestPrefetchL2StridedWalks).
 func TestPrefetchLeavesData(t *testing.T) {
 	t.Run("int8", func(t *testing.T) { testPrefetchLeavesData(t, func(i int) int8 { return int8(i) }) })
 	t.Run("float32", func(t *testing.T) { testPrefetchLeavesData(t, func(i int) float32 { return float32(i) }) })
