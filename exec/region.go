@@ -396,9 +396,9 @@ const prefetchRows = 2
 //
 // The hardware prefetcher follows neither: a's rows are 4 KiB runs, a new
 // stream each, and b's lines are c streams at once. On 3162² a + b.T with
-// two workers the prefetches took the region from 11.9–12.1 ms to 9.2–9.4
-// ms (1.3x) in float64, 1.2x in float32 and 1.1x in int32; a's alone
-// gave 1.1x in float64. Prefetching b two bands ahead, the next tile's
+// two workers the prefetches took the region from 11.9 ms to 8.6–9.6 ms
+// (1.3–1.4x) in float64, 1.35x in float32 and 1.2x in int32 (int8: 1.0x
+// at 3162², 1.3x at 4472²); a's alone gave 1.1x in float64. Prefetching b two bands ahead, the next tile's
 // first rows too, or a 1, 4 rows ahead measured the same. A whole-tile
 // gather (tileGather) prefetches only a: 1.2x at 2048².
 //
