@@ -287,9 +287,37 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		}
 		g.outputs = append(g.outputs, regionOutput{value: m.value, src: src, direct: direct})
 	}
+	g.lengthenBlocks(pl.x)
 	g.markStreams(producer, lastRead, exact)
 	g.prefetches = g.rowMode && g.bytes() >= streamBytes
 	return g, nil
+}
+
+// lengthenBlocks gives long blocks (directBlock elements) to a region
+// that reads and writes only in place: over one flat axis, one AVX2 kernel
+// writing the one output directly from inputs that are contiguous or
+// constant. Its blocks pass through no scratch, so their length buys no
+// cache locality, and every block costs a kernel call and the
+// interpreter's per-block work. On 1e7-element float64 a+b with two
+// workers, 65536-element blocks were 1.02–1.19x faster than the 1024 the
+// scratch budget gives (8192: up to 1.12x), as fast as the hand loop over
+// the same kernel; the gain is largest when the machine is quiet. A block
+// length set with BlockSize is kept, and blocks stay short enough for the
+// region to split into its tasks.
+func (g *region) lengthenBlocks(x *Executor) {
+	if x.block > 0 || len(g.lay.sizes) != 1 || len(g.instrs) != 1 || len(g.outputs) != 1 ||
+		!g.outputs[0].direct || !g.vectorized(g.instrs[0]) {
+		return
+	}
+	for _, st := range g.lay.strides {
+		if st[0] > 1 {
+			return
+		}
+	}
+	// Still a block per task where the region has them (see run).
+	perTask := g.cols / (x.workers * tasksPerWorker) / 64 * 64
+	g.c = max(g.c, min(g.cols, directBlock, perTask))
+	g.countBlocks()
 }
 
 // bytes is the size of the memory the region reaches: its outputs, and of

@@ -57,6 +57,7 @@ const (
 	scratchBudget = 8 << 10
 	minBlock      = 128
 	maxBlock      = 8192
+	directBlock   = 65536 // blocks that use no scratch (see lengthenBlocks)
 )
 
 // blockFor returns the block length for a kernel that needs scratch bytes of

@@ -177,3 +177,51 @@ func TestPlanFusion(t *testing.T) {
 		assert.GreaterOrEqual(t, p.views, 2, p.text)
 	})
 }
+
+// TestLongBlocks checks which regions get long blocks: one AVX2 kernel
+// writing one output in place from contiguous or constant inputs, over one
+// flat axis, gets blocks of up to 65536 elements, fewer where the region
+// would have fewer blocks than tasks (2 workers × 16); anything else keeps
+// the blocks its scratch budget gives, as does a block length set by hand.
+func TestLongBlocks(t *testing.T) {
+	if !simd.Enabled {
+		t.Skip("long blocks are for the AVX2 kernels")
+	}
+	tile := func(x *exec.Executor, e expr.Expr[float64]) string {
+		var plan bytes.Buffer
+		x = x.With(exec.Debug(&plan))
+		_, err := exec.EvalWith(x, e)
+		require.NoError(t, err)
+		m := regexp.MustCompile(`tile (\S+), (\d+) blocks`).FindStringSubmatch(plan.String())
+		require.NotNil(t, m, plan.String())
+		return m[1] + " " + m[2]
+	}
+	r := newRand(41)
+	big := func() *tensor.Tensor[float64] { return randomTensor[float64](t, r, 4_000_000) }
+	a, b, c := big(), big(), big()
+	every2 := tensor.Must(randomTensor[float64](t, r, 8_000_000).Slice(0, 0, 8_000_000, 2))
+	small := randomTensor[float64](t, r, 40_000)
+	ints := randomTensor[int64](t, r, 4_000_000)
+	two := exec.New(exec.Workers(2))
+	defer two.Close()
+	tests := []struct {
+		name string
+		x    *exec.Executor
+		e    expr.Expr[float64]
+		want string
+	}{
+		{"a+b", two, expr.Of(a).Add(expr.Of(b)), "1x65536 62"},
+		{"a*b+c, one fused kernel", two, expr.Of(a).Mul(expr.Of(b)).Add(expr.Of(c)), "1x65536 62"},
+		{"a*2, a scalar", two, expr.Of(a).MulScalar(2), "1x65536 62"},
+		{"a block per task", two, expr.Of(small).Add(expr.Of(small)), "1x1216 33"},
+		{"two kernels", two, expr.Of(a).Mul(expr.Of(b)).Add(expr.Of(c)).Sqrt(), "1x320 12500"},
+		{"a strided input", two, expr.Of(a).Add(expr.Of(every2)), "1x512 7813"},
+		{"a cast", two, expr.Cast[float64](expr.Of(ints)), "1x1024 3907"},
+		{"BlockSize kept", exec.New(exec.Workers(2), exec.BlockSize(4096)), expr.Of(a).Add(expr.Of(b)), "1x4096 977"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tile(tt.x, tt.e))
+		})
+	}
+}
