@@ -3,6 +3,7 @@ package exec_test
 import (
 	"bytes"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -224,4 +225,32 @@ func TestLongBlocks(t *testing.T) {
 			assert.Equal(t, tt.want, tile(tt.x, tt.e))
 		})
 	}
+}
+
+// TestLongBlocksNoBuffers: a region in long blocks makes no per-worker
+// buffers. Even with the pooled states dropped by a garbage collection
+// before every Eval, a+b on 1e6 float64 allocates its output and a few KiB
+// (buffers the length of its blocks would be 2×250 KB).
+func TestLongBlocksNoBuffers(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation sizes are not meaningful under the race detector")
+	}
+	const n = 1_000_000
+	r := newRand(42)
+	e := expr.Of(randomTensor[float64](t, r, n)).Add(expr.Of(randomTensor[float64](t, r, n)))
+	x := exec.New(exec.Workers(2))
+	defer x.Close()
+	const runs = 4
+	var total uint64
+	for range runs {
+		runtime.GC()
+		runtime.GC() // the second empties sync.Pool's victim cache too
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		_, err := exec.EvalWith(x, e)
+		require.NoError(t, err)
+		runtime.ReadMemStats(&m1)
+		total += m1.TotalAlloc - m0.TotalAlloc
+	}
+	assert.LessOrEqual(t, total/runs, uint64(8*n+64<<10), "bytes per Eval (output: %d)", 8*n)
 }

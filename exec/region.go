@@ -45,6 +45,9 @@ type region struct {
 	blocks           int
 	numel            int
 	streams          bool // some kernel streams its stores: fence after a task
+	// bufferless: every block is read and written in place (see
+	// lengthenBlocks), so the slots get no buffers.
+	bufferless bool
 	prefetches       bool // runRows prefetches (see prefetch)
 
 	states sync.Pool // *regionState, one per concurrent task
@@ -170,6 +173,8 @@ func (g *region) newState() (*regionState, error) {
 // a tile's row, or a whole tile for a strided input that tileGather gathers.
 func (g *region) slotLen(s int) int {
 	switch {
+	case g.bufferless:
+		return 0
 	case g.tileGather && g.stridedInput(s):
 		return g.r * g.c
 	case g.rowMode:
@@ -276,13 +281,13 @@ func (rr *regionRun) runTask(task int) {
 			g.runRows(st)
 			continue
 		}
-		if n := st.geoms[0].r * st.geoms[0].c; n != st.prepared {
+		n := st.geoms[0].r * st.geoms[0].c
+		if n != st.prepared && !g.bufferless {
 			for s := len(g.inputs); s < len(st.slots); s++ {
 				st.slots[s].prepare(n)
 			}
 			st.prepared = n
 		}
-		n := st.prepared
 		if b == lo {
 			for _, s := range g.invariant {
 				st.slots[s].load(&st.geoms[nout+s], st.offs[nout+s])
@@ -309,6 +314,8 @@ func (g *region) compute(st *regionState, geoms []geom, row, col, n int) {
 	for k, o := range g.outputs {
 		if o.direct && st.outs[k].redirect(st.slots[o.src], &geoms[k], st.offs[k]+row*geoms[k].stR+col*geoms[k].stC) {
 			direct |= 1 << k
+		} else if g.bufferless {
+			st.slots[o.src].prepare(n) // not reached: its outputs are contiguous
 		}
 	}
 	for _, f := range st.instrs {
@@ -323,7 +330,7 @@ func (g *region) compute(st *regionState, geoms []geom, row, col, n int) {
 		if direct == 0 {
 			break
 		}
-		if direct&(1<<k) != 0 {
+		if direct&(1<<k) != 0 && !g.bufferless {
 			st.slots[o.src].prepare(n) // back to its own buffer for the next block
 		}
 	}

@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tensorplay/tensorplay/dtype"
 )
 
 // TestRowModeSlotLengths checks the buffers of a transposing region: in
@@ -100,4 +103,28 @@ func TestBandAheadCoversLines(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestBufferlessSlots: a region whose blocks are read and written in place
+// gives its slots no buffers, and a slot without one that is asked for a
+// block after all makes one (the fallback if an output could not be
+// written in place).
+func TestBufferlessSlots(t *testing.T) {
+	g := &region{
+		inputs:  []int{0, 1},
+		outputs: []regionOutput{{src: 2, direct: true}},
+		slotDT:  []dtype.DType{dtype.Float64, dtype.Float64, dtype.Float64},
+		scalar:  []bool{false, false, false},
+		lay:     layout{sizes: []int{1 << 20}, strides: [][]int{{1}, {1}, {1}}},
+	}
+	g.tile(1024, 8, false, 2)
+	g.bufferless = true
+	st, err := g.newState()
+	require.NoError(t, err)
+	for s, sl := range st.slots {
+		assert.Empty(t, sl.(*slot[float64]).buf, "slot %d", s)
+	}
+	out := st.slots[2].(*slot[float64])
+	out.prepare(4096)
+	assert.Len(t, out.v, 4096, "the fallback buffer")
 }
