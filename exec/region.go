@@ -48,7 +48,7 @@ type region struct {
 	// bufferless: every block is read and written in place (see
 	// lengthenBlocks), so the slots get no buffers.
 	bufferless bool
-	prefetches       bool // runRows prefetches (see prefetch)
+	prefetches bool // runRows prefetches (see prefetch)
 
 	states sync.Pool // *regionState, one per concurrent task
 	runs   sync.Pool // *regionRun
