@@ -405,9 +405,10 @@ const prefetchRows = 2
 // stream each, and b's lines are c streams at once. On 3162² a + b.T with
 // two workers the prefetches took the region from 11.9 ms to 8.6–9.6 ms
 // (1.3–1.4x) in float64, 1.35x in float32 and 1.2x in int32 (int8: 1.0x
-// at 3162², 1.3x at 4472²); a's alone gave 1.1x in float64. Prefetching b two bands ahead, the next tile's
-// first rows too, or a 1, 4 rows ahead measured the same. A whole-tile
-// gather (tileGather) prefetches only a: 1.2x at 2048².
+// at 3162², 1.3x at 4472²); a's alone gave 1.1x in float64. Prefetching
+// b two bands ahead or the next tile's first rows too, or a 1 or 4 rows
+// ahead, measured the same. A whole-tile gather (tileGather) prefetches
+// only a: 1.2x at 2048².
 //
 // Regions whose operands are smaller than streamBytes together (see
 // region.bytes), which the caches may hold from one evaluation to the
@@ -439,9 +440,10 @@ func (g *region) prefetch(st *regionState, i, r, c int) {
 // elements: each column's elements in a band span one cache line, or two
 // where the column's run does not start on a line. The first of those
 // then also holds the last rows of the band before, which reads it; so
-// the line a band is first to read is the one holding its last row. Each row of a band
-// asks for that line in c/band of the columns of the next band, so by the
-// time the next band starts all of its c new lines have been asked for.
+// the line a band is first to read is the one holding its last row. Each
+// row of a band asks for that line in c/band of the columns of the next
+// band, so by the time the next band starts all of its c new lines have
+// been asked for.
 func bandAhead(i, r, c, band int) (row, lo, hi int) {
 	k := i % band // row i's place in its band
 	next := i - k + band
