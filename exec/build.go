@@ -295,8 +295,8 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 
 // lengthenBlocks gives long blocks (directBlock elements) to a region
 // that reads and writes only in place: over one flat axis, one AVX2 kernel
-// writing the one output directly from inputs that are contiguous or
-// constant. Its blocks pass through no scratch, so their length buys no
+// writing the one output, contiguous, directly from inputs that are
+// contiguous or constant. Its blocks pass through no scratch, so their length buys no
 // cache locality, and every block costs a kernel call and the
 // interpreter's per-block work. On 1e7-element float64 a+b with two
 // workers, 65536-element blocks were 1.02–1.35x faster than the 1024 the
@@ -304,12 +304,13 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 // the same kernel on long chunks; the gain is largest when the machine is
 // quiet. A block
 // length set with BlockSize is kept, and blocks stay short enough for the
-// region to split into its tasks. Its slots get no buffers: 512 KiB of
-// them per worker, unused, made each Eval of 1e6 elements that ran after a
-// garbage collection had emptied the pooled states 1.5x slower.
+// region to split into its tasks. Its slots get no buffers: a+b's three,
+// 512 KiB each per worker and unused, had made each Eval of 1e6 elements
+// that ran after a garbage collection emptied the pooled states 1.5x
+// slower.
 func (g *region) lengthenBlocks(x *Executor) {
 	if x.block > 0 || len(g.lay.sizes) != 1 || len(g.instrs) != 1 || len(g.outputs) != 1 ||
-		!g.outputs[0].direct || !g.vectorized(g.instrs[0]) {
+		!g.outputs[0].direct || g.lay.strides[0][0] != 1 || !g.vectorized(g.instrs[0]) {
 		return
 	}
 	for _, st := range g.lay.strides {
@@ -318,7 +319,8 @@ func (g *region) lengthenBlocks(x *Executor) {
 		}
 	}
 	// Still a block per task where the region has them (see run).
-	perTask := g.cols / (x.workers * tasksPerWorker) / 64 * 64
+	tasks := x.workers * tasksPerWorker
+	perTask := ((g.cols+tasks-1)/tasks + 63) / 64 * 64
 	g.c = max(g.c, min(g.cols, directBlock, perTask))
 	g.countBlocks()
 	g.bufferless = true

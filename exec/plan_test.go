@@ -214,7 +214,7 @@ func TestLongBlocks(t *testing.T) {
 		{"a+b", two, expr.Of(a).Add(expr.Of(b)), "1x65536 62"},
 		{"a*b+c, one fused kernel", two, expr.Of(a).Mul(expr.Of(b)).Add(expr.Of(c)), "1x65536 62"},
 		{"a*2, a scalar", two, expr.Of(a).MulScalar(2), "1x65536 62"},
-		{"a block per task", two, expr.Of(small).Add(expr.Of(small)), "1x1216 33"},
+		{"a block per task", two, expr.Of(small).Add(expr.Of(small)), "1x1280 32"},
 		{"two kernels", two, expr.Of(a).Mul(expr.Of(b)).Add(expr.Of(c)).Sqrt(), "1x320 12500"},
 		{"a strided input", two, expr.Of(a).Add(expr.Of(every2)), "1x512 7813"},
 		{"a cast", two, expr.Cast[float64](expr.Of(ints)), "1x1024 3907"},
@@ -225,13 +225,32 @@ func TestLongBlocks(t *testing.T) {
 			assert.Equal(t, tt.want, tile(tt.x, tt.e))
 		})
 	}
+
+	// The values, in long blocks over tasks of both workers: in place too.
+	av, bv, cv := a.Values(), b.Values(), c.Values()
+	sum, fused := make([]float64, len(av)), make([]float64, len(av))
+	for i := range av {
+		sum[i] = av[i] + bv[i]
+		fused[i] = float64(av[i]*bv[i]) + cv[i]
+	}
+	got, err := exec.EvalWith(two, expr.Of(a).Add(expr.Of(b)))
+	require.NoError(t, err)
+	assertValues(t, sum, got.Values(), "a+b")
+	got, err = exec.EvalWith(two, expr.Of(a).Mul(expr.Of(b)).Add(expr.Of(c)))
+	require.NoError(t, err)
+	assertValues(t, fused, got.Values(), "a*b+c")
+	require.NoError(t, exec.EvalToWith(two, a, expr.Of(a).Add(expr.Of(b))))
+	assertValues(t, sum, a.Values(), "a = a+b")
 }
 
 // TestLongBlocksNoBuffers: a region in long blocks makes no per-worker
 // buffers. Even with the pooled states dropped by a garbage collection
 // before every Eval, a+b on 1e6 float64 allocates its output and a few KiB
-// (buffers the length of its blocks would be 2×250 KB).
+// (buffers the length of its blocks would be 3×250 KB per worker).
 func TestLongBlocksNoBuffers(t *testing.T) {
+	if !simd.Enabled {
+		t.Skip("long blocks are for the AVX2 kernels")
+	}
 	if raceEnabled {
 		t.Skip("allocation sizes are not meaningful under the race detector")
 	}

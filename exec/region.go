@@ -313,9 +313,7 @@ func (g *region) compute(st *regionState, geoms []geom, row, col, n int) {
 	var direct uint64
 	for k, o := range g.outputs {
 		if o.direct && st.outs[k].redirect(st.slots[o.src], &geoms[k], st.offs[k]+row*geoms[k].stR+col*geoms[k].stC) {
-			direct |= 1 << k
-		} else if g.bufferless {
-			st.slots[o.src].prepare(n) // not reached: its outputs are contiguous
+			direct |= 1 << k // always, in a bufferless region: its output is contiguous
 		}
 	}
 	for _, f := range st.instrs {

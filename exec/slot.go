@@ -102,15 +102,9 @@ func newSlots[T dtype.Elem](lens []int, scalar []bool) []slotAny {
 }
 
 func (s *slot[T]) prepare(n int) {
-	if s.scalar {
-		return
+	if !s.scalar {
+		s.v = s.buf[:n]
 	}
-	if len(s.buf) < n {
-		// Only a region whose blocks need no buffer starts without one
-		// (see region.bufferless); this is its fallback.
-		s.buf = make([]T, n)
-	}
-	s.v = s.buf[:n]
 }
 
 func (s *slot[T]) bind(t tensor.Any) { s.data = t.(*tensor.Tensor[T]).Data() }
