@@ -34,7 +34,7 @@ type regionInfo struct {
 	blocks           int
 }
 
-var fusedLine = regexp.MustCompile(`^\s*fused (\[[^\]]*\]): (\d+) outputs, (\d+) kernels, layout sizes=\[([\d ]*)\]((?: s\d+=\[[-\d ]*\])*), tile \d+x\d+, (\d+) blocks`)
+var fusedLine = regexp.MustCompile(`^\s*fused (\[[^\]]*\]): (\d+) outputs, (\d+) kernels, layout sizes=\[([\d ]*)\]((?: s\d+=\[[-\d ]*\])*), tile \d+x\d+(?: gathered whole)?(?:, prefetching)?, (\d+) blocks`)
 var operandStrides = regexp.MustCompile(`s\d+=\[([-\d ]*)\]`)
 
 func ints(s string) []int {
@@ -116,6 +116,31 @@ func TestPlanFusion(t *testing.T) {
 		assert.Equal(t, 2, p.regions[0].kernels, "different operands are not merged (the second add fuses into the mul):\n%s", p.text)
 		p = planOf(t, expr.Cast[float32](a).Add(expr.Cast[float32](a)).Node())
 		assert.Equal(t, 2, p.regions[0].kernels, "equal casts merge:\n%s", p.text)
+	})
+	t.Run("an embed's operand is computed once, into the embed", func(t *testing.T) {
+		ta, tb := randomTensor[float64](t, newRand(43), R, C), randomTensor[float64](t, newRand(44), R, C)
+		e := expr.Of(ta).Add(expr.Of(tb)).Embed(1, 1, 2, 2*C+1)
+		p := planOf(t, e.Node())
+		require.Len(t, p.regions, 1, "a+b written straight into the embed's view:\n%s", p.text)
+		assert.Equal(t, 1, p.views, p.text)
+		got, err := exec.Eval(e)
+		require.NoError(t, err)
+		want := make([]float64, R*(2*C+1))
+		for i := range R {
+			for j := range C {
+				want[i*(2*C+1)+1+2*j] = ta.Data()[i*C+j] + tb.Data()[i*C+j]
+			}
+		}
+		assertValues(t, want, got.Values(), "(a+b) embedded at 1::2")
+
+		// The operand read elsewhere too: both results still right.
+		sum := expr.Of(ta).Add(expr.Of(tb))
+		outs, err := exec.EvalN(sum.Embed(1, 1, 2, 2*C+1), sum.MulScalar(2))
+		require.NoError(t, err)
+		assertValues(t, want, outs[0].Values(), "embedded, beside (a+b)*2")
+		for i, v := range outs[1].Values() {
+			assert.Equal(t, 2*(ta.Data()[i]+tb.Data()[i]), v, "(a+b)*2 at %d", i)
+		}
 	})
 	t.Run("size-1 axes drop", func(t *testing.T) {
 		x, y := expr.Of(zeros(t, R, 1, C)), expr.Of(zeros(t, R, 1, C))

@@ -151,8 +151,8 @@ func (pl *planner) checkDsts(roots []*expr.Node, dsts []tensor.Any) error {
 }
 
 // materialize decides which elementwise nodes get a tensor of their own:
-// results, operands of views and matmuls, and nodes that several regions
-// would otherwise each recompute. It iterates because giving a node a
+// results, operands of views (but not of embeds) and matmuls, and nodes
+// that several regions would otherwise each recompute. It iterates because giving a node a
 // tensor changes the regions.
 func (pl *planner) materialize(roots []*expr.Node, dsts []tensor.Any) {
 	for _, r := range roots {
@@ -161,7 +161,9 @@ func (pl *planner) materialize(roots []*expr.Node, dsts []tensor.Any) {
 		}
 	}
 	for _, n := range pl.order {
-		if c := n.Op().Class(); c == expr.ClassShape || c == expr.ClassMatMul {
+		// An embed's operand is written into the embed's view by a region
+		// of its own (see embedValue): it needs no tensor besides.
+		if c := n.Op().Class(); c == expr.ClassShape && n.Op() != expr.OpEmbed || c == expr.ClassMatMul {
 			for _, a := range pl.args(n) {
 				if a.Op().Elementwise() {
 					pl.mat[a] = true
