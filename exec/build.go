@@ -293,21 +293,20 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 	return g, nil
 }
 
-// lengthenBlocks gives long blocks (directBlock elements) to a region
-// that reads and writes only in place: over one flat axis, one AVX2 kernel
-// writing the one output, contiguous, directly from inputs that are
-// contiguous or constant. Its blocks pass through no scratch, so their length buys no
-// cache locality, and every block costs a kernel call and the
-// interpreter's per-block work. On 1e7-element float64 a+b with two
+// lengthenBlocks gives long blocks (up to directBlock elements) to a
+// region that reads and writes only in place: over one flat axis, one AVX2
+// kernel writing the one output, contiguous, directly from inputs that are
+// contiguous or constant. Its blocks pass through no scratch, so their
+// length buys no cache locality, and every block costs a kernel call and
+// the interpreter's per-block work. On 1e7-element float64 a+b with two
 // workers, 65536-element blocks were 1.02–1.35x faster than the 1024 the
 // scratch budget gives (8192: up to 1.12x), as fast as a hand loop calling
 // the same kernel on long chunks; the gain is largest when the machine is
-// quiet. A block
-// length set with BlockSize is kept, and blocks stay short enough for the
-// region to split into its tasks. Its slots get no buffers: a+b's three,
-// 512 KiB each per worker and unused, had made each Eval of 1e6 elements
-// that ran after a garbage collection emptied the pooled states 1.5x
-// slower.
+// quiet. A block length set with BlockSize is kept, and blocks stay short
+// enough for the region to split into its tasks. Its slots get no
+// buffers: a+b's three, 512 KiB each per worker and unused, had made each
+// Eval of 1e6 elements that ran after a garbage collection emptied the
+// pooled states 1.5x slower.
 func (g *region) lengthenBlocks(x *Executor) {
 	if x.block > 0 || len(g.lay.sizes) != 1 || len(g.instrs) != 1 || len(g.outputs) != 1 ||
 		!g.outputs[0].direct || g.lay.strides[0][0] != 1 || !g.vectorized(g.instrs[0]) {

@@ -152,8 +152,8 @@ func (pl *planner) checkDsts(roots []*expr.Node, dsts []tensor.Any) error {
 
 // materialize decides which elementwise nodes get a tensor of their own:
 // results, operands of views (but not of embeds) and matmuls, and nodes
-// that several regions would otherwise each recompute. It iterates because giving a node a
-// tensor changes the regions.
+// that several regions would otherwise each recompute. It iterates because
+// giving a node a tensor changes the regions.
 func (pl *planner) materialize(roots []*expr.Node, dsts []tensor.Any) {
 	for _, r := range roots {
 		if r.Op().Elementwise() {

@@ -170,7 +170,8 @@ func (g *region) newState() (*regionState, error) {
 }
 
 // slotLen is the buffer length of slot s: a block, or in row mode a piece of
-// a tile's row, or a whole tile for a strided input that tileGather gathers.
+// a tile's row, or a whole tile for a strided input that tileGather gathers;
+// none in a bufferless region.
 func (g *region) slotLen(s int) int {
 	switch {
 	case g.bufferless:
