@@ -325,26 +325,6 @@ func (g *region) lengthenBlocks(x *Executor) {
 	g.bufferless = true
 }
 
-// bytes is the size of the memory the region reaches: its outputs, and of
-// each input it reads in every block the part its layout reaches (a column
-// broadcast along the rows counts once, not once per column).
-func (g *region) bytes() int {
-	n := 0
-	for _, o := range g.outputs {
-		n += g.numel * g.slotDT[o.src].Size()
-	}
-	for _, s := range g.varying {
-		reach := g.slotDT[s].Size()
-		for d, st := range g.lay.strides[len(g.outputs)+s] {
-			if st != 0 {
-				reach *= g.lay.sizes[d]
-			}
-		}
-		n += reach
-	}
-	return n
-}
-
 // markStreams has the AVX2 kernels that write large outputs store around
 // the caches (see streamBytes). producer and lastRead give each slot's
 // kernel and the last kernel that reads it, exact the input slots that are
