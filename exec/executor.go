@@ -42,7 +42,8 @@ func Grain(n int) Option { return func(x *Executor) { x.grain = max(1, n) } }
 // default each kernel chooses: as many as let its per-worker buffers fill
 // about 8 KiB of cache (128 to 8192), so blocks stay in L1 while the cost of
 // dispatching a block stays small; a kernel that needs no buffers at all
-// (one AVX2 loop reading and writing in place) takes up to 65536. A fixed
+// (one AVX2 loop reading and writing in place, along rows as in [R,C]+[1,C]
+// too) takes up to 65536. A fixed
 // size applies to every kernel, those included.
 func BlockSize(n int) Option { return func(x *Executor) { x.block = max(16, n) } }
 

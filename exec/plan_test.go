@@ -228,6 +228,9 @@ func TestLongBlocks(t *testing.T) {
 	every2 := tensor.Must(randomTensor[float64](t, r, 8_000_000).Slice(0, 0, 8_000_000, 2))
 	small := randomTensor[float64](t, r, 40_000)
 	ints := randomTensor[int64](t, r, 4_000_000)
+	m := randomTensor[float64](t, r, 1000, 3000)
+	row, col := randomTensor[float64](t, r, 1, 3000), randomTensor[float64](t, r, 1000, 1)
+	wide, wideRow := randomTensor[float64](t, r, 4, 100_000), randomTensor[float64](t, r, 1, 100_000)
 	two := exec.New(exec.Workers(2))
 	defer two.Close()
 	tests := []struct {
@@ -243,6 +246,10 @@ func TestLongBlocks(t *testing.T) {
 		{"two kernels", two, expr.Of(a).Mul(expr.Of(b)).Add(expr.Of(c)).Sqrt(), "1x320 12500"},
 		{"a strided input", two, expr.Of(a).Add(expr.Of(every2)), "1x512 7813"},
 		{"a cast", two, expr.Cast[float64](expr.Of(ints)), "1x1024 3907"},
+		{"[R,C]+[1,C], whole rows", two, expr.Of(m).Add(expr.Of(row)), "1x3000 1000"},
+		{"[R,C]+[R,1], whole rows", two, expr.Of(m).Add(expr.Of(col)), "1x3000 1000"},
+		{"[R,1]*[1,C], whole rows", two, expr.Of(col).Mul(expr.Of(row)), "1x3000 1000"},
+		{"few long rows, a block per task", two, expr.Of(wide).Add(expr.Of(wideRow)), "1x12544 32"},
 		{"BlockSize kept", exec.New(exec.Workers(2), exec.BlockSize(4096)), expr.Of(a).Add(expr.Of(b)), "1x4096 977"},
 	}
 	for _, tt := range tests {
@@ -266,6 +273,30 @@ func TestLongBlocks(t *testing.T) {
 	assertValues(t, fused, got.Values(), "a*b+c")
 	require.NoError(t, exec.EvalToWith(two, a, expr.Of(a).Add(expr.Of(b))))
 	assertValues(t, sum, a.Values(), "a = a+b")
+
+	// Row by row, with a row vector, a column and both.
+	mv, rv, cv2 := m.Values(), row.Values(), col.Values()
+	plusRow, plusCol, outer := make([]float64, len(mv)), make([]float64, len(mv)), make([]float64, len(mv))
+	for i := range 1000 {
+		for j := range 3000 {
+			plusRow[i*3000+j] = mv[i*3000+j] + rv[j]
+			plusCol[i*3000+j] = mv[i*3000+j] + cv2[i]
+			outer[i*3000+j] = cv2[i] * rv[j]
+		}
+	}
+	for _, c := range []struct {
+		name string
+		e    expr.Expr[float64]
+		want []float64
+	}{
+		{"[R,C]+[1,C]", expr.Of(m).Add(expr.Of(row)), plusRow},
+		{"[R,C]+[R,1]", expr.Of(m).Add(expr.Of(col)), plusCol},
+		{"[R,1]*[1,C]", expr.Of(col).Mul(expr.Of(row)), outer},
+	} {
+		got, err := exec.EvalWith(two, c.e)
+		require.NoError(t, err)
+		assertValues(t, c.want, got.Values(), "%s", c.name)
+	}
 }
 
 // TestLongBlocksNoBuffers: a region in long blocks makes no per-worker
