@@ -305,11 +305,13 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 // the gain is largest when the machine is quiet. Over 3162² float64, whole
 // rows instead of 1024-element pieces made [R,C]+[1,C] 1.17–1.3x faster,
 // [R,C]+[R,1] 1.17–1.45x and [R,1]*[1,C] 1.6x; over 1000² the rows are
-// 1000 long either way. A block length set with BlockSize is kept, and
-// blocks stay short enough for the region to split into its tasks. Its
-// slots get no buffers: a+b's three, 512 KiB each per worker and unused,
-// had made each Eval of 1e6 elements that ran after a garbage collection
-// emptied the pooled states 1.5x slower.
+// 1000 long either way. A block length set with BlockSize is kept; a
+// longer block is taken only as far as the region still splits into its
+// tasks (a block the scratch budget already gives is never shortened).
+// Its slots get no buffers, whether or not its blocks got longer: a+b's
+// three, 512 KiB each per worker and unused, had made each Eval of 1e6
+// elements that ran after a garbage collection emptied the pooled states
+// 1.5x slower.
 func (g *region) lengthenBlocks(x *Executor) {
 	d := len(g.lay.sizes)
 	if x.block > 0 || g.blocks == 0 || g.rowMode || g.r != 1 || len(g.instrs) != 1 || len(g.outputs) != 1 ||

@@ -205,10 +205,11 @@ func TestPlanFusion(t *testing.T) {
 }
 
 // TestLongBlocks checks which regions get long blocks: one AVX2 kernel
-// writing one output in place from contiguous or constant inputs, over one
-// flat axis, gets blocks of up to 65536 elements, fewer where the region
-// would have fewer blocks than tasks (2 workers × 16); anything else keeps
-// the blocks its scratch budget gives, as does a block length set by hand.
+// writing one output in place from inputs contiguous or constant along the
+// rows (a flat axis, or the rows of [R,C]+[1,C] and the like) gets blocks
+// of up to 65536 elements of a row, fewer where the region would have
+// fewer blocks than tasks (2 workers × 16); anything else keeps the blocks
+// its scratch budget gives, as does a block length set by hand.
 func TestLongBlocks(t *testing.T) {
 	if !simd.Enabled {
 		t.Skip("long blocks are for the AVX2 kernels")

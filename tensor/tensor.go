@@ -263,29 +263,14 @@ func (t *Tensor[T]) Clone() *Tensor[T] {
 
 // Values returns a new slice holding t's elements in row-major order.
 func (t *Tensor[T]) Values() []T {
-	out := make([]T, 0, t.Numel())
-	if t.Numel() == 0 {
-		return out
+	n := t.Numel()
+	if n == 0 {
+		return []T{}
 	}
 	if t.IsContiguous() {
-		return append(out, t.data[t.offset:t.offset+t.Numel()]...)
+		return append(make([]T, 0, n), t.data[t.offset:t.offset+n]...)
 	}
-	idx := make([]int, len(t.shape))
-	off := t.offset
-	for {
-		out = append(out, t.data[off])
-		i := len(idx) - 1
-		for ; i >= 0; i-- {
-			idx[i]++
-			off += t.strides[i]
-			if idx[i] < t.shape[i] {
-				break
-			}
-			off -= idx[i] * t.strides[i]
-			idx[i] = 0
-		}
-		if i < 0 {
-			return out
-		}
-	}
+	out := make([]T, n)
+	copyStrided(out, t.data, t.offset, t.shape, t.strides)
+	return out
 }
