@@ -355,6 +355,36 @@ func BenchmarkW9(b *testing.B) {
 	}
 }
 
+// BenchmarkTransposedCopy is y.T made contiguous: by the executor into a
+// tensor (streamed around the caches at 1e7), and by Tensor.Values on the
+// calling goroutine, allocation included.
+func BenchmarkTransposedCopy(b *testing.B) {
+	for _, s := range ewSizes {
+		b.Run(s.name, func(b *testing.B) {
+			R, C := s.rows, s.cols
+			yt := tensor.Must(ewRand[float64](2, C, R).T())
+			e := expr.Of(yt)
+			b.Run("tensorplay-into", func(b *testing.B) {
+				dst := tensor.Must(tensor.New[float64](R, C))
+				b.SetBytes(2 * 8 * int64(R*C))
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := exec.EvalTo(dst, e); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("values", func(b *testing.B) {
+				b.SetBytes(2 * 8 * int64(R*C))
+				b.ReportAllocs()
+				for b.Loop() {
+					_ = yt.Values()
+				}
+			})
+		})
+	}
+}
+
 // BenchmarkW12 is W2 and W4 in float32.
 func BenchmarkW12(b *testing.B) {
 	for _, s := range ewSizes {

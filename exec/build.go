@@ -352,6 +352,9 @@ func (g *region) lengthenBlocks(x *Executor) {
 //     of streamRow bytes or more stream anyway: in 512-column tiles float64
 //     2049² was 1.05–1.07x faster and 3162² 1.06–1.1x (float32 3162², in
 //     pieces of 2 KiB, 0.96–0.97x).
+//
+// A region without kernels, a copy, stores its outputs from its inputs'
+// slots with the streaming copy under the same rules.
 func (g *region) markStreams(producer, lastRead []int, exact [][]int) {
 	bytes := 0
 	for _, o := range g.outputs {
@@ -361,23 +364,34 @@ func (g *region) markStreams(producer, lastRead []int, exact [][]int) {
 		return
 	}
 	for oi, o := range g.outputs {
+		size := g.slotDT[o.src].Size()
 		if !o.direct {
-			continue // (a region without kernels, a copy, has no direct outputs)
-		}
-		in := &g.instrs[producer[o.src]]
-		if len(exact[oi]) > 0 || lastRead[o.src] > producer[o.src] || !g.vectorized(*in) {
+			// A region without kernels copies its inputs into its outputs
+			// (x.T materialized): the copy streams like a kernel would.
+			if len(g.instrs) == 0 && !g.scalar[o.src] && g.streamsCopy(o.src) && g.wholeLines(oi, size) {
+				g.outputs[oi].stream, g.streams = true, true
+			}
 			continue
 		}
-		st, size := g.lay.strides[oi], g.slotDT[o.src].Size()
-		d := len(st)
-		if st[d-1] != 1 || !g.rowMode && g.r > 1 && d >= 2 && st[d-2] != g.cols {
-			continue // blocks not contiguous in the output
-		}
-		if g.rowMode && g.piece*size < streamRow && (st[d-2]*size%64 != 0 || g.offsets[oi]*size%64 != 0 || g.c*size%64 != 0 || g.piece*size%64 != 0) {
-			continue // short pieces of rows not in whole cache lines
+		in := &g.instrs[producer[o.src]]
+		if len(exact[oi]) > 0 || lastRead[o.src] > producer[o.src] || !g.vectorized(*in) || !g.wholeLines(oi, size) {
+			continue
 		}
 		in.stream, g.streams = true, true
 	}
+}
+
+// wholeLines reports whether output oi's blocks are contiguous in it and,
+// in row mode, either long pieces or pieces in whole cache lines (see
+// markStreams).
+func (g *region) wholeLines(oi, size int) bool {
+	st := g.lay.strides[oi]
+	d := len(st)
+	if st[d-1] != 1 || !g.rowMode && g.r > 1 && d >= 2 && st[d-2] != g.cols {
+		return false // blocks not contiguous in the output
+	}
+	return !g.rowMode || g.piece*size >= streamRow ||
+		st[d-2]*size%64 == 0 && g.offsets[oi]*size%64 == 0 && g.c*size%64 == 0 && g.piece*size%64 == 0
 }
 
 // sameBase reports whether values a and b index one storage slice from the

@@ -40,6 +40,28 @@ var streamBytes = 32 << 20
 // and end on cache lines (see markStreams).
 const streamRow = 4096
 
+// streamCopyOf returns the AVX2 loop that copies around the caches for T,
+// or nil: there is one for float32 and float64 where the loops are
+// enabled.
+func streamCopyOf[T dtype.Elem]() func(d, x []T) {
+	var f any
+	switch any(*new(T)).(type) {
+	case float64:
+		f, _ = simd.UnaryStream[float64](simd.Copy)
+	case float32:
+		f, _ = simd.UnaryStream[float32](simd.Copy)
+	}
+	k, _ := f.(func(d, x []T))
+	return k
+}
+
+// streamsCopy reports whether slot s's values can be copied around the
+// caches: float32 and float64, with the AVX2 loops.
+func (g *region) streamsCopy(s int) bool {
+	dt := g.slotDT[s]
+	return (dt == dtype.Float32 || dt == dtype.Float64) && simd.Enabled
+}
+
 // viaSIMD adapts a lookup of internal/simd, keyed by its ops, to the
 // executor's lookups, keyed by expr ops (ops maps the ones it has).
 func viaSIMD[O comparable, K any](ops map[expr.Op]O, lookup func(O) (K, bool)) func(expr.Op) (K, bool) {

@@ -78,6 +78,7 @@ type regionOutput struct {
 	value  int
 	src    int  // slot that holds the output's values
 	direct bool // the producing kernel writes the output's storage itself
+	stream bool // stored (not direct) with non-temporal stores (see markStreams)
 }
 
 // regionState is one worker's scratch for a region: typed slots, the
@@ -129,6 +130,9 @@ func (g *region) newState() (*regionState, error) {
 	}
 	for i, o := range g.outputs {
 		st.outs[i] = typedFor(g.slotDT[o.src]).newSlot(0, true)
+		if o.stream {
+			st.outs[i].streamStores()
+		}
 	}
 	for _, in := range g.instrs {
 		args := make([]slotAny, len(in.args))
@@ -547,6 +551,9 @@ func (g *region) describe(w io.Writer, names func(v int) string) {
 	}
 	for _, o := range g.outputs {
 		mode := "store"
+		if o.stream {
+			mode = "store, streaming stores"
+		}
 		if o.direct {
 			mode = "direct"
 			for _, in := range g.instrs {

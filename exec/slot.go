@@ -23,6 +23,10 @@ type slot[T dtype.Elem] struct {
 
 	line    int // elements per 64-byte cache line
 	touched T   // sink of touchColumns
+
+	// copyStream, when set (see streamStores), copies contiguous blocks
+	// into an output's storage with non-temporal stores.
+	copyStream func(d, x []T)
 }
 
 // slotAny is a slot of any element type.
@@ -47,6 +51,9 @@ type slotAny interface {
 	// a destination tensor, with the slot of the node that produces it.
 	redirect(src slotAny, g *geom, off int) bool
 	storeFrom(src slotAny, g *geom, off int)
+	// streamStores makes storeFrom copy contiguous blocks with
+	// non-temporal stores where T has such a loop (see streamCopyOf).
+	streamStores()
 	// block returns the current values as a *[]T of length n (a scalar as
 	// one element), boxed once when the slot was made: no allocation.
 	block(n int) any
@@ -265,8 +272,14 @@ func (s *slot[T]) storeFrom(src slotAny, g *geom, off int) {
 		return
 	}
 	if contiguousTile(g) {
-		copy(s.data[off:off+n], from.v[:n])
+		if s.copyStream != nil {
+			s.copyStream(s.data[off:off+n], from.v[:n])
+		} else {
+			copy(s.data[off:off+n], from.v[:n])
+		}
 		return
 	}
 	scatter(s.data, from.v[:n], off, g)
 }
+
+func (s *slot[T]) streamStores() { s.copyStream = streamCopyOf[T]() }

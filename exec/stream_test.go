@@ -84,20 +84,52 @@ func testStreamingStores[T dtype.Float](t *testing.T) {
 	}
 }
 
-// TestStreamingCopies: regions without kernels (copies) are large enough to
-// stream too, and have nothing to stream: they must still plan and run.
-// (Planning one of 32 MiB or more panicked once.)
+// TestStreamingCopies: regions without kernels (copies: a.T made
+// contiguous, a copied into dst) store around the caches too when they are
+// large and float, into destinations at every alignment, with the same
+// values. A transposed copy, written a piece of a tile's row at a time,
+// streams only where those pieces are whole cache lines (see
+// TestStreamingStoresWhere). (Planning one of 32 MiB or more panicked once.)
 func TestStreamingCopies(t *testing.T) {
 	defer exec.SetStreamBytes(0)()
-	a := tensor.Must(tensor.Rand[float64](63, 70, 90))
-	at := tensor.Must(a.T())
-	got, err := exec.Eval(expr.Of(at))
-	require.NoError(t, err, "a.T made contiguous")
-	assert.Equal(t, at.Values(), got.Values(), "a.T made contiguous")
+	t.Run("float64", testStreamingCopies[float64])
+	t.Run("float32", testStreamingCopies[float32])
+	t.Run("int64", testStreamingCopies[int64])
+}
 
-	dst := tensor.Must(tensor.Zeros[float64](70, 90))
-	require.NoError(t, exec.EvalTo(dst, expr.Of(a)), "a copied")
-	assert.Equal(t, a.Values(), dst.Values(), "a copied")
+func testStreamingCopies[T dtype.Elem](t *testing.T) {
+	const R, C = 80, 96 // rows of whole cache lines either way round
+	a := randomTensor[T](t, newRand(63), R, C)
+	at := tensor.Must(a.T())
+	float := simd.Enabled && (dtype.Of[T]() == dtype.Float32 || dtype.Of[T]() == dtype.Float64)
+	for _, c := range []struct {
+		name       string
+		src        *tensor.Tensor[T]
+		transposed bool
+	}{{"a.T made contiguous", at, true}, {"a copied", a, false}} {
+		rows, cols := c.src.Shape()[0], c.src.Shape()[1]
+		for off := range 8 {
+			var plan bytes.Buffer
+			x := exec.New(exec.Debug(&plan), exec.Workers(2), exec.Grain(1))
+			buf := tensor.Must(tensor.New[T](rows*cols + 8))
+			dst := tensor.Must(tensor.Must(buf.Slice(0, off, off+rows*cols, 1)).Reshape(rows, cols))
+			require.NoError(t, exec.EvalToWith(x, dst, expr.Of(c.src)), c.name)
+			x.Close()
+			assertValues(t, c.src.Values(), dst.Values(), "%s at offset %d", c.name, off)
+			want := float && (!c.transposed || off == 0)
+			assert.Equal(t, want, strings.Contains(plan.String(), "(store, streaming stores)"), "%s at offset %d:\n%s", c.name, off, plan.String())
+		}
+	}
+
+	// Into a strided destination: stored element by element, never
+	// streamed.
+	var plan bytes.Buffer
+	x := exec.New(exec.Debug(&plan))
+	defer x.Close()
+	dst := tensor.Must(tensor.Must(tensor.New[T](R, 2*C)).Slice(1, 0, 2*C, 2))
+	require.NoError(t, exec.EvalToWith(x, dst, expr.Of(a)))
+	assertValues(t, a.Values(), dst.Values(), "into a strided view")
+	assert.Contains(t, plan.String(), "(store)\n", "into a strided view")
 }
 
 // TestStreamingStoresWhere: outputs stream only where their kernel writes

@@ -1,7 +1,7 @@
 // Package simd holds AVX2 loops over float32 and float64 blocks for the
 // executor's arithmetic: the four binary ops with vector or scalar operands,
 // every fused pair outer(inner(x, y), z) the executor forms, and neg, abs,
-// sqrt and square.
+// sqrt, square and copy.
 //
 // Each loop computes exactly what the plain Go loop computes, element by
 // element: packed IEEE add, sub, mul, div and sqrt round each lane as the
@@ -53,6 +53,8 @@ const (
 	Abs
 	Sqrt
 	Square
+	// Copy is d = x: its streaming form copies around the caches.
+	Copy
 )
 
 // Binary holds the three forms of one binary op: d = a op b with both
@@ -126,7 +128,7 @@ func Unary[T Float](op UnaryOp) (func(d, x []T), bool) { return unary[T](op, 0) 
 func UnaryStream[T Float](op UnaryOp) (func(d, x []T), bool) { return unary[T](op, 1) }
 
 func unary[T Float](op UnaryOp, stream int) (func(d, x []T), bool) {
-	if !Enabled || op > Square {
+	if !Enabled || op > Copy {
 		return nil, false
 	}
 	return choose[T, func(d, x []T)](unary64[stream][op], unary32[stream][op])

@@ -593,6 +593,14 @@ func square64(d []float64, x []float64) {
 }
 
 //go:noescape
+func copy64AVX2(d []float64, x []float64)
+
+func copy64(d []float64, x []float64) {
+	x = x[:len(d)]
+	copy64AVX2(d, x)
+}
+
+//go:noescape
 func addVV64StreamAVX2(d []float64, x []float64, y []float64)
 
 func addVV64Stream(d []float64, x []float64, y []float64) {
@@ -1180,6 +1188,14 @@ func square64Stream(d []float64, x []float64) {
 	square64StreamAVX2(d, x)
 }
 
+//go:noescape
+func copy64StreamAVX2(d []float64, x []float64)
+
+func copy64Stream(d []float64, x []float64) {
+	x = x[:len(d)]
+	copy64StreamAVX2(d, x)
+}
+
 var binary64 = [2][4]Binary[float64]{
 	{
 		Add: {addVV64, addVS64, addSV64},
@@ -1289,18 +1305,20 @@ var fusedS64 = [2][4][3][2]func(d, x []float64, y float64, z []float64){
 	},
 }
 
-var unary64 = [2][4]func(d, x []float64){
+var unary64 = [2][5]func(d, x []float64){
 	{
 		Neg:    neg64,
 		Abs:    abs64,
 		Sqrt:   sqrt64,
 		Square: square64,
+		Copy:   copy64,
 	},
 	{
 		Neg:    neg64Stream,
 		Abs:    abs64Stream,
 		Sqrt:   sqrt64Stream,
 		Square: square64Stream,
+		Copy:   copy64Stream,
 	},
 }
 
@@ -1893,6 +1911,14 @@ func square32(d []float32, x []float32) {
 }
 
 //go:noescape
+func copy32AVX2(d []float32, x []float32)
+
+func copy32(d []float32, x []float32) {
+	x = x[:len(d)]
+	copy32AVX2(d, x)
+}
+
+//go:noescape
 func addVV32StreamAVX2(d []float32, x []float32, y []float32)
 
 func addVV32Stream(d []float32, x []float32, y []float32) {
@@ -2480,6 +2506,14 @@ func square32Stream(d []float32, x []float32) {
 	square32StreamAVX2(d, x)
 }
 
+//go:noescape
+func copy32StreamAVX2(d []float32, x []float32)
+
+func copy32Stream(d []float32, x []float32) {
+	x = x[:len(d)]
+	copy32StreamAVX2(d, x)
+}
+
 var binary32 = [2][4]Binary[float32]{
 	{
 		Add: {addVV32, addVS32, addSV32},
@@ -2589,17 +2623,19 @@ var fusedS32 = [2][4][3][2]func(d, x []float32, y float32, z []float32){
 	},
 }
 
-var unary32 = [2][4]func(d, x []float32){
+var unary32 = [2][5]func(d, x []float32){
 	{
 		Neg:    neg32,
 		Abs:    abs32,
 		Sqrt:   sqrt32,
 		Square: square32,
+		Copy:   copy32,
 	},
 	{
 		Neg:    neg32Stream,
 		Abs:    abs32Stream,
 		Sqrt:   sqrt32Stream,
 		Square: square32Stream,
+		Copy:   copy32Stream,
 	},
 }

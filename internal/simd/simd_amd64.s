@@ -4888,6 +4888,57 @@ done:
 	VZEROUPPER
 	RET
 
+// func copy64AVX2(d []float64, x []float64)
+TEXT ·copy64AVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVUPD Y0, 0(DI)(AX*8)
+	VMOVUPD Y3, 32(DI)(AX*8)
+	VMOVUPD Y6, 64(DI)(AX*8)
+	VMOVUPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
 // func addVV64StreamAVX2(d []float64, x []float64, y []float64)
 TEXT ·addVV64StreamAVX2(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), DI
@@ -10664,6 +10715,68 @@ done:
 	VZEROUPPER
 	RET
 
+// func copy64StreamAVX2(d []float64, x []float64)
+TEXT ·copy64StreamAVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*8), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $16, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVUPD 32(SI)(AX*8), X3
+	VINSERTF128 $1, 48(SI)(AX*8), Y3, Y3
+	VMOVUPD 64(SI)(AX*8), X6
+	VINSERTF128 $1, 80(SI)(AX*8), Y6, Y6
+	VMOVUPD 96(SI)(AX*8), X9
+	VINSERTF128 $1, 112(SI)(AX*8), Y9, Y9
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	VMOVNTPD Y3, 32(DI)(AX*8)
+	VMOVNTPD Y6, 64(DI)(AX*8)
+	VMOVNTPD Y9, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $4, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPD 0(SI)(AX*8), X0
+	VINSERTF128 $1, 16(SI)(AX*8), Y0, Y0
+	VMOVNTPD Y0, 0(DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSD (SI)(AX*8), X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
 // func addVV32AVX2(d []float32, x []float32, y []float32)
 TEXT ·addVV32AVX2(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), DI
@@ -15540,6 +15653,57 @@ tail:
 loopt:
 	VMOVSS (SI)(AX*4), X0
 	VMULSS X0, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func copy32AVX2(d []float32, x []float32)
+TEXT ·copy32AVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVUPS Y0, 0(DI)(AX*4)
+	VMOVUPS Y3, 32(DI)(AX*4)
+	VMOVUPS Y6, 64(DI)(AX*4)
+	VMOVUPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
 	VMOVSS X0, (DI)(AX*4)
 	INCQ AX
 	CMPQ AX, CX
@@ -21316,6 +21480,68 @@ tail:
 loopt:
 	VMOVSS (SI)(AX*4), X0
 	VMULSS X0, X0, X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT loopt
+done:
+	VZEROUPPER
+	RET
+
+// func copy32StreamAVX2(d []float32, x []float32)
+TEXT ·copy32StreamAVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	XORQ AX, AX
+peel:
+	CMPQ AX, CX
+	JGE done
+	LEAQ (DI)(AX*4), R9
+	TESTQ $31, R9
+	JZ aligned
+	VMOVSS (SI)(AX*4), X0
+	VMOVSS X0, (DI)(AX*4)
+	INCQ AX
+	JMP peel
+aligned:
+	MOVQ CX, BX
+	SUBQ $32, BX
+	CMPQ AX, BX
+	JGT one
+loop:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVUPS 32(SI)(AX*4), X3
+	VINSERTF128 $1, 48(SI)(AX*4), Y3, Y3
+	VMOVUPS 64(SI)(AX*4), X6
+	VINSERTF128 $1, 80(SI)(AX*4), Y6, Y6
+	VMOVUPS 96(SI)(AX*4), X9
+	VINSERTF128 $1, 112(SI)(AX*4), Y9, Y9
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	VMOVNTPS Y3, 32(DI)(AX*4)
+	VMOVNTPS Y6, 64(DI)(AX*4)
+	VMOVNTPS Y9, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE loop
+one:
+	MOVQ CX, BX
+	SUBQ $8, BX
+	CMPQ AX, BX
+	JGT tail
+loop1:
+	VMOVUPS 0(SI)(AX*4), X0
+	VINSERTF128 $1, 16(SI)(AX*4), Y0, Y0
+	VMOVNTPS Y0, 0(DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE loop1
+tail:
+	CMPQ AX, CX
+	JGE done
+loopt:
+	VMOVSS (SI)(AX*4), X0
 	VMOVSS X0, (DI)(AX*4)
 	INCQ AX
 	CMPQ AX, CX

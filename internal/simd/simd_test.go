@@ -36,6 +36,8 @@ func applyUnary[T simd.Float](op simd.UnaryOp, a T) T {
 		return T(math.Abs(float64(a)))
 	case simd.Sqrt:
 		return T(math.Sqrt(float64(a)))
+	case simd.Copy:
+		return a
 	}
 	return T(a * a)
 }
@@ -139,7 +141,7 @@ func forms[T simd.Float](t *testing.T, stream bool) []form[T] {
 			}
 		}
 	}
-	for _, op := range []simd.UnaryOp{simd.Neg, simd.Abs, simd.Sqrt, simd.Square} {
+	for _, op := range []simd.UnaryOp{simd.Neg, simd.Abs, simd.Sqrt, simd.Square, simd.Copy} {
 		f, _ := unaryOf(op)
 		fs = append(fs, form[T]{fmt.Sprintf("unary %d", op), 1, func(d []T, v [][]T, _ T) { f(d, v[0]) }, func(v []T, _ T) T { return applyUnary(op, v[0]) }})
 	}
@@ -206,10 +208,10 @@ func TestForms(t *testing.T) {
 	simd.Fence()
 }
 
-// testUnary also requires neg and abs to give NaNs the same bits.
+// testUnary also requires neg, abs and copy to give NaNs the same bits.
 func testUnary[T simd.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for _, op := range []simd.UnaryOp{simd.Neg, simd.Abs, simd.Sqrt, simd.Square} {
+	for _, op := range []simd.UnaryOp{simd.Neg, simd.Abs, simd.Sqrt, simd.Square, simd.Copy} {
 		f, ok := simd.Unary[T](op)
 		if !ok {
 			t.Skip("no AVX2 loops here")
@@ -222,8 +224,9 @@ func testUnary[T simd.Float](t *testing.T) {
 			}
 			f(got, x)
 			for i := range want {
-				// Neg and abs work on the sign bit: NaNs must match bit for bit too.
-				if op == simd.Neg || op == simd.Abs {
+				// Neg and abs work on the sign bit and copy moves bits: NaNs
+				// must match bit for bit too.
+				if op == simd.Neg || op == simd.Abs || op == simd.Copy {
 					require.Equal(t, math.Float64bits(float64(want[i])), math.Float64bits(float64(got[i])), "op %d n=%d i=%d", op, n, i)
 				}
 			}
@@ -266,6 +269,6 @@ func TestOutOfRangeOps(t *testing.T) {
 	assert.False(t, ok)
 	_, ok = simd.Fused[float64](simd.Add, simd.Div, true)
 	assert.False(t, ok, "division is not an inner op")
-	_, ok = simd.Unary[float64](simd.Square + 1)
+	_, ok = simd.Unary[float64](simd.Copy + 1)
 	assert.False(t, ok)
 }

@@ -36,7 +36,7 @@ var elems = []elem{
 
 // node is an expression: a leaf operand (arg >= 0) or an op over kids.
 type node struct {
-	op   string // add, sub, mul, div, neg, abs, sqrt, square; "" for a leaf
+	op   string // add, sub, mul, div, neg, abs, sqrt, square, copy; "" for a leaf
 	arg  int    // the operand's position after d, for a leaf
 	kids []*node
 }
@@ -55,7 +55,7 @@ type kernel struct {
 
 var binOps = []string{"add", "sub", "mul", "div"}
 var innerOps = []string{"add", "sub", "mul"}
-var unOps = []string{"neg", "abs", "sqrt", "square"}
+var unOps = []string{"neg", "abs", "sqrt", "square", "copy"}
 
 // kernels lists every function, in the order of the generated files.
 func kernels() []kernel {
@@ -192,6 +192,8 @@ func (g *gen) eval(n *node, u int, tail bool, next *int) int {
 		g.p("VANDP%s %s, %s, %s", g.e.packed[1:], reg(maskAbs), reg(regs[0]), reg(dst))
 	case "neg":
 		g.p("VXORP%s %s, %s, %s", g.e.packed[1:], reg(maskNeg), reg(regs[0]), reg(dst))
+	case "copy":
+		// Stores its operand's register as loaded: dst is that register.
 	default:
 		log.Fatalf("asmgen: unknown op %q", n.op)
 	}
@@ -423,7 +425,7 @@ func goFile(ks []kernel) []byte {
 			}
 			b.WriteString("}\n")
 		}
-		fmt.Fprintf(&b, "\nvar unary%s = [2][4]func(d, x []%s){\n", e.suffix, e.goType)
+		fmt.Fprintf(&b, "\nvar unary%s = [2][%d]func(d, x []%s){\n", e.suffix, len(unOps), e.goType)
 		for _, stream := range streams {
 			b.WriteString("\t{\n")
 			for _, op := range unOps {
