@@ -185,7 +185,14 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 
 	// Inputs that share memory with an output: exactly the output is fine
 	// (each element is read before it is written); any other overlap is
-	// staged through a copy, decided here before the layout is built.
+	// staged through a copy, decided here before the layout is built. So is
+	// an input exactly an output that a later output is stored from (roots
+	// a → b and b → c): outputs are stored in order, so that one would copy
+	// the new b.
+	srcs := make([]int, len(ms)) // each output's slot
+	for oi, m := range ms {
+		srcs[oi] = pr.slotOf[m.node]
+	}
 	exact := make([][]int, len(ms)) // per output, input slots that are exactly it
 	for oi, m := range ms {
 		ov := &pl.p.values[m.value]
@@ -195,7 +202,8 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 			}
 			iv := &pl.p.values[in]
 			st, err := tensor.BroadcastStrides(iv.shape, iv.strides, shape)
-			if err == nil && iv.offset == ov.offset && slices.Equal(st, ov.strides) && pl.sameBase(in, m.value) {
+			if err == nil && iv.offset == ov.offset && slices.Equal(st, ov.strides) && pl.sameBase(in, m.value) &&
+				!slices.Contains(srcs[oi+1:], s) {
 				exact[oi] = append(exact[oi], s)
 				continue
 			}
@@ -258,15 +266,12 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		}
 	}
 	nslots := len(g.slotDT)
-	srcs := map[int]bool{}
-	for _, m := range ms {
-		srcs[pr.slotOf[m.node]] = true
-	}
-	fusePairs(g, func(s int) bool { return srcs[s] })
+	fusePairs(g, func(s int) bool { return slices.Contains(srcs, s) })
 
 	// Outputs. A kernel writes its output's storage directly unless an input
-	// that is exactly that output is still read by a later kernel.
-	// Kernel positions are taken after fusion, which removed kernels.
+	// that is exactly that output is still read by a later kernel, or by an
+	// earlier output's store (which comes after every kernel). Kernel
+	// positions are taken after fusion, which removed kernels.
 	lastRead := make([]int, nslots)
 	producer := make([]int, nslots)
 	for i, in := range g.instrs {
@@ -280,7 +285,7 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		src := pr.slotOf[m.node]
 		direct := src >= len(pr.inputs) && !g.scalar[src] && !redirected[src] && oi < 64
 		for _, s := range exact[oi] {
-			direct = direct && lastRead[s] <= producer[src]
+			direct = direct && lastRead[s] <= producer[src] && !slices.Contains(srcs[:oi], s)
 		}
 		if direct {
 			redirected[src] = true
@@ -368,7 +373,7 @@ func (g *region) markStreams(producer, lastRead []int, exact [][]int) {
 		if !o.direct {
 			// A region without kernels copies its inputs into its outputs
 			// (x.T materialized): the copy streams like a kernel would.
-			if len(g.instrs) == 0 && !g.scalar[o.src] && g.streamsCopy(o.src) && g.wholeLines(oi, size) {
+			if len(g.instrs) == 0 && len(exact[oi]) == 0 && !g.scalar[o.src] && g.streamsCopy(o.src) && g.wholeLines(oi, size) {
 				g.outputs[oi].stream, g.streams = true, true
 			}
 			continue

@@ -1,6 +1,7 @@
 package exec_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -215,5 +216,79 @@ func TestRunDestinationsOverlap(t *testing.T) {
 	for i := range N {
 		assert.Equal(t, float32(i+2), h1.Values()[i])
 		assert.Equal(t, float32(2*(i+2)), h2.Values()[i])
+	}
+}
+
+// TestRunRootReadsAnotherDestination: with several roots, a root that reads
+// another root's destination gets its values from before the update,
+// whatever the roots' order, whether the region copies or computes, and
+// whether its copies stream. (Roots a → b, b → c once gave c the new b.)
+func TestRunRootReadsAnotherDestination(t *testing.T) {
+	const n = 48
+	r := newRand(71)
+	a0, b0 := randomTensor[float64](t, r, n, n), randomTensor[float64](t, r, n, n)
+	aT := tensor.Must(a0.T()).Values()
+	double := func(v []float64) []float64 {
+		out := make([]float64, len(v))
+		for i, x := range v {
+			out[i] = 2 * x
+		}
+		return out
+	}
+	plus1 := func(v []float64) []float64 {
+		out := make([]float64, len(v))
+		for i, x := range v {
+			out[i] = x + 1
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		// roots builds the roots on a and b; the destinations are b and c
+		// (or c and b, swapped).
+		roots   func(a, b expr.Expr[float64]) []expr.Expr[float64]
+		swapped bool
+		wantB   []float64 // b afterwards
+		wantC   func() []float64
+	}{
+		{"a → b, b → c", func(a, b expr.Expr[float64]) []expr.Expr[float64] { return []expr.Expr[float64]{a, b} },
+			false, a0.Values(), b0.Values},
+		{"b → c, a → b", func(a, b expr.Expr[float64]) []expr.Expr[float64] { return []expr.Expr[float64]{b, a} },
+			true, a0.Values(), b0.Values},
+		{"a.T → b, b → c", func(a, b expr.Expr[float64]) []expr.Expr[float64] {
+			return []expr.Expr[float64]{expr.Of(tensor.Must(a0.T())), b}
+		}, false, aT, b0.Values},
+		{"2a → b, b → c", func(a, b expr.Expr[float64]) []expr.Expr[float64] { return []expr.Expr[float64]{a.MulScalar(2), b} },
+			false, double(a0.Values()), b0.Values},
+		{"2a → b, b+1 → c", func(a, b expr.Expr[float64]) []expr.Expr[float64] {
+			return []expr.Expr[float64]{a.MulScalar(2), b.AddScalar(1)}
+		}, false, double(a0.Values()), func() []float64 { return plus1(b0.Values()) }},
+		{"b → c, 2a → b", func(a, b expr.Expr[float64]) []expr.Expr[float64] { return []expr.Expr[float64]{b, a.MulScalar(2)} },
+			true, double(a0.Values()), b0.Values},
+	}
+	for _, tt := range tests {
+		for _, stream := range []bool{false, true} {
+			for _, workers := range []int{1, 2} {
+				t.Run(fmt.Sprintf("%s/stream=%v/workers=%d", tt.name, stream, workers), func(t *testing.T) {
+					if stream {
+						defer exec.SetStreamBytes(0)()
+					}
+					a, b := a0.Clone(), b0.Clone()
+					c := tensor.Must(tensor.Zeros[float64](n, n))
+					es := tt.roots(expr.Of(a), expr.Of(b))
+					roots := []*expr.Node{es[0].Node(), es[1].Node()}
+					dsts := []tensor.Any{b, c}
+					if tt.swapped {
+						dsts = []tensor.Any{c, b}
+					}
+					x := exec.New(exec.Workers(workers), exec.Grain(1), exec.BlockSize(64))
+					defer x.Close()
+					_, err := x.Run(roots, dsts)
+					require.NoError(t, err)
+					assertValues(t, tt.wantB, b.Values(), "b")
+					assertValues(t, tt.wantC(), c.Values(), "c: the old b")
+				})
+			}
+		}
 	}
 }

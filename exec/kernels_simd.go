@@ -26,7 +26,8 @@ var simdUnaryOps = map[expr.Op]simd.UnaryOp{
 }
 
 // streamBytes is the size of a region's outputs from which the kernels
-// that write them directly use the AVX2 loops' streaming forms:
+// that write them directly, and the copies of regions without kernels, use
+// the AVX2 loops' streaming forms:
 // non-temporal stores, which go around the caches and do not read each
 // line of the destination in first. An output that large leaves the
 // caches anyway; storing around them saves a quarter of a+b's memory

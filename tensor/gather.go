@@ -17,8 +17,7 @@ const (
 
 // copyStrided copies the elements of the view (data, off, shape, strides)
 // into dst, whose length is their number, in row-major order. The view's
-// dims are first merged where it allows (size-1 dims dropped, a dim merged
-// into the next when its stride is the next's extent), then copied
+// dims are first merged where it allows (see mergeView), then copied
 //   - a row at a time when the last dim has unit stride (copy's memmove);
 //   - in tiles when another dim has unit stride (a transposed view),
 //     so that each cache line read serves a tile's rows;
@@ -115,8 +114,8 @@ func eachRow(sizes, strides []int, off int, f func(p int)) {
 }
 
 // mergeView drops the size-1 dims of a view and merges each dim into the
-// next where its stride is the next's extent, which leaves its row-major
-// order unchanged.
+// next where its stride is the next's stride times the next's extent,
+// which leaves its row-major order unchanged.
 func mergeView(shape Shape, strides []int) (sizes, st []int) {
 	for i, s := range shape {
 		if s == 1 {
