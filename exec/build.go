@@ -19,8 +19,12 @@ func (pl *planner) buildSteps() error {
 		if err != nil {
 			return err
 		}
+		level := k.level
+		if ms[0].final {
+			level-- // before every final region: each may write what another reads
+		}
 		for _, cp := range pl.pendingStage {
-			pl.addStep(k.level, cp)
+			pl.addStep(level, cp)
 		}
 		pl.pendingStage = pl.pendingStage[:0]
 		pl.addStep(k.level, g)
@@ -208,6 +212,20 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 				continue
 			}
 			pr.inputs[s] = pl.stage(in)
+		}
+	}
+	if ms[0].final {
+		// The final regions (one per destination shape) run one after
+		// another: an input that shares storage with another one's
+		// destination is staged before any of them runs.
+		own := map[int]bool{}
+		for _, m := range ms {
+			own[m.value] = true
+		}
+		for s, in := range pr.inputs {
+			if !slices.ContainsFunc(exact, func(e []int) bool { return slices.Contains(e, s) }) && pl.finalWrites(in, own) {
+				pr.inputs[s] = pl.stage(in)
+			}
 		}
 	}
 	g := &region{shape: shape.Clone(), inputs: pr.inputs}
@@ -446,6 +464,19 @@ func (pl *planner) shareStorage(a, b int) bool {
 	}
 	if va.kind == valFixed && vb.kind == valFixed {
 		return va.fixed.SameStorage(vb.fixed)
+	}
+	return false
+}
+
+// finalWrites reports whether value in shares storage with the
+// destination of a final member (see assignValues) other than those in own.
+func (pl *planner) finalWrites(in int, own map[int]bool) bool {
+	for _, k := range pl.groups {
+		for _, m := range pl.members[k] {
+			if m.final && !own[m.value] && pl.shareStorage(in, m.value) {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -3,6 +3,7 @@ package exec_test
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -287,6 +288,65 @@ func TestRunRootReadsAnotherDestination(t *testing.T) {
 					require.NoError(t, err)
 					assertValues(t, tt.wantB, b.Values(), "b")
 					assertValues(t, tt.wantC(), c.Values(), "c: the old b")
+				})
+			}
+		}
+	}
+}
+
+// TestRunDestinationsOfTwoShapes: with several roots, a destination that
+// shares storage with a leaf is written last, by one region per destination
+// shape. A region that runs later must still read what the tensors held
+// before the call, not what an earlier one wrote (found by a differential
+// fuzz of Run; it predates the fix). Every root order gives the same result.
+func TestRunDestinationsOfTwoShapes(t *testing.T) {
+	sl := func(a *tensor.Tensor[float64], i, j int) *tensor.Tensor[float64] {
+		return tensor.Must(a.Slice(0, i, j, 1))
+	}
+	m23 := func(a *tensor.Tensor[float64], i int) *tensor.Tensor[float64] {
+		return tensor.Must(sl(a, i, i+6).Reshape(2, 3))
+	}
+	type built struct {
+		roots []*expr.Node
+		dsts  []tensor.Any
+		out   *tensor.Tensor[float64] // a new destination, or nil
+	}
+	tests := []struct {
+		name    string
+		build   func(a *tensor.Tensor[float64]) built
+		wantA   []float64
+		wantOut []float64
+	}{
+		{"a[0:4] = a[1:5]; new 2x3 = a[0:6]", func(a *tensor.Tensor[float64]) built {
+			out := tensor.Must(tensor.Zeros[float64](2, 3))
+			return built{[]*expr.Node{expr.Of(sl(a, 1, 5)).Node(), expr.Of(m23(a, 0)).Node()}, []tensor.Any{sl(a, 0, 4), out}, out}
+		}, []float64{1, 2, 3, 4, 4, 5, 6, 7, 8, 9, 10, 11}, []float64{0, 1, 2, 3, 4, 5}},
+		{"a[0:4] = a[1:5]; a[6:12] as 2x3 = 2*a[0:6]", func(a *tensor.Tensor[float64]) built {
+			return built{[]*expr.Node{expr.Of(sl(a, 1, 5)).Node(), expr.Of(m23(a, 0)).MulScalar(2).Node()}, []tensor.Any{sl(a, 0, 4), m23(a, 6)}, nil}
+		}, []float64{1, 2, 3, 4, 4, 5, 0, 2, 4, 6, 8, 10}, nil},
+		{"a[0:3] = sum(a[3:9] as 2x3, 0); new 2x3 = a[0:6]", func(a *tensor.Tensor[float64]) built {
+			out := tensor.Must(tensor.Zeros[float64](2, 3))
+			return built{[]*expr.Node{expr.Of(m23(a, 3)).Sum(0).Node(), expr.Of(m23(a, 0)).Node()}, []tensor.Any{sl(a, 0, 3), out}, out}
+		}, []float64{9, 11, 13, 3, 4, 5, 6, 7, 8, 9, 10, 11}, []float64{0, 1, 2, 3, 4, 5}},
+	}
+	for _, tt := range tests {
+		for _, reversed := range []bool{false, true} {
+			for _, workers := range []int{1, 2} {
+				t.Run(fmt.Sprintf("%s/reversed=%v/workers=%d", tt.name, reversed, workers), func(t *testing.T) {
+					a := tensor.Must(tensor.Arange(0.0, 12, 1))
+					b := tt.build(a)
+					if reversed {
+						slices.Reverse(b.roots)
+						slices.Reverse(b.dsts)
+					}
+					x := exec.New(exec.Workers(workers), exec.Grain(1))
+					defer x.Close()
+					_, err := x.Run(b.roots, b.dsts)
+					require.NoError(t, err)
+					assert.Equal(t, tt.wantA, a.Values(), "a")
+					if b.out != nil {
+						assert.Equal(t, tt.wantOut, b.out.Values(), "the new destination")
+					}
 				})
 			}
 		}
