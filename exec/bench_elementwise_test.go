@@ -55,6 +55,18 @@ func ewRand[T dtype.Float](seed uint64, shape ...int) *tensor.Tensor[T] {
 	return tensor.Must(tensor.RandN[T](seed, shape...))
 }
 
+// benchInto times exec.EvalTo of e into a tensor allocated once.
+func benchInto[T dtype.Elem](b *testing.B, bytes int64, e expr.Expr[T]) {
+	dst := tensor.Must(tensor.New[T](e.Shape()...))
+	b.SetBytes(bytes)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := exec.EvalTo(dst, e); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // ewVariants runs the four variants of one workload.
 func ewVariants[T dtype.Elem](b *testing.B, bytes int64, e expr.Expr[T], hand func(out []T)) {
 	b.Helper()
@@ -72,16 +84,7 @@ func ewVariants[T dtype.Elem](b *testing.B, bytes int64, e expr.Expr[T], hand fu
 			}
 		}
 	})
-	b.Run("tensorplay-into", func(b *testing.B) {
-		dst := tensor.Must(tensor.New[T](shape...))
-		b.SetBytes(bytes)
-		b.ReportAllocs()
-		for b.Loop() {
-			if err := exec.EvalTo(dst, e); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	b.Run("tensorplay-into", func(b *testing.B) { benchInto(b, bytes, e) })
 	b.Run("handloop", func(b *testing.B) {
 		out := make([]T, n)
 		b.SetBytes(bytes)
@@ -334,14 +337,7 @@ func BenchmarkW9(b *testing.B) {
 				saved := simd.Prefetching
 				defer func() { simd.Prefetching = saved }()
 				simd.Prefetching = false
-				dst := tensor.Must(tensor.New[float64](R, C))
-				b.SetBytes(3 * 8 * int64(R*C))
-				b.ReportAllocs()
-				for b.Loop() {
-					if err := exec.EvalTo(dst, e); err != nil {
-						b.Fatal(err)
-					}
-				}
+				benchInto(b, 3*8*int64(R*C), e)
 			})
 			b.Run("handloop-naive", func(b *testing.B) {
 				out := make([]float64, R*C)
@@ -364,16 +360,7 @@ func BenchmarkTransposedCopy(b *testing.B) {
 			R, C := s.rows, s.cols
 			yt := tensor.Must(ewRand[float64](2, C, R).T())
 			e := expr.Of(yt)
-			b.Run("tensorplay-into", func(b *testing.B) {
-				dst := tensor.Must(tensor.New[float64](R, C))
-				b.SetBytes(2 * 8 * int64(R*C))
-				b.ReportAllocs()
-				for b.Loop() {
-					if err := exec.EvalTo(dst, e); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
+			b.Run("tensorplay-into", func(b *testing.B) { benchInto(b, 2*8*int64(R*C), e) })
 			b.Run("values", func(b *testing.B) {
 				b.SetBytes(2 * 8 * int64(R*C))
 				b.ReportAllocs()
