@@ -77,7 +77,7 @@ func viaSIMD[O comparable, K any](ops map[expr.Op]O, lookup func(O) (K, bool)) f
 }
 
 // asBinFns adapts a lookup of simd.Binary loops to binFns.
-func asBinFns[T dtype.Float](lookup func(simd.Op) (simd.Binary[T], bool)) func(simd.Op) (binFns[T], bool) {
+func asBinFns[T simd.Elem](lookup func(simd.Op) (simd.Binary[T], bool)) func(simd.Op) (binFns[T], bool) {
 	return func(o simd.Op) (binFns[T], bool) {
 		k, ok := lookup(o)
 		return binFns[T]{vv: k.VV, vs: k.VS, sv: k.SV}, ok
@@ -140,11 +140,29 @@ func withSIMD[T dtype.Float](m *impl[T]) *impl[T] {
 	return m
 }
 
+// withSIMDInt puts the AVX2 integer loops (add, sub, and mul for 32-bit
+// T) in front of m's binary lookups, and gives m their streaming forms.
+func withSIMDInt[T simd.Int](m *impl[T]) *impl[T] {
+	m.bin = firstOf(viaSIMD(simdOps, asBinFns(simd.IntBinaryOf[T])), m.bin)
+	m.binStream = viaSIMD(simdOps, asBinFns(simd.IntBinaryStreamOf[T]))
+	return m
+}
+
 // vectorized reports whether the loop of in runs as an AVX2 loop: float32
-// or float64 arithmetic, a fused pair, or a unary op internal/simd has.
+// or float64 arithmetic, a fused pair, or a unary op internal/simd has, or
+// integer add, sub or (32-bit) mul.
 func (g *region) vectorized(in instrSpec) bool {
 	dt := g.slotDT[in.dst]
-	if dt != dtype.Float32 && dt != dtype.Float64 || !simd.Enabled || in.compiled != nil {
+	if !simd.Enabled || in.compiled != nil {
+		return false
+	}
+	switch dt {
+	case dtype.Int32, dtype.Uint32, dtype.Int64, dtype.Uint64:
+		o, ok := simdOps[in.op.KernelOp()]
+		return ok && in.inner == expr.OpInvalid && g.slotDT[in.args[0]] == dt &&
+			(o == simd.Add || o == simd.Sub || o == simd.Mul && dt.Size() == 4)
+	case dtype.Float32, dtype.Float64:
+	default:
 		return false
 	}
 	op := in.op.KernelOp()

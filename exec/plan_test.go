@@ -258,6 +258,16 @@ func TestLongBlocks(t *testing.T) {
 			assert.Equal(t, tt.want, tile(tt.x, tt.e))
 		})
 	}
+	// Integer add is an AVX2 loop too; int64 multiply (which AVX2 lacks)
+	// is a Go loop and keeps the blocks its scratch budget gives.
+	intTile := func(e expr.Expr[int64]) string {
+		var plan bytes.Buffer
+		_, err := exec.EvalWith(two.With(exec.Debug(&plan)), e)
+		require.NoError(t, err)
+		return plan.String()
+	}
+	assert.Contains(t, intTile(expr.Of(ints).Add(expr.Of(ints))), "tile 1x65536, 62 blocks", "int64 add")
+	assert.NotContains(t, intTile(expr.Of(ints).Mul(expr.Of(ints))), "tile 1x65536", "int64 mul")
 
 	// The values, in long blocks over tasks of both workers: in place too.
 	av, bv, cv := a.Values(), b.Values(), c.Values()

@@ -183,4 +183,13 @@ func TestStreamingStoresWhere(t *testing.T) {
 
 	plan = planOf([]*expr.Node{x.Exp().Node()}, nil)
 	assert.False(t, streamed(plan, "v1"), "exp has no streaming loop:\n%s", plan)
+
+	i, j := expr.Of(randomTensor[int64](t, r, 64, 64)), expr.Of(randomTensor[int64](t, r, 64, 64))
+	plan = planOf([]*expr.Node{i.Add(j).Node()}, nil)
+	assert.True(t, streamed(plan, "v2"), "int64 add is an AVX2 loop:\n%s", plan)
+	plan = planOf([]*expr.Node{i.Mul(j).Node()}, nil)
+	assert.False(t, streamed(plan, "v2"), "int64 mul is not:\n%s", plan)
+	k, l := expr.Of(randomTensor[int32](t, r, 64, 64)), expr.Of(randomTensor[int32](t, r, 64, 64))
+	plan = planOf([]*expr.Node{k.Mul(l).Node()}, nil)
+	assert.True(t, streamed(plan, "v2"), "int32 mul is:\n%s", plan)
 }

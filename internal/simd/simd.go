@@ -9,6 +9,9 @@
 // its inner result. Only NaN payloads may differ (the executor treats all
 // NaNs alike).
 //
+// Integer add and sub, and 32-bit mul, come for int32, int64, uint32 and
+// uint64 too (IntBinaryOf); they wrap around as Go's arithmetic does.
+//
 // The loops exist because Go does not vectorize: a Go loop does one element
 // per instruction, these four or eight, and a block interpreter that makes
 // several passes over a block in cache is bound by exactly that.
@@ -30,8 +33,17 @@ package simd
 
 //go:generate go run ./internal/asmgen
 
-// Float is the element types with loops here.
+// Float is the float element types with loops here: every op.
 type Float interface{ ~float32 | ~float64 }
+
+// Int is the integer element types with loops here: Add and Sub, and Mul
+// for the 32-bit ones, in the Binary forms only (IntBinaryOf).
+type Int interface {
+	~int32 | ~int64 | ~uint32 | ~uint64
+}
+
+// Elem is every element type with loops here.
+type Elem interface{ Float | Int }
 
 // Op is a binary op.
 type Op uint8
@@ -60,7 +72,7 @@ const (
 // Binary holds the three forms of one binary op: d = a op b with both
 // operands vectors, with b a scalar, and with a a scalar. Each reads
 // len(d) elements of its vector operands and panics if one is shorter.
-type Binary[T Float] struct {
+type Binary[T Elem] struct {
 	VV func(d, a, b []T)
 	VS func(d, a []T, s T)
 	SV func(d []T, s T, b []T)
@@ -83,6 +95,32 @@ func binaryOf[T Float](op Op, stream int) (Binary[T], bool) {
 		return Binary[T]{}, false
 	}
 	return choose[T, Binary[T]](binary64[stream][op], binary32[stream][op])
+}
+
+// IntBinaryOf returns the integer loops of op for T: they wrap around as
+// Go's integer arithmetic does.
+func IntBinaryOf[T Int](op Op) (Binary[T], bool) { return intBinaryOf[T](op, 0) }
+
+// IntBinaryStreamOf returns the streaming integer loops of op for T.
+func IntBinaryStreamOf[T Int](op Op) (Binary[T], bool) { return intBinaryOf[T](op, 1) }
+
+func intBinaryOf[T Int](op Op, stream int) (Binary[T], bool) {
+	if !Enabled || op > Div {
+		return Binary[T]{}, false
+	}
+	var k any
+	switch any(*new(T)).(type) {
+	case int64:
+		k = binaryI64[stream][op]
+	case uint64:
+		k = binaryU64[stream][op]
+	case int32:
+		k = binaryI32[stream][op]
+	case uint32:
+		k = binaryU32[stream][op]
+	}
+	b, ok := k.(Binary[T])
+	return b, ok && b.VV != nil
 }
 
 // Fused returns the loop d = outer(inner(x, y), z) if left, else

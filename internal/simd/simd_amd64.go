@@ -2639,3 +2639,551 @@ var unary32 = [2][5]func(d, x []float32){
 		Copy:   copy32Stream,
 	},
 }
+
+//go:noescape
+func addVVI64AVX2(d []int64, x []int64, y []int64)
+
+func addVVI64(d []int64, x []int64, y []int64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	addVVI64AVX2(d, x, y)
+}
+
+//go:noescape
+func addVSI64AVX2(d []int64, x []int64, y int64)
+
+func addVSI64(d []int64, x []int64, y int64) {
+	x = x[:len(d)]
+	addVSI64AVX2(d, x, y)
+}
+
+//go:noescape
+func addSVI64AVX2(d []int64, x int64, y []int64)
+
+func addSVI64(d []int64, x int64, y []int64) {
+	y = y[:len(d)]
+	addSVI64AVX2(d, x, y)
+}
+
+//go:noescape
+func subVVI64AVX2(d []int64, x []int64, y []int64)
+
+func subVVI64(d []int64, x []int64, y []int64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	subVVI64AVX2(d, x, y)
+}
+
+//go:noescape
+func subVSI64AVX2(d []int64, x []int64, y int64)
+
+func subVSI64(d []int64, x []int64, y int64) {
+	x = x[:len(d)]
+	subVSI64AVX2(d, x, y)
+}
+
+//go:noescape
+func subSVI64AVX2(d []int64, x int64, y []int64)
+
+func subSVI64(d []int64, x int64, y []int64) {
+	y = y[:len(d)]
+	subSVI64AVX2(d, x, y)
+}
+
+//go:noescape
+func addVVI64StreamAVX2(d []int64, x []int64, y []int64)
+
+func addVVI64Stream(d []int64, x []int64, y []int64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	addVVI64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func addVSI64StreamAVX2(d []int64, x []int64, y int64)
+
+func addVSI64Stream(d []int64, x []int64, y int64) {
+	x = x[:len(d)]
+	addVSI64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func addSVI64StreamAVX2(d []int64, x int64, y []int64)
+
+func addSVI64Stream(d []int64, x int64, y []int64) {
+	y = y[:len(d)]
+	addSVI64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVVI64StreamAVX2(d []int64, x []int64, y []int64)
+
+func subVVI64Stream(d []int64, x []int64, y []int64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	subVVI64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVSI64StreamAVX2(d []int64, x []int64, y int64)
+
+func subVSI64Stream(d []int64, x []int64, y int64) {
+	x = x[:len(d)]
+	subVSI64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subSVI64StreamAVX2(d []int64, x int64, y []int64)
+
+func subSVI64Stream(d []int64, x int64, y []int64) {
+	y = y[:len(d)]
+	subSVI64StreamAVX2(d, x, y)
+}
+
+var binaryI64 = [2][4]Binary[int64]{
+	{
+		Add: {addVVI64, addVSI64, addSVI64},
+		Sub: {subVVI64, subVSI64, subSVI64},
+	},
+	{
+		Add: {addVVI64Stream, addVSI64Stream, addSVI64Stream},
+		Sub: {subVVI64Stream, subVSI64Stream, subSVI64Stream},
+	},
+}
+
+//go:noescape
+func addVVU64AVX2(d []uint64, x []uint64, y []uint64)
+
+func addVVU64(d []uint64, x []uint64, y []uint64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	addVVU64AVX2(d, x, y)
+}
+
+//go:noescape
+func addVSU64AVX2(d []uint64, x []uint64, y uint64)
+
+func addVSU64(d []uint64, x []uint64, y uint64) {
+	x = x[:len(d)]
+	addVSU64AVX2(d, x, y)
+}
+
+//go:noescape
+func addSVU64AVX2(d []uint64, x uint64, y []uint64)
+
+func addSVU64(d []uint64, x uint64, y []uint64) {
+	y = y[:len(d)]
+	addSVU64AVX2(d, x, y)
+}
+
+//go:noescape
+func subVVU64AVX2(d []uint64, x []uint64, y []uint64)
+
+func subVVU64(d []uint64, x []uint64, y []uint64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	subVVU64AVX2(d, x, y)
+}
+
+//go:noescape
+func subVSU64AVX2(d []uint64, x []uint64, y uint64)
+
+func subVSU64(d []uint64, x []uint64, y uint64) {
+	x = x[:len(d)]
+	subVSU64AVX2(d, x, y)
+}
+
+//go:noescape
+func subSVU64AVX2(d []uint64, x uint64, y []uint64)
+
+func subSVU64(d []uint64, x uint64, y []uint64) {
+	y = y[:len(d)]
+	subSVU64AVX2(d, x, y)
+}
+
+//go:noescape
+func addVVU64StreamAVX2(d []uint64, x []uint64, y []uint64)
+
+func addVVU64Stream(d []uint64, x []uint64, y []uint64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	addVVU64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func addVSU64StreamAVX2(d []uint64, x []uint64, y uint64)
+
+func addVSU64Stream(d []uint64, x []uint64, y uint64) {
+	x = x[:len(d)]
+	addVSU64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func addSVU64StreamAVX2(d []uint64, x uint64, y []uint64)
+
+func addSVU64Stream(d []uint64, x uint64, y []uint64) {
+	y = y[:len(d)]
+	addSVU64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVVU64StreamAVX2(d []uint64, x []uint64, y []uint64)
+
+func subVVU64Stream(d []uint64, x []uint64, y []uint64) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	subVVU64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVSU64StreamAVX2(d []uint64, x []uint64, y uint64)
+
+func subVSU64Stream(d []uint64, x []uint64, y uint64) {
+	x = x[:len(d)]
+	subVSU64StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subSVU64StreamAVX2(d []uint64, x uint64, y []uint64)
+
+func subSVU64Stream(d []uint64, x uint64, y []uint64) {
+	y = y[:len(d)]
+	subSVU64StreamAVX2(d, x, y)
+}
+
+var binaryU64 = [2][4]Binary[uint64]{
+	{
+		Add: {addVVU64, addVSU64, addSVU64},
+		Sub: {subVVU64, subVSU64, subSVU64},
+	},
+	{
+		Add: {addVVU64Stream, addVSU64Stream, addSVU64Stream},
+		Sub: {subVVU64Stream, subVSU64Stream, subSVU64Stream},
+	},
+}
+
+//go:noescape
+func addVVI32AVX2(d []int32, x []int32, y []int32)
+
+func addVVI32(d []int32, x []int32, y []int32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	addVVI32AVX2(d, x, y)
+}
+
+//go:noescape
+func addVSI32AVX2(d []int32, x []int32, y int32)
+
+func addVSI32(d []int32, x []int32, y int32) {
+	x = x[:len(d)]
+	addVSI32AVX2(d, x, y)
+}
+
+//go:noescape
+func addSVI32AVX2(d []int32, x int32, y []int32)
+
+func addSVI32(d []int32, x int32, y []int32) {
+	y = y[:len(d)]
+	addSVI32AVX2(d, x, y)
+}
+
+//go:noescape
+func subVVI32AVX2(d []int32, x []int32, y []int32)
+
+func subVVI32(d []int32, x []int32, y []int32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	subVVI32AVX2(d, x, y)
+}
+
+//go:noescape
+func subVSI32AVX2(d []int32, x []int32, y int32)
+
+func subVSI32(d []int32, x []int32, y int32) {
+	x = x[:len(d)]
+	subVSI32AVX2(d, x, y)
+}
+
+//go:noescape
+func subSVI32AVX2(d []int32, x int32, y []int32)
+
+func subSVI32(d []int32, x int32, y []int32) {
+	y = y[:len(d)]
+	subSVI32AVX2(d, x, y)
+}
+
+//go:noescape
+func mulVVI32AVX2(d []int32, x []int32, y []int32)
+
+func mulVVI32(d []int32, x []int32, y []int32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	mulVVI32AVX2(d, x, y)
+}
+
+//go:noescape
+func mulVSI32AVX2(d []int32, x []int32, y int32)
+
+func mulVSI32(d []int32, x []int32, y int32) {
+	x = x[:len(d)]
+	mulVSI32AVX2(d, x, y)
+}
+
+//go:noescape
+func mulSVI32AVX2(d []int32, x int32, y []int32)
+
+func mulSVI32(d []int32, x int32, y []int32) {
+	y = y[:len(d)]
+	mulSVI32AVX2(d, x, y)
+}
+
+//go:noescape
+func addVVI32StreamAVX2(d []int32, x []int32, y []int32)
+
+func addVVI32Stream(d []int32, x []int32, y []int32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	addVVI32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func addVSI32StreamAVX2(d []int32, x []int32, y int32)
+
+func addVSI32Stream(d []int32, x []int32, y int32) {
+	x = x[:len(d)]
+	addVSI32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func addSVI32StreamAVX2(d []int32, x int32, y []int32)
+
+func addSVI32Stream(d []int32, x int32, y []int32) {
+	y = y[:len(d)]
+	addSVI32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVVI32StreamAVX2(d []int32, x []int32, y []int32)
+
+func subVVI32Stream(d []int32, x []int32, y []int32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	subVVI32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVSI32StreamAVX2(d []int32, x []int32, y int32)
+
+func subVSI32Stream(d []int32, x []int32, y int32) {
+	x = x[:len(d)]
+	subVSI32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subSVI32StreamAVX2(d []int32, x int32, y []int32)
+
+func subSVI32Stream(d []int32, x int32, y []int32) {
+	y = y[:len(d)]
+	subSVI32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func mulVVI32StreamAVX2(d []int32, x []int32, y []int32)
+
+func mulVVI32Stream(d []int32, x []int32, y []int32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	mulVVI32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func mulVSI32StreamAVX2(d []int32, x []int32, y int32)
+
+func mulVSI32Stream(d []int32, x []int32, y int32) {
+	x = x[:len(d)]
+	mulVSI32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func mulSVI32StreamAVX2(d []int32, x int32, y []int32)
+
+func mulSVI32Stream(d []int32, x int32, y []int32) {
+	y = y[:len(d)]
+	mulSVI32StreamAVX2(d, x, y)
+}
+
+var binaryI32 = [2][4]Binary[int32]{
+	{
+		Add: {addVVI32, addVSI32, addSVI32},
+		Sub: {subVVI32, subVSI32, subSVI32},
+		Mul: {mulVVI32, mulVSI32, mulSVI32},
+	},
+	{
+		Add: {addVVI32Stream, addVSI32Stream, addSVI32Stream},
+		Sub: {subVVI32Stream, subVSI32Stream, subSVI32Stream},
+		Mul: {mulVVI32Stream, mulVSI32Stream, mulSVI32Stream},
+	},
+}
+
+//go:noescape
+func addVVU32AVX2(d []uint32, x []uint32, y []uint32)
+
+func addVVU32(d []uint32, x []uint32, y []uint32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	addVVU32AVX2(d, x, y)
+}
+
+//go:noescape
+func addVSU32AVX2(d []uint32, x []uint32, y uint32)
+
+func addVSU32(d []uint32, x []uint32, y uint32) {
+	x = x[:len(d)]
+	addVSU32AVX2(d, x, y)
+}
+
+//go:noescape
+func addSVU32AVX2(d []uint32, x uint32, y []uint32)
+
+func addSVU32(d []uint32, x uint32, y []uint32) {
+	y = y[:len(d)]
+	addSVU32AVX2(d, x, y)
+}
+
+//go:noescape
+func subVVU32AVX2(d []uint32, x []uint32, y []uint32)
+
+func subVVU32(d []uint32, x []uint32, y []uint32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	subVVU32AVX2(d, x, y)
+}
+
+//go:noescape
+func subVSU32AVX2(d []uint32, x []uint32, y uint32)
+
+func subVSU32(d []uint32, x []uint32, y uint32) {
+	x = x[:len(d)]
+	subVSU32AVX2(d, x, y)
+}
+
+//go:noescape
+func subSVU32AVX2(d []uint32, x uint32, y []uint32)
+
+func subSVU32(d []uint32, x uint32, y []uint32) {
+	y = y[:len(d)]
+	subSVU32AVX2(d, x, y)
+}
+
+//go:noescape
+func mulVVU32AVX2(d []uint32, x []uint32, y []uint32)
+
+func mulVVU32(d []uint32, x []uint32, y []uint32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	mulVVU32AVX2(d, x, y)
+}
+
+//go:noescape
+func mulVSU32AVX2(d []uint32, x []uint32, y uint32)
+
+func mulVSU32(d []uint32, x []uint32, y uint32) {
+	x = x[:len(d)]
+	mulVSU32AVX2(d, x, y)
+}
+
+//go:noescape
+func mulSVU32AVX2(d []uint32, x uint32, y []uint32)
+
+func mulSVU32(d []uint32, x uint32, y []uint32) {
+	y = y[:len(d)]
+	mulSVU32AVX2(d, x, y)
+}
+
+//go:noescape
+func addVVU32StreamAVX2(d []uint32, x []uint32, y []uint32)
+
+func addVVU32Stream(d []uint32, x []uint32, y []uint32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	addVVU32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func addVSU32StreamAVX2(d []uint32, x []uint32, y uint32)
+
+func addVSU32Stream(d []uint32, x []uint32, y uint32) {
+	x = x[:len(d)]
+	addVSU32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func addSVU32StreamAVX2(d []uint32, x uint32, y []uint32)
+
+func addSVU32Stream(d []uint32, x uint32, y []uint32) {
+	y = y[:len(d)]
+	addSVU32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVVU32StreamAVX2(d []uint32, x []uint32, y []uint32)
+
+func subVVU32Stream(d []uint32, x []uint32, y []uint32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	subVVU32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVSU32StreamAVX2(d []uint32, x []uint32, y uint32)
+
+func subVSU32Stream(d []uint32, x []uint32, y uint32) {
+	x = x[:len(d)]
+	subVSU32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subSVU32StreamAVX2(d []uint32, x uint32, y []uint32)
+
+func subSVU32Stream(d []uint32, x uint32, y []uint32) {
+	y = y[:len(d)]
+	subSVU32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func mulVVU32StreamAVX2(d []uint32, x []uint32, y []uint32)
+
+func mulVVU32Stream(d []uint32, x []uint32, y []uint32) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	mulVVU32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func mulVSU32StreamAVX2(d []uint32, x []uint32, y uint32)
+
+func mulVSU32Stream(d []uint32, x []uint32, y uint32) {
+	x = x[:len(d)]
+	mulVSU32StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func mulSVU32StreamAVX2(d []uint32, x uint32, y []uint32)
+
+func mulSVU32Stream(d []uint32, x uint32, y []uint32) {
+	y = y[:len(d)]
+	mulSVU32StreamAVX2(d, x, y)
+}
+
+var binaryU32 = [2][4]Binary[uint32]{
+	{
+		Add: {addVVU32, addVSU32, addSVU32},
+		Sub: {subVVU32, subVSU32, subSVU32},
+		Mul: {mulVVU32, mulVSU32, mulSVU32},
+	},
+	{
+		Add: {addVVU32Stream, addVSU32Stream, addSVU32Stream},
+		Sub: {subVVU32Stream, subVSU32Stream, subSVU32Stream},
+		Mul: {mulVVU32Stream, mulVSU32Stream, mulSVU32Stream},
+	},
+}

@@ -16,6 +16,11 @@ var (
 	fusedS32 [2][4][3][2]func(d, x []float32, y float32, z []float32)
 	unary64  [2][5]func(d, x []float64)
 	unary32  [2][5]func(d, x []float32)
+
+	binaryI64 [2][4]Binary[int64]
+	binaryU64 [2][4]Binary[uint64]
+	binaryI32 [2][4]Binary[int32]
+	binaryU32 [2][4]Binary[uint32]
 )
 
 // Fence does nothing: there are no streaming loops here.

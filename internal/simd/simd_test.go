@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -262,6 +263,8 @@ func TestDisabled(t *testing.T) {
 	assert.False(t, ok)
 	_, ok = simd.Unary[float64](simd.Sqrt)
 	assert.False(t, ok)
+	_, ok = simd.IntBinaryOf[int32](simd.Add)
+	assert.False(t, ok)
 }
 
 func TestOutOfRangeOps(t *testing.T) {
@@ -271,4 +274,68 @@ func TestOutOfRangeOps(t *testing.T) {
 	assert.False(t, ok, "division is not an inner op")
 	_, ok = simd.Unary[float64](simd.Copy + 1)
 	assert.False(t, ok)
+}
+
+// testIntBinary runs every integer loop (streaming or not) at every length
+// up to maxLen, with d at every offset within a cache line, against the Go
+// loop: wrapping results must match exactly.
+func testIntBinary[T simd.Int](t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	val := func() T {
+		switch r.IntN(4) {
+		case 0: // extremes: wrap around
+			return T(r.IntN(3)-1) + T(1)<<(8*unsafe.Sizeof(T(0))-1)
+		case 1:
+			return T(r.IntN(5)) - 2
+		}
+		return T(r.Uint64())
+	}
+	ops := map[simd.Op]func(a, b T) T{
+		simd.Add: func(a, b T) T { return a + b },
+		simd.Sub: func(a, b T) T { return a - b },
+		simd.Mul: func(a, b T) T { return a * b },
+	}
+	for op, ref := range ops {
+		for _, lookup := range []func(simd.Op) (simd.Binary[T], bool){simd.IntBinaryOf[T], simd.IntBinaryStreamOf[T]} {
+			k, ok := lookup(op)
+			if op == simd.Mul && unsafe.Sizeof(T(0)) == 8 {
+				require.False(t, ok, "AVX2 has no 64-bit multiply")
+				continue
+			}
+			if !ok {
+				t.Skip("no AVX2 loops here")
+			}
+			for n := 0; n <= maxLen; n++ {
+				off := r.IntN(8)
+				x, y, s := make([]T, n), make([]T, n), val()
+				for i := range x {
+					x[i], y[i] = val(), val()
+				}
+				buf := make([]T, n+8)
+				d := buf[off : off+n]
+				k.VV(d, x, y)
+				for i := range d {
+					require.Equal(t, ref(x[i], y[i]), d[i], "op %d VV n=%d i=%d", op, n, i)
+				}
+				k.VS(d, x, s)
+				for i := range d {
+					require.Equal(t, ref(x[i], s), d[i], "op %d VS n=%d i=%d", op, n, i)
+				}
+				k.SV(d, s, y)
+				for i := range d {
+					require.Equal(t, ref(s, y[i]), d[i], "op %d SV n=%d i=%d", op, n, i)
+				}
+			}
+		}
+	}
+	simd.Fence()
+	_, ok := simd.IntBinaryOf[T](simd.Div)
+	assert.False(t, ok, "no integer division")
+}
+
+func TestIntBinary(t *testing.T) {
+	t.Run("int64", testIntBinary[int64])
+	t.Run("uint64", testIntBinary[uint64])
+	t.Run("int32", testIntBinary[int32])
+	t.Run("uint32", testIntBinary[uint32])
 }

@@ -25,13 +25,26 @@ type elem struct {
 	packed string // PD or PS, the packed instruction suffix
 	single string // SD or SS, the scalar instruction suffix
 	bcast  string // VBROADCASTSD
-	shift  string // VPSRLQ, the lane-wide shift that builds masks
+	shift  string // Q or D: the lane-wide integer instructions' suffix
 	width  int    // lane width in bits
+	// integer: add, sub and mul are VPADD, VPSUB and VPMULL (wrapping, as
+	// Go's integer arithmetic); loads, stores and broadcasts move the
+	// lanes' bits with the float instructions of the same width.
+	integer bool
 }
 
 var elems = []elem{
-	{"float64", "64", 8, 4, "PD", "SD", "VBROADCASTSD", "Q", 64},
-	{"float32", "32", 4, 8, "PS", "SS", "VBROADCASTSS", "D", 32},
+	{"float64", "64", 8, 4, "PD", "SD", "VBROADCASTSD", "Q", 64, false},
+	{"float32", "32", 4, 8, "PS", "SS", "VBROADCASTSS", "D", 32, false},
+}
+
+// intElems have add and sub loops, and mul for the 32-bit ones (AVX2 has
+// no 64-bit multiply), in the binary forms only.
+var intElems = []elem{
+	{"int64", "I64", 8, 4, "PD", "SD", "VBROADCASTSD", "Q", 64, true},
+	{"uint64", "U64", 8, 4, "PD", "SD", "VBROADCASTSD", "Q", 64, true},
+	{"int32", "I32", 4, 8, "PS", "SS", "VBROADCASTSS", "D", 32, true},
+	{"uint32", "U32", 4, 8, "PS", "SS", "VBROADCASTSS", "D", 32, true},
 }
 
 // node is an expression: a leaf operand (arg >= 0) or an op over kids.
@@ -84,6 +97,27 @@ func kernels() []kernel {
 	}
 	for _, op := range unOps {
 		ks = append(ks, kernel{op, []bool{false}, un(op, leaf(0))})
+	}
+	return ks
+}
+
+// intOps lists the integer binary ops of e.
+func intOps(e elem) []string {
+	if e.size == 4 {
+		return []string{"add", "sub", "mul"}
+	}
+	return []string{"add", "sub"}
+}
+
+// intKernels lists the loops of an integer element type.
+func intKernels(e elem) []kernel {
+	var ks []kernel
+	for _, op := range intOps(e) {
+		ks = append(ks,
+			kernel{op + "VV", []bool{false, false}, bin(op, leaf(0), leaf(1))},
+			kernel{op + "VS", []bool{false, true}, bin(op, leaf(0), leaf(1))},
+			kernel{op + "SV", []bool{true, false}, bin(op, leaf(0), leaf(1))},
+		)
 	}
 	return ks
 }
@@ -177,7 +211,15 @@ func (g *gen) eval(n *node, u int, tail bool, next *int) int {
 		sfx = g.e.single
 	}
 	switch n.op {
-	case "add", "sub", "mul", "div":
+	case "add", "sub", "mul":
+		if g.e.integer {
+			// On X registers in the tail too: lane 0 is the one stored.
+			mnemonic := map[string]string{"add": "VPADD", "sub": "VPSUB", "mul": "VPMULL"}[n.op] + g.e.shift
+			g.p("%s %s, %s, %s", mnemonic, reg(regs[1]), reg(regs[0]), reg(dst))
+			break
+		}
+		fallthrough
+	case "div":
 		// Plan 9 order: VSUBPD b, a, dst is dst = a - b.
 		g.p("V%s%s %s, %s, %s", strings.ToUpper(n.op), sfx, reg(regs[1]), reg(regs[0]), reg(dst))
 	case "square":
@@ -375,7 +417,7 @@ func goFile(ks []kernel) []byte {
 		}
 		return k.name + e.suffix
 	}
-	for _, e := range elems {
+	wrappers := func(ks []kernel, e elem) {
 		for _, stream := range streams {
 			for _, k := range ks {
 				name, asm := wrapper(k, e, stream), asmName(k, e, stream)
@@ -391,6 +433,9 @@ func goFile(ks []kernel) []byte {
 				fmt.Fprintf(&b, "\t%s(d, %s)\n}\n", asm, strings.Join(args, ", "))
 			}
 		}
+	}
+	for _, e := range elems {
+		wrappers(ks, e)
 		byName := map[string]kernel{}
 		for _, k := range ks {
 			byName[k.name] = k
@@ -435,6 +480,19 @@ func goFile(ks []kernel) []byte {
 		}
 		b.WriteString("}\n")
 	}
+	for _, e := range intElems {
+		wrappers(intKernels(e), e)
+		fmt.Fprintf(&b, "\nvar binary%s = [2][4]Binary[%s]{\n", e.suffix, e.goType)
+		for _, stream := range streams {
+			b.WriteString("\t{\n")
+			for _, op := range intOps(e) {
+				n := func(form string) string { return wrapper(kernel{name: op + form}, e, stream) }
+				fmt.Fprintf(&b, "\t\t%s: {%s, %s, %s},\n", title(op), n("VV"), n("VS"), n("SV"))
+			}
+			b.WriteString("\t},\n")
+		}
+		b.WriteString("}\n")
+	}
 	out, err := format.Source(b.Bytes())
 	if err != nil {
 		log.Fatalf("asmgen: %v\n%s", err, b.Bytes())
@@ -465,6 +523,15 @@ func generate() (asm, goSrc []byte) {
 	for _, e := range elems {
 		for _, stream := range []bool{false, true} {
 			for _, k := range ks {
+				g := &gen{e: e, k: k, stream: stream}
+				g.function()
+				s.Write(g.buf.Bytes())
+			}
+		}
+	}
+	for _, e := range intElems {
+		for _, stream := range []bool{false, true} {
+			for _, k := range intKernels(e) {
 				g := &gen{e: e, k: k, stream: stream}
 				g.function()
 				s.Write(g.buf.Bytes())
