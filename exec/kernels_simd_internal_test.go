@@ -22,6 +22,33 @@ func TestSIMDKernelsWiredIn(t *testing.T) {
 	}
 	t.Run("float64", testSIMDKernelsWiredIn[float64])
 	t.Run("float32", testSIMDKernelsWiredIn[float32])
+	t.Run("int64", testSIMDIntKernelsWiredIn[int64])
+	t.Run("uint64", testSIMDIntKernelsWiredIn[uint64])
+	t.Run("int32", testSIMDIntKernelsWiredIn[int32])
+	t.Run("uint32", testSIMDIntKernelsWiredIn[uint32])
+}
+
+// testSIMDIntKernelsWiredIn: the integer types look up the AVX2 loops for
+// add, sub and (32-bit) mul, plain and streaming, and their Go loops for
+// the rest; the planner counts exactly those as AVX2 loops.
+func testSIMDIntKernelsWiredIn[T simd.Int](t *testing.T) {
+	dt := dtype.Of[T]()
+	m := typedFor(dt).(*impl[T])
+	g := &region{slotDT: []dtype.DType{dt, dt, dt}}
+	for op, o := range simdOps {
+		want, ok := simd.IntBinaryOf[T](o)
+		wantS, _ := simd.IntBinaryStreamOf[T](o)
+		got, gotOK := m.binFor(op, false)
+		gotS, _ := m.binFor(op, true)
+		in := instrSpec{op: op, dst: 2, args: []int{0, 1}}
+		assert.Equal(t, ok, g.vectorized(in), "%s: vectorized", op)
+		if !ok {
+			assert.True(t, gotOK || op == expr.OpDiv, "%s: a Go loop", op)
+			continue
+		}
+		assert.True(t, same(got.vv, want.VV) && same(got.vs, want.VS) && same(got.sv, want.SV), "%s", op)
+		assert.True(t, same(gotS.vv, wantS.VV) && same(gotS.vs, wantS.VS) && same(gotS.sv, wantS.SV), "%s stream", op)
+	}
 }
 
 func same(a, b any) bool { return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer() }
