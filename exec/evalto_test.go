@@ -352,3 +352,20 @@ func TestRunDestinationsOfTwoShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestGoIntTensors: tensors of Go's int and uint get a *expr.GoIntError,
+// never a panic, as leaves and as Run's destinations (which are untouched).
+func TestGoIntTensors(t *testing.T) {
+	ints := tensor.Must(tensor.FromSlice([]int{1, 2, 3}, 3))
+	_, err := exec.Eval(expr.Of(ints).AddScalar(1))
+	var ge *expr.GoIntError
+	require.ErrorAs(t, err, &ge)
+	assert.Equal(t, "int", ge.Type)
+
+	uints := tensor.Must(tensor.FromSlice([]uint{7, 8, 9}, 3))
+	x := tensor.Must(tensor.FromSlice([]uint64{1, 2, 3}, 3))
+	_, err = exec.New().Run([]*expr.Node{expr.Of(x).AddScalar(1).Node()}, []tensor.Any{uints})
+	require.ErrorAs(t, err, &ge)
+	assert.EqualError(t, err, "expr: tensors of Go's uint are not supported: use uint64 (tensor.Tensor[uint64])")
+	assert.Equal(t, []uint{7, 8, 9}, uints.Values(), "nothing written")
+}

@@ -119,8 +119,15 @@ func updateGraph[T dtype.Elem](op expr.Op, dst, y *tensor.Tensor[T]) *expr.Node 
 	return v.Node()
 }
 
-// checkDst rejects a destination whose elements share memory.
+// checkDst rejects a destination whose elements share memory, or of Go's
+// int or uint (see expr.GoIntError).
 func checkDst(d tensor.Any) error {
+	switch d.(type) {
+	case *tensor.Tensor[int]:
+		return &expr.GoIntError{Type: "int"}
+	case *tensor.Tensor[uint]:
+		return &expr.GoIntError{Type: "uint"}
+	}
 	if internalOverlap(d.Shape(), d.Strides()) {
 		return &OverlapError{Shape: d.Shape().Clone(), Strides: append([]int(nil), d.Strides()...)}
 	}

@@ -398,3 +398,32 @@ func TestShapeOps(t *testing.T) {
 		assert.Nil(t, c.e.Shape(), c.name)
 	}
 }
+
+// TestGoIntLeaves: leaves of Go's int and uint are refused when they are
+// built, with a *GoIntError naming the sized type to use, and everything
+// built on them carries that error (their dtypes are int64's and uint64's,
+// but the executor's kernels are for the sized types).
+func TestGoIntLeaves(t *testing.T) {
+	ints := tensor.Must(tensor.FromSlice([]int{1, 2, 3}, 3))
+	uints := tensor.Must(tensor.FromSlice([]uint{1, 2, 3}, 3))
+	tests := []struct {
+		name string
+		err  error
+		text string
+	}{
+		{"Of int", expr.Of(ints).Err(), "expr: tensors of Go's int are not supported: use int64 (tensor.Tensor[int64])"},
+		{"Of uint", expr.Of(uints).Err(), "expr: tensors of Go's uint are not supported: use uint64 (tensor.Tensor[uint64])"},
+		{"Scalar int", expr.Scalar(7).Err(), "expr: tensors of Go's int are not supported: use int64 (tensor.Tensor[int64])"},
+		{"Placeholder int", expr.Placeholder[int]("x", 2).Err(), "expr: tensors of Go's int are not supported: use int64 (tensor.Tensor[int64])"},
+		{"SymPlaceholder uint", expr.SymPlaceholder[uint]("x", expr.Sym("n")).Err(), "expr: tensors of Go's uint are not supported: use uint64 (tensor.Tensor[uint64])"},
+		{"built on it", expr.Of(ints).AddScalar(1).Sum().Err(), "expr: tensors of Go's int are not supported: use int64 (tensor.Tensor[int64])"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ge *expr.GoIntError
+			require.ErrorAs(t, tt.err, &ge)
+			assert.EqualError(t, tt.err, tt.text)
+		})
+	}
+	assert.NoError(t, expr.Of(tensor.Must(tensor.FromSlice([]int64{1, 2, 3}, 3))).Err(), "int64 is fine")
+}

@@ -26,6 +26,30 @@ func (e *DTypeError) Error() string {
 	return s
 }
 
+// GoIntError reports a leaf of Go's int or uint: expressions and the
+// executor work on the sized types, whose dtypes int and uint share
+// (int64 and uint64 on 64-bit platforms), so such a tensor is refused
+// rather than read as another type.
+type GoIntError struct {
+	Type string // "int" or "uint"
+}
+
+// Error returns the message.
+func (e *GoIntError) Error() string {
+	return fmt.Sprintf("expr: tensors of Go's %s are not supported: use %s64 (tensor.Tensor[%s64])", e.Type, e.Type, e.Type)
+}
+
+// goIntErr returns a *GoIntError when T is int or uint.
+func goIntErr[T dtype.Elem]() error {
+	switch any(*new(T)).(type) {
+	case int:
+		return &GoIntError{Type: "int"}
+	case uint:
+		return &GoIntError{Type: "uint"}
+	}
+	return nil
+}
+
 // ShapeOpError reports a shape op (reshape, permute, expand, squeeze, slice,
 // matmul, a reduction axis) whose arguments do not fit the operand's shape.
 type ShapeOpError struct {

@@ -49,6 +49,9 @@ func Of[T dtype.Elem](t *tensor.Tensor[T]) Expr[T] {
 	if t == nil {
 		return Expr[T]{errNode(OpTensor, fmt.Errorf("expr: Of(nil)"))}
 	}
+	if err := goIntErr[T](); err != nil {
+		return Expr[T]{errNode(OpTensor, err)}
+	}
 	// A tensor's shape never changes, so the node shares it.
 	n := &Node{id: nextID.Add(1), op: OpTensor, dt: dtype.Of[T](), shape: t.Shape(), leaf: t}
 	return Expr[T]{n}
@@ -66,6 +69,9 @@ func From[T dtype.Elem](t *tensor.Tensor[T], err error) Expr[T] {
 
 // Scalar makes a 0-d constant leaf. It broadcasts against any shape.
 func Scalar[T dtype.Elem](v T) Expr[T] {
+	if err := goIntErr[T](); err != nil {
+		return Expr[T]{errNode(OpScalar, err)}
+	}
 	t, _ := tensor.FromSlice([]T{v})
 	n := &Node{id: nextID.Add(1), op: OpScalar, dt: dtype.Of[T](), shape: tensor.Shape{}, leaf: t}
 	return Expr[T]{n}
@@ -77,6 +83,9 @@ func Scalar[T dtype.Elem](v T) Expr[T] {
 func Placeholder[T dtype.Elem](name string, shape ...int) Expr[T] {
 	s := tensor.Shape(shape).Clone()
 	if _, err := s.Numel(); err != nil {
+		return Expr[T]{errNode(OpPlaceholder, err)}
+	}
+	if err := goIntErr[T](); err != nil {
 		return Expr[T]{errNode(OpPlaceholder, err)}
 	}
 	n := &Node{id: nextID.Add(1), op: OpPlaceholder, dt: dtype.Of[T](), shape: s, name: name}

@@ -24,6 +24,9 @@ func SymPlaceholder[T dtype.Elem](name string, dims ...Dim) Expr[T] {
 	if s, ok := d.Shape(); ok {
 		return Placeholder[T](name, s...)
 	}
+	if err := goIntErr[T](); err != nil {
+		return Expr[T]{errNode(OpPlaceholder, err)}
+	}
 	n := &Node{id: nextID.Add(1), op: OpPlaceholder, dt: dtype.Of[T](), name: name}
 	setDims(n, slices.Clone(d))
 	return Expr[T]{n}

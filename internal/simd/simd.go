@@ -1,7 +1,8 @@
 // Package simd holds AVX2 loops over float32 and float64 blocks for the
-// executor's arithmetic: the four binary ops with vector or scalar operands,
+// executor's arithmetic (the four binary ops with vector or scalar operands,
 // every fused pair outer(inner(x, y), z) the executor forms, and neg, abs,
-// sqrt, square and copy.
+// sqrt, square and copy) and over int32, int64, uint32 and uint64 blocks
+// (add and sub, and mul for the 32-bit types).
 //
 // Each loop computes exactly what the plain Go loop computes, element by
 // element: packed IEEE add, sub, mul, div and sqrt round each lane as the
@@ -37,7 +38,8 @@ package simd
 type Float interface{ ~float32 | ~float64 }
 
 // Int is the integer element types with loops here: Add and Sub, and Mul
-// for the 32-bit ones, in the Binary forms only (IntBinaryOf).
+// for the 32-bit ones, in the Binary forms only (IntBinaryOf). Named types
+// satisfy it but have no loops: their lookups report false.
 type Int interface {
 	~int32 | ~int64 | ~uint32 | ~uint64
 }

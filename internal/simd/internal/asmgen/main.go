@@ -13,6 +13,7 @@ import (
 	"go/format"
 	"log"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -513,7 +514,11 @@ func checkRegisters(k kernel) error {
 // generate returns the assembly and the Go file.
 func generate() (asm, goSrc []byte) {
 	ks := kernels()
-	for _, k := range ks {
+	all := slices.Clone(ks)
+	for _, e := range intElems {
+		all = append(all, intKernels(e)...)
+	}
+	for _, k := range all {
 		if err := checkRegisters(k); err != nil {
 			log.Fatal(err)
 		}
