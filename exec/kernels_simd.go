@@ -9,8 +9,9 @@ import (
 // The AVX2 loops of internal/simd come first for float32 and float64, and
 // for the binary add, sub and (32-bit) mul of int32, int64, uint32 and
 // uint64: they compute what the Go loops compute, bit for bit, four or
-// eight lanes at a time. Where they are missing (another CPU or architecture, the purego tag,
-// simd.Enabled cleared) the lookups fall through to the Go loops.
+// eight lanes at a time. Where they are missing (another CPU or
+// architecture, the purego tag, simd.Enabled cleared) the lookups fall
+// through to the Go loops.
 
 var simdOps = map[expr.Op]simd.Op{
 	expr.OpAdd: simd.Add,
