@@ -45,9 +45,9 @@
 // inner result feeds only the outer one run as one loop (a*b+c), rounding
 // exactly as the two loops would. On amd64 with AVX2, float32 and float64
 // arithmetic, fused pairs, neg, abs, sqrt and square use internal/simd's
-// generated AVX2 loops (the same bits as the Go loops), and so do int32,
-// int64, uint32 and uint64 add and sub and the 32-bit types' mul when not
-// fused into a pair (integer pairs are Go loops); without AVX2 float64
+// generated AVX2 loops (the same bits as the Go loops), and so do every
+// sized integer type's add and sub and the 16- and 32-bit types' mul when
+// not fused into a pair (integer pairs are Go loops); without AVX2 float64
 // add, sub, div and scaling use gonum's SSE2 loops. Float exp and sigmoid
 // use internal/vmath's block kernels. Dispatch happens once per block,
 // never per element, and a fused graph allocates its outputs and nothing

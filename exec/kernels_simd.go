@@ -7,8 +7,8 @@ import (
 )
 
 // The AVX2 loops of internal/simd come first for float32 and float64, and
-// for the binary add, sub and (32-bit) mul of int32, int64, uint32 and
-// uint64: they compute what the Go loops compute, bit for bit, four or
+// for the binary add, sub and (16- and 32-bit) mul of the sized integer
+// types: they compute what the Go loops compute, bit for bit, four or
 // eight lanes at a time. Where they are missing (another CPU or
 // architecture, the purego tag, simd.Enabled cleared) the lookups fall
 // through to the Go loops.
@@ -142,8 +142,8 @@ func withSIMD[T dtype.Float](m *impl[T]) *impl[T] {
 	return m
 }
 
-// withSIMDInt puts the AVX2 integer loops (add, sub, and mul for 32-bit
-// T) in front of m's binary lookups, and gives m their streaming forms.
+// withSIMDInt puts the AVX2 integer loops (add, sub, and mul for 16- and
+// 32-bit T) in front of m's binary lookups, and gives m their streaming forms.
 func withSIMDInt[T simd.Int](m *impl[T]) *impl[T] {
 	m.bin = firstOf(viaSIMD(simdOps, asBinFns(simd.IntBinaryOf[T])), m.bin)
 	m.binStream = viaSIMD(simdOps, asBinFns(simd.IntBinaryStreamOf[T]))
@@ -152,17 +152,17 @@ func withSIMDInt[T simd.Int](m *impl[T]) *impl[T] {
 
 // vectorized reports whether the loop of in runs as an AVX2 loop: float32
 // or float64 arithmetic, a fused pair, or a unary op internal/simd has, or
-// integer add, sub or (32-bit) mul.
+// integer add, sub or (16- and 32-bit) mul.
 func (g *region) vectorized(in instrSpec) bool {
 	dt := g.slotDT[in.dst]
 	if !simd.Enabled || in.compiled != nil {
 		return false
 	}
 	switch dt {
-	case dtype.Int32, dtype.Uint32, dtype.Int64, dtype.Uint64:
+	case dtype.Int8, dtype.Uint8, dtype.Int16, dtype.Uint16, dtype.Int32, dtype.Uint32, dtype.Int64, dtype.Uint64:
 		o, ok := simdOps[in.op.KernelOp()]
 		return ok && in.inner == expr.OpInvalid && g.slotDT[in.args[0]] == dt &&
-			(o == simd.Add || o == simd.Sub || o == simd.Mul && dt.Size() == 4)
+			(o == simd.Add || o == simd.Sub || o == simd.Mul && (dt.Size() == 2 || dt.Size() == 4))
 	case dtype.Float32, dtype.Float64:
 	default:
 		return false

@@ -26,10 +26,14 @@ func TestSIMDKernelsWiredIn(t *testing.T) {
 	t.Run("uint64", testSIMDIntKernelsWiredIn[uint64])
 	t.Run("int32", testSIMDIntKernelsWiredIn[int32])
 	t.Run("uint32", testSIMDIntKernelsWiredIn[uint32])
+	t.Run("int16", testSIMDIntKernelsWiredIn[int16])
+	t.Run("uint16", testSIMDIntKernelsWiredIn[uint16])
+	t.Run("int8", testSIMDIntKernelsWiredIn[int8])
+	t.Run("uint8", testSIMDIntKernelsWiredIn[uint8])
 }
 
 // testSIMDIntKernelsWiredIn: the integer types look up the AVX2 loops for
-// add, sub and (32-bit) mul, plain and streaming, and their Go loops for
+// add, sub and (16- and 32-bit) mul, plain and streaming, and their Go loops for
 // the rest; the planner counts exactly those as AVX2 loops.
 func testSIMDIntKernelsWiredIn[T simd.Int](t *testing.T) {
 	dt := dtype.Of[T]()

@@ -52,12 +52,12 @@ type impl[T dtype.Elem] struct {
 
 var typedTable = map[dtype.DType]typed{
 	dtype.Bool:       &impl[bool]{bin: boolBinary[bool], cmp: elemCompare[bool], un: boolUnary[bool], reduces: boolReduces()},
-	dtype.Int8:       intImpl[int8](),
-	dtype.Int16:      intImpl[int16](),
+	dtype.Int8:       withSIMDInt(intImpl[int8]()),
+	dtype.Int16:      withSIMDInt(intImpl[int16]()),
 	dtype.Int32:      withSIMDInt(intImpl[int32]()),
 	dtype.Int64:      withSIMDInt(intImpl[int64]()),
-	dtype.Uint8:      intImpl[uint8](),
-	dtype.Uint16:     intImpl[uint16](),
+	dtype.Uint8:      withSIMDInt(intImpl[uint8]()),
+	dtype.Uint16:     withSIMDInt(intImpl[uint16]()),
 	dtype.Uint32:     withSIMDInt(intImpl[uint32]()),
 	dtype.Uint64:     withSIMDInt(intImpl[uint64]()),
 	dtype.Float32:    withSIMD(floatImpl[float32]()),

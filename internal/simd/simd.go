@@ -1,8 +1,8 @@
 // Package simd holds AVX2 loops over float32 and float64 blocks for the
 // executor's arithmetic (the four binary ops with vector or scalar operands,
 // every fused pair outer(inner(x, y), z) the executor forms, and neg, abs,
-// sqrt, square and copy) and over int32, int64, uint32 and uint64 blocks
-// (add and sub, and mul for the 32-bit types).
+// sqrt, square and copy) and over blocks of every sized integer type (add
+// and sub, and mul for the 16- and 32-bit types).
 //
 // Each loop computes exactly what the plain Go loop computes, element by
 // element: packed IEEE add, sub, mul, div and sqrt round each lane as the
@@ -10,8 +10,8 @@
 // its inner result. Only NaN payloads may differ (the executor treats all
 // NaNs alike).
 //
-// Integer add and sub, and 32-bit mul, come for int32, int64, uint32 and
-// uint64 too (IntBinaryOf); they wrap around as Go's arithmetic does.
+// Integer add and sub, and 16- and 32-bit mul, come for every sized integer
+// type too (IntBinaryOf); they wrap around as Go's arithmetic does.
 //
 // The loops exist because Go does not vectorize: a Go loop does one element
 // per instruction, these four or eight, and a block interpreter that makes
@@ -38,10 +38,10 @@ package simd
 type Float interface{ ~float32 | ~float64 }
 
 // Int is the integer element types with loops here: Add and Sub, and Mul
-// for the 32-bit ones, in the Binary forms only (IntBinaryOf). Named types
+// for the 16- and 32-bit ones, in the Binary forms only (IntBinaryOf). Named types
 // satisfy it but have no loops: their lookups report false.
 type Int interface {
-	~int32 | ~int64 | ~uint32 | ~uint64
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64
 }
 
 // Elem is every element type with loops here.
@@ -120,6 +120,14 @@ func intBinaryOf[T Int](op Op, stream int) (Binary[T], bool) {
 		k = binaryI32[stream][op]
 	case uint32:
 		k = binaryU32[stream][op]
+	case int16:
+		k = binaryI16[stream][op]
+	case uint16:
+		k = binaryU16[stream][op]
+	case int8:
+		k = binaryI8[stream][op]
+	case uint8:
+		k = binaryU8[stream][op]
 	}
 	b, ok := k.(Binary[T])
 	return b, ok && b.VV != nil

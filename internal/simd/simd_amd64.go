@@ -3187,3 +3187,551 @@ var binaryU32 = [2][4]Binary[uint32]{
 		Mul: {mulVVU32Stream, mulVSU32Stream, mulSVU32Stream},
 	},
 }
+
+//go:noescape
+func addVVI16AVX2(d []int16, x []int16, y []int16)
+
+func addVVI16(d []int16, x []int16, y []int16) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	addVVI16AVX2(d, x, y)
+}
+
+//go:noescape
+func addVSI16AVX2(d []int16, x []int16, y int16)
+
+func addVSI16(d []int16, x []int16, y int16) {
+	x = x[:len(d)]
+	addVSI16AVX2(d, x, y)
+}
+
+//go:noescape
+func addSVI16AVX2(d []int16, x int16, y []int16)
+
+func addSVI16(d []int16, x int16, y []int16) {
+	y = y[:len(d)]
+	addSVI16AVX2(d, x, y)
+}
+
+//go:noescape
+func subVVI16AVX2(d []int16, x []int16, y []int16)
+
+func subVVI16(d []int16, x []int16, y []int16) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	subVVI16AVX2(d, x, y)
+}
+
+//go:noescape
+func subVSI16AVX2(d []int16, x []int16, y int16)
+
+func subVSI16(d []int16, x []int16, y int16) {
+	x = x[:len(d)]
+	subVSI16AVX2(d, x, y)
+}
+
+//go:noescape
+func subSVI16AVX2(d []int16, x int16, y []int16)
+
+func subSVI16(d []int16, x int16, y []int16) {
+	y = y[:len(d)]
+	subSVI16AVX2(d, x, y)
+}
+
+//go:noescape
+func mulVVI16AVX2(d []int16, x []int16, y []int16)
+
+func mulVVI16(d []int16, x []int16, y []int16) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	mulVVI16AVX2(d, x, y)
+}
+
+//go:noescape
+func mulVSI16AVX2(d []int16, x []int16, y int16)
+
+func mulVSI16(d []int16, x []int16, y int16) {
+	x = x[:len(d)]
+	mulVSI16AVX2(d, x, y)
+}
+
+//go:noescape
+func mulSVI16AVX2(d []int16, x int16, y []int16)
+
+func mulSVI16(d []int16, x int16, y []int16) {
+	y = y[:len(d)]
+	mulSVI16AVX2(d, x, y)
+}
+
+//go:noescape
+func addVVI16StreamAVX2(d []int16, x []int16, y []int16)
+
+func addVVI16Stream(d []int16, x []int16, y []int16) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	addVVI16StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func addVSI16StreamAVX2(d []int16, x []int16, y int16)
+
+func addVSI16Stream(d []int16, x []int16, y int16) {
+	x = x[:len(d)]
+	addVSI16StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func addSVI16StreamAVX2(d []int16, x int16, y []int16)
+
+func addSVI16Stream(d []int16, x int16, y []int16) {
+	y = y[:len(d)]
+	addSVI16StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVVI16StreamAVX2(d []int16, x []int16, y []int16)
+
+func subVVI16Stream(d []int16, x []int16, y []int16) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	subVVI16StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVSI16StreamAVX2(d []int16, x []int16, y int16)
+
+func subVSI16Stream(d []int16, x []int16, y int16) {
+	x = x[:len(d)]
+	subVSI16StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subSVI16StreamAVX2(d []int16, x int16, y []int16)
+
+func subSVI16Stream(d []int16, x int16, y []int16) {
+	y = y[:len(d)]
+	subSVI16StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func mulVVI16StreamAVX2(d []int16, x []int16, y []int16)
+
+func mulVVI16Stream(d []int16, x []int16, y []int16) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	mulVVI16StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func mulVSI16StreamAVX2(d []int16, x []int16, y int16)
+
+func mulVSI16Stream(d []int16, x []int16, y int16) {
+	x = x[:len(d)]
+	mulVSI16StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func mulSVI16StreamAVX2(d []int16, x int16, y []int16)
+
+func mulSVI16Stream(d []int16, x int16, y []int16) {
+	y = y[:len(d)]
+	mulSVI16StreamAVX2(d, x, y)
+}
+
+var binaryI16 = [2][4]Binary[int16]{
+	{
+		Add: {addVVI16, addVSI16, addSVI16},
+		Sub: {subVVI16, subVSI16, subSVI16},
+		Mul: {mulVVI16, mulVSI16, mulSVI16},
+	},
+	{
+		Add: {addVVI16Stream, addVSI16Stream, addSVI16Stream},
+		Sub: {subVVI16Stream, subVSI16Stream, subSVI16Stream},
+		Mul: {mulVVI16Stream, mulVSI16Stream, mulSVI16Stream},
+	},
+}
+
+//go:noescape
+func addVVU16AVX2(d []uint16, x []uint16, y []uint16)
+
+func addVVU16(d []uint16, x []uint16, y []uint16) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	addVVU16AVX2(d, x, y)
+}
+
+//go:noescape
+func addVSU16AVX2(d []uint16, x []uint16, y uint16)
+
+func addVSU16(d []uint16, x []uint16, y uint16) {
+	x = x[:len(d)]
+	addVSU16AVX2(d, x, y)
+}
+
+//go:noescape
+func addSVU16AVX2(d []uint16, x uint16, y []uint16)
+
+func addSVU16(d []uint16, x uint16, y []uint16) {
+	y = y[:len(d)]
+	addSVU16AVX2(d, x, y)
+}
+
+//go:noescape
+func subVVU16AVX2(d []uint16, x []uint16, y []uint16)
+
+func subVVU16(d []uint16, x []uint16, y []uint16) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	subVVU16AVX2(d, x, y)
+}
+
+//go:noescape
+func subVSU16AVX2(d []uint16, x []uint16, y uint16)
+
+func subVSU16(d []uint16, x []uint16, y uint16) {
+	x = x[:len(d)]
+	subVSU16AVX2(d, x, y)
+}
+
+//go:noescape
+func subSVU16AVX2(d []uint16, x uint16, y []uint16)
+
+func subSVU16(d []uint16, x uint16, y []uint16) {
+	y = y[:len(d)]
+	subSVU16AVX2(d, x, y)
+}
+
+//go:noescape
+func mulVVU16AVX2(d []uint16, x []uint16, y []uint16)
+
+func mulVVU16(d []uint16, x []uint16, y []uint16) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	mulVVU16AVX2(d, x, y)
+}
+
+//go:noescape
+func mulVSU16AVX2(d []uint16, x []uint16, y uint16)
+
+func mulVSU16(d []uint16, x []uint16, y uint16) {
+	x = x[:len(d)]
+	mulVSU16AVX2(d, x, y)
+}
+
+//go:noescape
+func mulSVU16AVX2(d []uint16, x uint16, y []uint16)
+
+func mulSVU16(d []uint16, x uint16, y []uint16) {
+	y = y[:len(d)]
+	mulSVU16AVX2(d, x, y)
+}
+
+//go:noescape
+func addVVU16StreamAVX2(d []uint16, x []uint16, y []uint16)
+
+func addVVU16Stream(d []uint16, x []uint16, y []uint16) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	addVVU16StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func addVSU16StreamAVX2(d []uint16, x []uint16, y uint16)
+
+func addVSU16Stream(d []uint16, x []uint16, y uint16) {
+	x = x[:len(d)]
+	addVSU16StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func addSVU16StreamAVX2(d []uint16, x uint16, y []uint16)
+
+func addSVU16Stream(d []uint16, x uint16, y []uint16) {
+	y = y[:len(d)]
+	addSVU16StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVVU16StreamAVX2(d []uint16, x []uint16, y []uint16)
+
+func subVVU16Stream(d []uint16, x []uint16, y []uint16) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	subVVU16StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVSU16StreamAVX2(d []uint16, x []uint16, y uint16)
+
+func subVSU16Stream(d []uint16, x []uint16, y uint16) {
+	x = x[:len(d)]
+	subVSU16StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subSVU16StreamAVX2(d []uint16, x uint16, y []uint16)
+
+func subSVU16Stream(d []uint16, x uint16, y []uint16) {
+	y = y[:len(d)]
+	subSVU16StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func mulVVU16StreamAVX2(d []uint16, x []uint16, y []uint16)
+
+func mulVVU16Stream(d []uint16, x []uint16, y []uint16) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	mulVVU16StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func mulVSU16StreamAVX2(d []uint16, x []uint16, y uint16)
+
+func mulVSU16Stream(d []uint16, x []uint16, y uint16) {
+	x = x[:len(d)]
+	mulVSU16StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func mulSVU16StreamAVX2(d []uint16, x uint16, y []uint16)
+
+func mulSVU16Stream(d []uint16, x uint16, y []uint16) {
+	y = y[:len(d)]
+	mulSVU16StreamAVX2(d, x, y)
+}
+
+var binaryU16 = [2][4]Binary[uint16]{
+	{
+		Add: {addVVU16, addVSU16, addSVU16},
+		Sub: {subVVU16, subVSU16, subSVU16},
+		Mul: {mulVVU16, mulVSU16, mulSVU16},
+	},
+	{
+		Add: {addVVU16Stream, addVSU16Stream, addSVU16Stream},
+		Sub: {subVVU16Stream, subVSU16Stream, subSVU16Stream},
+		Mul: {mulVVU16Stream, mulVSU16Stream, mulSVU16Stream},
+	},
+}
+
+//go:noescape
+func addVVI8AVX2(d []int8, x []int8, y []int8)
+
+func addVVI8(d []int8, x []int8, y []int8) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	addVVI8AVX2(d, x, y)
+}
+
+//go:noescape
+func addVSI8AVX2(d []int8, x []int8, y int8)
+
+func addVSI8(d []int8, x []int8, y int8) {
+	x = x[:len(d)]
+	addVSI8AVX2(d, x, y)
+}
+
+//go:noescape
+func addSVI8AVX2(d []int8, x int8, y []int8)
+
+func addSVI8(d []int8, x int8, y []int8) {
+	y = y[:len(d)]
+	addSVI8AVX2(d, x, y)
+}
+
+//go:noescape
+func subVVI8AVX2(d []int8, x []int8, y []int8)
+
+func subVVI8(d []int8, x []int8, y []int8) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	subVVI8AVX2(d, x, y)
+}
+
+//go:noescape
+func subVSI8AVX2(d []int8, x []int8, y int8)
+
+func subVSI8(d []int8, x []int8, y int8) {
+	x = x[:len(d)]
+	subVSI8AVX2(d, x, y)
+}
+
+//go:noescape
+func subSVI8AVX2(d []int8, x int8, y []int8)
+
+func subSVI8(d []int8, x int8, y []int8) {
+	y = y[:len(d)]
+	subSVI8AVX2(d, x, y)
+}
+
+//go:noescape
+func addVVI8StreamAVX2(d []int8, x []int8, y []int8)
+
+func addVVI8Stream(d []int8, x []int8, y []int8) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	addVVI8StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func addVSI8StreamAVX2(d []int8, x []int8, y int8)
+
+func addVSI8Stream(d []int8, x []int8, y int8) {
+	x = x[:len(d)]
+	addVSI8StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func addSVI8StreamAVX2(d []int8, x int8, y []int8)
+
+func addSVI8Stream(d []int8, x int8, y []int8) {
+	y = y[:len(d)]
+	addSVI8StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVVI8StreamAVX2(d []int8, x []int8, y []int8)
+
+func subVVI8Stream(d []int8, x []int8, y []int8) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	subVVI8StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVSI8StreamAVX2(d []int8, x []int8, y int8)
+
+func subVSI8Stream(d []int8, x []int8, y int8) {
+	x = x[:len(d)]
+	subVSI8StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subSVI8StreamAVX2(d []int8, x int8, y []int8)
+
+func subSVI8Stream(d []int8, x int8, y []int8) {
+	y = y[:len(d)]
+	subSVI8StreamAVX2(d, x, y)
+}
+
+var binaryI8 = [2][4]Binary[int8]{
+	{
+		Add: {addVVI8, addVSI8, addSVI8},
+		Sub: {subVVI8, subVSI8, subSVI8},
+	},
+	{
+		Add: {addVVI8Stream, addVSI8Stream, addSVI8Stream},
+		Sub: {subVVI8Stream, subVSI8Stream, subSVI8Stream},
+	},
+}
+
+//go:noescape
+func addVVU8AVX2(d []uint8, x []uint8, y []uint8)
+
+func addVVU8(d []uint8, x []uint8, y []uint8) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	addVVU8AVX2(d, x, y)
+}
+
+//go:noescape
+func addVSU8AVX2(d []uint8, x []uint8, y uint8)
+
+func addVSU8(d []uint8, x []uint8, y uint8) {
+	x = x[:len(d)]
+	addVSU8AVX2(d, x, y)
+}
+
+//go:noescape
+func addSVU8AVX2(d []uint8, x uint8, y []uint8)
+
+func addSVU8(d []uint8, x uint8, y []uint8) {
+	y = y[:len(d)]
+	addSVU8AVX2(d, x, y)
+}
+
+//go:noescape
+func subVVU8AVX2(d []uint8, x []uint8, y []uint8)
+
+func subVVU8(d []uint8, x []uint8, y []uint8) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	subVVU8AVX2(d, x, y)
+}
+
+//go:noescape
+func subVSU8AVX2(d []uint8, x []uint8, y uint8)
+
+func subVSU8(d []uint8, x []uint8, y uint8) {
+	x = x[:len(d)]
+	subVSU8AVX2(d, x, y)
+}
+
+//go:noescape
+func subSVU8AVX2(d []uint8, x uint8, y []uint8)
+
+func subSVU8(d []uint8, x uint8, y []uint8) {
+	y = y[:len(d)]
+	subSVU8AVX2(d, x, y)
+}
+
+//go:noescape
+func addVVU8StreamAVX2(d []uint8, x []uint8, y []uint8)
+
+func addVVU8Stream(d []uint8, x []uint8, y []uint8) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	addVVU8StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func addVSU8StreamAVX2(d []uint8, x []uint8, y uint8)
+
+func addVSU8Stream(d []uint8, x []uint8, y uint8) {
+	x = x[:len(d)]
+	addVSU8StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func addSVU8StreamAVX2(d []uint8, x uint8, y []uint8)
+
+func addSVU8Stream(d []uint8, x uint8, y []uint8) {
+	y = y[:len(d)]
+	addSVU8StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVVU8StreamAVX2(d []uint8, x []uint8, y []uint8)
+
+func subVVU8Stream(d []uint8, x []uint8, y []uint8) {
+	x = x[:len(d)]
+	y = y[:len(d)]
+	subVVU8StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subVSU8StreamAVX2(d []uint8, x []uint8, y uint8)
+
+func subVSU8Stream(d []uint8, x []uint8, y uint8) {
+	x = x[:len(d)]
+	subVSU8StreamAVX2(d, x, y)
+}
+
+//go:noescape
+func subSVU8StreamAVX2(d []uint8, x uint8, y []uint8)
+
+func subSVU8Stream(d []uint8, x uint8, y []uint8) {
+	y = y[:len(d)]
+	subSVU8StreamAVX2(d, x, y)
+}
+
+var binaryU8 = [2][4]Binary[uint8]{
+	{
+		Add: {addVVU8, addVSU8, addSVU8},
+		Sub: {subVVU8, subVSU8, subSVU8},
+	},
+	{
+		Add: {addVVU8Stream, addVSU8Stream, addSVU8Stream},
+		Sub: {subVVU8Stream, subVSU8Stream, subSVU8Stream},
+	},
+}

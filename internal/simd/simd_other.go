@@ -21,6 +21,10 @@ var (
 	binaryU64 [2][4]Binary[uint64]
 	binaryI32 [2][4]Binary[int32]
 	binaryU32 [2][4]Binary[uint32]
+	binaryI16 [2][4]Binary[int16]
+	binaryU16 [2][4]Binary[uint16]
+	binaryI8  [2][4]Binary[int8]
+	binaryU8  [2][4]Binary[uint8]
 )
 
 // Fence does nothing: there are no streaming loops here.

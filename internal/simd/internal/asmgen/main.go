@@ -39,13 +39,18 @@ var elems = []elem{
 	{"float32", "32", 4, 8, "PS", "SS", "VBROADCASTSS", "D", 32, false},
 }
 
-// intElems have add and sub loops, and mul for the 32-bit ones (AVX2 has
-// no 64-bit multiply), in the binary forms only.
+// intElems have add and sub loops, and mul for the 16- and 32-bit ones
+// (AVX2 has no 8- or 64-bit multiply), in the binary forms only. The 8- and
+// 16-bit ones move single elements with VPINSR/VPEXTR (see tailLoad).
 var intElems = []elem{
 	{"int64", "I64", 8, 4, "PD", "SD", "VBROADCASTSD", "Q", 64, true},
 	{"uint64", "U64", 8, 4, "PD", "SD", "VBROADCASTSD", "Q", 64, true},
 	{"int32", "I32", 4, 8, "PS", "SS", "VBROADCASTSS", "D", 32, true},
 	{"uint32", "U32", 4, 8, "PS", "SS", "VBROADCASTSS", "D", 32, true},
+	{"int16", "I16", 2, 16, "PS", "SS", "VPBROADCASTW", "W", 16, true},
+	{"uint16", "U16", 2, 16, "PS", "SS", "VPBROADCASTW", "W", 16, true},
+	{"int8", "I8", 1, 32, "PS", "SS", "VPBROADCASTB", "B", 8, true},
+	{"uint8", "U8", 1, 32, "PS", "SS", "VPBROADCASTB", "B", 8, true},
 }
 
 // node is an expression: a leaf operand (arg >= 0) or an op over kids.
@@ -104,7 +109,7 @@ func kernels() []kernel {
 
 // intOps lists the integer binary ops of e.
 func intOps(e elem) []string {
-	if e.size == 4 {
+	if e.size == 2 || e.size == 4 {
 		return []string{"add", "sub", "mul"}
 	}
 	return []string{"add", "sub"}
@@ -174,7 +179,6 @@ func (g *gen) p(format string, args ...any) { fmt.Fprintf(&g.buf, "\t"+format+"\
 // tail) and returns the register that holds the result. next allocates
 // registers from u's bank of three.
 func (g *gen) eval(n *node, u int, tail bool, next *int) int {
-	scale := g.e.size
 	if n.op == "" {
 		if g.k.scalar[n.arg] {
 			return scalarR
@@ -182,7 +186,7 @@ func (g *gen) eval(n *node, u int, tail bool, next *int) int {
 		r := 3*u + *next
 		*next++
 		if tail {
-			g.p("VMOVS%s (%s)(AX*%d), X%d", g.e.single[1:], g.ptrs[n.arg], scale, r)
+			g.tailLoad(g.ptrs[n.arg], r)
 		} // else step loaded it
 		return r
 	}
@@ -263,7 +267,7 @@ func (g *gen) step(vectors int, tail bool) {
 	for u, r := range res {
 		switch {
 		case tail:
-			g.p("VMOVS%s X%d, (DI)(AX*%d)", g.e.single[1:], r, g.e.size)
+			g.tailStore(r)
 		case g.stream:
 			g.p("VMOVNTP%s Y%d, %d(DI)(AX*%d)", g.e.packed[1:], r, 32*u, g.e.size)
 		default:
@@ -286,6 +290,26 @@ func (g *gen) step(vectors int, tail bool) {
 func (g *gen) load(off int, ptr string, r int) {
 	g.p("VMOVUP%s %d(%s)(AX*%d), X%d", g.e.packed[1:], off, ptr, g.e.size, r)
 	g.p("VINSERTF128 $1, %d(%s)(AX*%d), Y%d, Y%d", off+16, ptr, g.e.size, r, r)
+}
+
+// tailLoad emits the load of one element from (ptr)(AX*size) into lane 0
+// of Xr: VMOVSD or VMOVSS, or for 8- and 16-bit elements VPINSRB or
+// VPINSRW (the other lanes keep what they held; only lane 0 is stored).
+func (g *gen) tailLoad(ptr string, r int) {
+	if g.e.size < 4 {
+		g.p("VPINSR%s $0, (%s)(AX*%d), X%d, X%d", g.e.shift, ptr, g.e.size, r, r)
+		return
+	}
+	g.p("VMOVS%s (%s)(AX*%d), X%d", g.e.single[1:], ptr, g.e.size, r)
+}
+
+// tailStore emits the store of lane 0 of Xr to (DI)(AX*size).
+func (g *gen) tailStore(r int) {
+	if g.e.size < 4 {
+		g.p("VPEXTR%s $0, X%d, (DI)(AX*%d)", g.e.shift, r, g.e.size)
+		return
+	}
+	g.p("VMOVS%s X%d, (DI)(AX*%d)", g.e.single[1:], r, g.e.size)
 }
 
 // vectorLeaves lists the vector operands of n in evaluation order.
