@@ -8,8 +8,8 @@ import (
 
 // The AVX2 loops of internal/simd come first for float32 and float64, and
 // for the binary add, sub and (16- and 32-bit) mul of the sized integer
-// types: they compute what the Go loops compute, bit for bit, four or
-// eight lanes at a time. Where they are missing (another CPU or
+// types: they compute what the Go loops compute, bit for bit, four to
+// thirty-two lanes at a time. Where they are missing (another CPU or
 // architecture, the purego tag, simd.Enabled cleared) the lookups fall
 // through to the Go loops.
 

@@ -14,8 +14,8 @@
 // type too (IntBinaryOf); they wrap around as Go's arithmetic does.
 //
 // The loops exist because Go does not vectorize: a Go loop does one element
-// per instruction, these four or eight, and a block interpreter that makes
-// several passes over a block in cache is bound by exactly that.
+// per instruction, these four to thirty-two, and a block interpreter that
+// makes several passes over a block in cache is bound by exactly that.
 //
 // Every loop also comes in a streaming form (the Stream lookups), which
 // writes d with non-temporal stores: around the caches, straight to memory,
@@ -73,7 +73,8 @@ const (
 
 // Binary holds the three forms of one binary op: d = a op b with both
 // operands vectors, with b a scalar, and with a a scalar. Each reads
-// len(d) elements of its vector operands and panics if one is shorter.
+// len(d) elements of its vector operands, as x[:len(d)] would: one shorter
+// than d panics unless its capacity covers d's length.
 type Binary[T Elem] struct {
 	VV func(d, a, b []T)
 	VS func(d, a []T, s T)

@@ -23,14 +23,16 @@ type elem struct {
 	suffix string // 64, in function names
 	size   int    // bytes per element
 	lanes  int    // elements per YMM register
-	packed string // PD or PS, the packed instruction suffix
-	single string // SD or SS, the scalar instruction suffix
-	bcast  string // VBROADCASTSD
-	shift  string // Q or D: the lane-wide integer instructions' suffix
+	packed string // PD or PS, the packed moves' suffix
+	single string // SD or SS, the single-element moves' suffix (4 and 8 bytes)
+	bcast  string // the scalar broadcast: VBROADCASTSD, VBROADCASTSS, VPBROADCASTW or B
+	shift  string // Q, D, W or B: the lane-wide integer instructions' suffix
 	width  int    // lane width in bits
 	// integer: add, sub and mul are VPADD, VPSUB and VPMULL (wrapping, as
-	// Go's integer arithmetic); loads, stores and broadcasts move the
-	// lanes' bits with the float instructions of the same width.
+	// Go's integer arithmetic). Vectors are loaded and stored with the
+	// float moves (bits are bits), single elements of 4 and 8 bytes too;
+	// those of 1 and 2 bytes with VPINSR and VPEXTR (see tailLoad), which
+	// leave packed and single unused.
 	integer bool
 }
 
