@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 
 	"github.com/tensorplay/tensorplay/dtype"
@@ -74,8 +75,9 @@ func New[T dtype.Elem](shape ...int) (*Tensor[T], error) {
 func Zeros[T dtype.Elem](shape ...int) (*Tensor[T], error) { return New[T](shape...) }
 
 // maxAllocBytes bounds one allocation: past it make would panic ("len out
-// of range") instead of the constructor returning an error.
-const maxAllocBytes = 1 << 46
+// of range") instead of the constructor returning an error. On 32-bit
+// platforms it is half the address space.
+const maxAllocBytes = min(1<<46, math.MaxInt>>1)
 
 // checkAlloc reports a *ShapeError when n elements of T are more than one
 // allocation can hold.
