@@ -268,7 +268,11 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 			aliased = aliased || aliasedRows(st, size)
 		}
 	}
-	g.tile(pl.x.blockFor(scratch), runSize, aliased, pl.x.workers)
+	inDTs := make([]dtype.DType, len(pr.inputs))
+	for s, in := range pr.inputs {
+		inDTs[s] = pl.p.values[in].dt
+	}
+	g.tile(pl.x.blockFor(scratch), runSize, aliased, transposedBand(g.lay.strides[len(ms):], inDTs), pl.x.workers)
 
 	// Slots and which of them are constant within a block.
 	d := len(g.lay.sizes)
@@ -277,6 +281,7 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		return st[d-1] == 0 && (g.r == 1 || d < 2 || st[d-2] == 0)
 	})
 	g.sortInputs(len(ms))
+	g.markBands(len(ms))
 	if len(ms) == 1 {
 		pl.useCompiled(g, pr, ms[0].node)
 		if pl.x.debug != nil && len(g.instrs) > 0 && g.instrs[0].compiled == nil {
@@ -506,11 +511,13 @@ func (pl *planner) copyRegion(src, dst int) *region {
 	d := &pl.p.values[dst]
 	g.offsets = []int{d.offset, v.offset}
 	g.lay = mergeDims(v.shape, [][]int{d.strides, v.strides}, 0)
-	g.tile(pl.x.blockFor(v.dt.Size()), v.dt.Size(), aliasedRows(g.lay.strides[1], v.dt.Size()), pl.x.workers)
+	band := transposedBand(g.lay.strides[1:], []dtype.DType{v.dt})
+	g.tile(pl.x.blockFor(v.dt.Size()), v.dt.Size(), aliasedRows(g.lay.strides[1], v.dt.Size()), band, pl.x.workers)
 	g.slotDT = []dtype.DType{v.dt}
 	g.scalar = []bool{false}
 	g.outputs = []regionOutput{{value: dst, src: 0}}
 	g.sortInputs(1)
+	g.markBands(1)
 	return g
 }
 

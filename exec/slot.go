@@ -24,6 +24,11 @@ type slot[T dtype.Elem] struct {
 	line    int // elements per 64-byte cache line
 	touched T   // sink of touchColumns
 
+	// transpose copies transposeRows rows of a transposed operand at a
+	// time (see loadBand); nil for types without such a loop.
+	transpose     func(d []T, dStride int, s []T, sStride, n int)
+	transposeRows int
+
 	// copyStream, when set (see streamStores), copies contiguous blocks
 	// into an output's storage with non-temporal stores.
 	copyStream func(d, x []T)
@@ -44,6 +49,10 @@ type slotAny interface {
 	// region.prefetch).
 	prefetch(off, n int)
 	prefetchStrided(off, stride, count int)
+	// loadBand fills the slot's buffer with the r×c tile at off of a
+	// transposed operand (stR == 1, stC > 1), its rows stride elements
+	// apart in the buffer, k rows at a time with the type's transpose loop.
+	loadBand(g *geom, off, stride int)
 	// part points a slot loaded with a whole tile at n of its elements from
 	// the start'th.
 	part(start, n int)
@@ -75,6 +84,7 @@ func newSlot[T dtype.Elem](block int, scalar bool) *slot[T] {
 	s := &slot[T]{scalar: scalar, line: max(1, 64/dtype.Of[T]().Size())}
 	if !scalar {
 		s.buf = make([]T, block)
+		s.transpose, s.transposeRows = transposeOf[T]()
 	}
 	s.bvp, s.vp = &s.bv, &s.v
 	return s
@@ -155,6 +165,26 @@ func touchColumns[T dtype.Elem](src []T, off int, g *geom, line int) T {
 		}
 	}
 	return v
+}
+
+func (s *slot[T]) loadBand(g *geom, off, stride int) {
+	k, c := s.transposeRows, g.c
+	body := 0
+	if k > 0 {
+		body = g.r - g.r%k
+	}
+	for i := 0; i < body; i += k {
+		s.transpose(s.buf[i*stride:], stride, s.data[off+i:], g.stC, c)
+	}
+	// A band cut short by the tile's end, or all of it when the loops were
+	// turned off (simd.Enabled) after the region was planned.
+	for i := body; i < g.r; i++ {
+		row, o := s.buf[i*stride:i*stride+c], off+i
+		for j := range row {
+			row[j] = s.data[o]
+			o += g.stC
+		}
+	}
 }
 
 func (s *slot[T]) prefetch(off, n int) { simd.PrefetchL2(s.data[off : off+n]) }

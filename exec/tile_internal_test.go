@@ -7,12 +7,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/internal/simd"
 )
 
 // TestRowModeSlotLengths checks the buffers of a transposing region: in
 // tall 512-column tiles every slot holds a piece of a row, no longer than a
 // block, however many kernels the region has; in aliased 32×128 tiles the
-// transposed input holds the whole tile and the other slots a row.
+// transposed input holds the whole tile and the other slots a row; with
+// bands, the transposed input holds a band of 8 rows of a 4 KiB tile row,
+// each padded by a cache line, whether its rows are aliased or not.
 func TestRowModeSlotLengths(t *testing.T) {
 	// One output and two inputs, the second a transposed view, then a
 	// computed node: slots 0 (a), 1 (b.T), 2 (a + b.T).
@@ -20,28 +23,65 @@ func TestRowModeSlotLengths(t *testing.T) {
 		return &region{
 			inputs:  []int{0, 1},
 			outputs: make([]regionOutput, 1),
+			slotDT:  []dtype.DType{dtype.Float64, dtype.Float64, dtype.Float64},
 			lay:     layout{sizes: []int{500, 700}, strides: [][]int{{700, 1}, {700, 1}, {1, 500}}},
 		}
 	}
 	tests := []struct {
 		name          string
 		aliased       bool
+		band          int
 		r, c, piece   int
 		lens          [3]int
 		rowMode, tile bool
+		banded        []bool
 	}{
-		{"rows gathered one at a time", false, 128, 512, 128, [3]int{128, 128, 128}, true, false},
-		{"aliased: whole tiles gathered", true, 32, 128, 128, [3]int{128, 32 * 128, 128}, true, true},
+		{"rows gathered one at a time", false, 0, 128, 512, 128, [3]int{128, 128, 128}, true, false, nil},
+		{"aliased: whole tiles gathered", true, 0, 32, 128, 128, [3]int{128, 32 * 128, 128}, true, true, nil},
+		{"bands", false, 8, 128, 512, 128, [3]int{128, 8 * (512 + 8), 128}, true, false, []bool{false, true}},
+		{"aliased bands", true, 8, 128, 512, 128, [3]int{128, 8 * (512 + 8), 128}, true, false, []bool{false, true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := newRegion()
-			g.tile(128, 8, tt.aliased, 2)
+			g.tile(128, 8, tt.aliased, tt.band, 2)
+			g.markBands(1)
 			assert.Equal(t, tt.rowMode, g.rowMode, "row mode")
 			assert.Equal(t, tt.tile, g.tileGather, "tileGather")
+			assert.Equal(t, tt.band, g.band, "band")
+			assert.Equal(t, tt.banded, g.banded, "banded inputs")
 			assert.Equal(t, [3]int{tt.r, tt.c, tt.piece}, [3]int{g.r, g.c, g.piece}, "r, c, piece")
 			assert.Equal(t, tt.lens, [3]int{g.slotLen(0), g.slotLen(1), g.slotLen(2)}, "slot lengths")
 		})
+	}
+}
+
+// TestTransposedBand checks which regions copy their transposed inputs in
+// bands, and of how many rows: the most any transposed input (rows one
+// element apart) with transpose loops copies at once.
+func TestTransposedBand(t *testing.T) {
+	if !simd.Enabled {
+		assert.Zero(t, transposedBand([][]int{{1, 500}}, []dtype.DType{dtype.Float64}))
+		return
+	}
+	tests := []struct {
+		name    string
+		strides [][]int
+		dts     []dtype.DType
+		want    int
+	}{
+		{"float64 b.T", [][]int{{700, 1}, {1, 500}}, []dtype.DType{dtype.Float64, dtype.Float64}, 8},
+		{"float32 b.T", [][]int{{1, 500}}, []dtype.DType{dtype.Float32}, 16},
+		{"complex128 b.T", [][]int{{1, 500}}, []dtype.DType{dtype.Complex128}, 4},
+		{"the most rows of two", [][]int{{1, 500}, {1, 300}}, []dtype.DType{dtype.Float64, dtype.Int32}, 16},
+		{"int16 has no loops", [][]int{{1, 500}}, []dtype.DType{dtype.Int16}, 0},
+		{"bool has no loops", [][]int{{1, 500}}, []dtype.DType{dtype.Bool}, 0},
+		{"rows two elements apart", [][]int{{2, 1000}}, []dtype.DType{dtype.Float64}, 0},
+		{"contiguous", [][]int{{500, 1}}, []dtype.DType{dtype.Float64}, 0},
+		{"one axis", [][]int{{3}}, []dtype.DType{dtype.Float64}, 0},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, transposedBand(tt.strides, tt.dts), tt.name)
 	}
 }
 
@@ -115,7 +155,7 @@ func TestBufferlessSlots(t *testing.T) {
 		scalar:  []bool{false, false, false},
 		lay:     layout{sizes: []int{1 << 20}, strides: [][]int{{1}, {1}, {1}}},
 	}
-	g.tile(1024, 8, false, 2)
+	g.tile(1024, 8, false, 0, 2)
 	g.bufferless = true
 	st, err := g.newState()
 	require.NoError(t, err)

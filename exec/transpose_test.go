@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/exec"
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/simd"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -32,6 +34,14 @@ func TestTransposedTiles(t *testing.T) {
 	t.Run("float32", func(t *testing.T) { testTransposedTiles[float32](t) })
 	t.Run("int8", func(t *testing.T) { testTransposedTiles[int8](t) })
 	t.Run("complex128", func(t *testing.T) { testTransposedTiles[complex128](t) })
+	t.Run("int32", func(t *testing.T) { testTransposedTiles[int32](t) })
+	t.Run("complex64", func(t *testing.T) { testTransposedTiles[complex64](t) })
+	t.Run("without AVX2", func(t *testing.T) {
+		saved := simd.Enabled
+		t.Cleanup(func() { simd.Enabled = saved })
+		simd.Enabled = false
+		testTransposedTiles[float64](t)
+	})
 }
 
 func testTransposedTiles[T dtype.Numeric](t *testing.T) {
@@ -107,29 +117,19 @@ func testTransposedTilesOf[T dtype.Numeric](t *testing.T, R, C, pitch int) {
 	}
 }
 
-// TestTransposedTileShapes checks which tiles a transposed operand gets:
-// tall tiles 512 columns wide gathered a row at a time, small tiles gathered
-// whole when the operand's rows are a multiple of 4 KiB apart, lower tiles
-// when there would be fewer than one per worker, and prefetches in regions
-// larger than the caches.
+// TestTransposedTileShapes checks which tiles a transposed operand gets.
+// Without the AVX2 loops: tall tiles 512 columns wide gathered a row at a
+// time, small tiles gathered whole when the operand's rows are a multiple
+// of 4 KiB apart, lower tiles when there would be fewer than one per
+// worker, and prefetches in regions larger than the caches. With them
+// (TestBandedTileShapes), tiles copied in bands.
 func TestTransposedTileShapes(t *testing.T) {
+	saved := simd.Enabled
+	t.Cleanup(func() { simd.Enabled = saved })
+	simd.Enabled = false
 	r := newRand(33)
-	tileOf := func(e expr.Expr[float64]) string {
-		var plan bytes.Buffer
-		x := exec.New(exec.Debug(&plan), exec.Workers(2))
-		defer x.Close()
-		_, err := exec.EvalWith(x, e)
-		require.NoError(t, err)
-		for _, line := range strings.Split(plan.String(), "\n") {
-			if _, after, ok := strings.Cut(line, "tile "); ok {
-				return after
-			}
-		}
-		t.Fatalf("no tile in\n%s", plan.String())
-		return ""
-	}
 	tile := func(a, b *tensor.Tensor[float64]) string {
-		return tileOf(expr.Of(a).Add(expr.Of(tensor.Must(b.T()))))
+		return tileOf(t, expr.Of(a).Add(expr.Of(tensor.Must(b.T()))))
 	}
 	tests := []struct {
 		name       string
@@ -183,7 +183,7 @@ func TestTransposedTileShapes(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("with a column, threshold %d bytes", tt.threshold), func(t *testing.T) {
 			defer exec.SetStreamBytes(tt.threshold)()
-			assert.Equal(t, tt.want, tileOf(withCol))
+			assert.Equal(t, tt.want, tileOf(t, withCol))
 		})
 	}
 	t.Run("aliased rows", func(t *testing.T) {
@@ -192,6 +192,66 @@ func TestTransposedTileShapes(t *testing.T) {
 		b := randomTensor[float64](t, r, 1100, 512)
 		assert.Equal(t, "32x128 gathered whole, prefetching, 144 blocks", tile(a, b))
 	})
+}
+
+// TestBandedTileShapes checks the tiles of transposed operands copied in
+// bands (with the AVX2 loops): 4 KiB of row wide and 1 KiB of elements
+// high, aliased rows or not, in bands of a cache line of the operand's
+// elements, no lower than a band when halved for the workers; and a
+// transposed int16 operand, which has no transpose loops, as before.
+func TestBandedTileShapes(t *testing.T) {
+	if !simd.Enabled {
+		t.Skip("no AVX2 loops: no bands")
+	}
+	r := newRand(34)
+	tests := []struct {
+		name string
+		e    func() *expr.Node
+		want string
+	}{
+		{"float64, rows 300 elements apart", func() *expr.Node { return transposedSum[float64](t, r, 300, 1100).Node() }, "128x512 in bands of 8, 9 blocks"},
+		{"float64, rows 4 KiB apart", func() *expr.Node { return transposedSum[float64](t, r, 512, 1100).Node() }, "128x512 in bands of 8, 12 blocks"},
+		{"float32, rows 300 elements apart", func() *expr.Node { return transposedSum[float32](t, r, 300, 1100).Node() }, "256x1024 in bands of 16, 4 blocks"},
+		{"complex128", func() *expr.Node { return transposedSum[complex128](t, r, 300, 1100).Node() }, "64x256 in bands of 4, 25 blocks"},
+		{"int32 beside int16", func() *expr.Node {
+			return expr.Cast[int32](transposedSum[int16](t, r, 300, 1100)).Add(transposedSum[int32](t, r, 300, 1100)).Node()
+		}, "256x1024 in bands of 16, 4 blocks"},
+		{"float32, halved no lower than a band", func() *expr.Node { return transposedSum[float32](t, r, 20, 300).Node() }, "16x300 in bands of 16, 2 blocks"},
+		{"float64, halved", func() *expr.Node { return transposedSum[float64](t, r, 40, 300).Node() }, "20x300 in bands of 8, 2 blocks"},
+		{"int16: no transpose loops", func() *expr.Node { return transposedSum[int16](t, r, 600, 1100).Node() }, "512x512, 6 blocks"},
+		{"int16, rows 4 KiB apart", func() *expr.Node { return transposedSum[int16](t, r, 2048, 300).Node() }, "128x128 gathered whole, 48 blocks"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tileOfNode(t, tt.e()))
+		})
+	}
+}
+
+// transposedSum is a + b.T for random rows×cols a.
+func transposedSum[T dtype.Numeric](t *testing.T, r *rand.Rand, rows, cols int) expr.Expr[T] {
+	a := randomTensor[T](t, r, rows, cols)
+	b := randomTensor[T](t, r, cols, rows)
+	return expr.Of(a).Add(expr.Of(tensor.Must(b.T())))
+}
+
+// tileOf returns the tile of e's fused region from a two-worker plan.
+func tileOf[T dtype.Elem](t *testing.T, e expr.Expr[T]) string { return tileOfNode(t, e.Node()) }
+
+func tileOfNode(t *testing.T, e *expr.Node) string {
+	t.Helper()
+	var plan bytes.Buffer
+	x := exec.New(exec.Debug(&plan), exec.Workers(2))
+	defer x.Close()
+	_, err := x.Run([]*expr.Node{e}, nil)
+	require.NoError(t, err)
+	for _, line := range strings.Split(plan.String(), "\n") {
+		if _, after, ok := strings.Cut(line, "tile "); ok {
+			return after
+		}
+	}
+	t.Fatalf("no tile in\n%s", plan.String())
+	return ""
 }
 
 // TestTransposedTilesScratch checks that a long chain over a transposed

@@ -1,0 +1,77 @@
+package simd
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// Transposable is the element types Transpose moves: those of 4, 8 and 16
+// bytes (none holds a pointer).
+type Transposable interface {
+	~int32 | ~int64 | ~uint32 | ~uint64 | ~float32 | ~float64 | ~complex64 | ~complex128
+}
+
+// TransposeRows returns how many rows Transpose writes for T: 64 bytes of
+// elements, a cache line of each run it reads (16 of 4 bytes, 8 of 8 bytes,
+// 4 of 16 bytes); 0 where the loops are missing (see Enabled).
+func TransposeRows[T Transposable]() int {
+	if !Enabled {
+		return 0
+	}
+	var zero T
+	switch unsafe.Sizeof(zero) {
+	case 4:
+		return transposeRows4
+	case 8:
+		return transposeRows8
+	case 16:
+		return transposeRows16
+	}
+	return 0
+}
+
+// Transpose copies n columns of k = TransposeRows[T]() rows of a
+// transposed matrix into d: d[r*dStride+c] = s[c*sStride+r] for r < k and
+// c < n. That is, it reads n runs of k elements, sStride apart (a
+// transposed view's rows), and writes them as the columns of k rows of d.
+// It panics when there are no loops for T, when sStride < 1 or dStride < n,
+// or when d or s is too short.
+//
+// Read one element at a time, a transposed view costs a load, a store and
+// an index step per element, and a transposed copy of a matrix in cache
+// runs at a quarter of a contiguous one. These loops move square blocks
+// through the vector registers: 32 bytes of each of 8, 4 or 2 runs per
+// load, 4 to 8 elements per store. Values are copied bit for bit.
+//
+// unsafe is used only to pass the slices' addresses to the loops, after
+// their lengths are checked here.
+func Transpose[T Transposable](d []T, dStride int, s []T, sStride, n int) {
+	k := TransposeRows[T]()
+	if k == 0 {
+		panic("simd: Transpose without loops for this type")
+	}
+	if n <= 0 {
+		return
+	}
+	if dStride < n || sStride < 1 || len(d) < (k-1)*dStride+n || len(s) < (n-1)*sStride+k {
+		panic(fmt.Sprintf("simd: Transpose of %d×%d from %d elements (stride %d) into %d (stride %d)",
+			k, n, len(s), sStride, len(d), dStride))
+	}
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	body := n &^ (runsPerBlock(size) - 1)
+	if body > 0 {
+		transposeLoop(size, unsafe.Pointer(unsafe.SliceData(d)), unsafe.Pointer(unsafe.SliceData(s)),
+			dStride*size, sStride*size, body)
+	}
+	for c := body; c < n; c++ {
+		run := s[c*sStride : c*sStride+k]
+		for r, v := range run {
+			d[r*dStride+c] = v
+		}
+	}
+}
+
+// runsPerBlock is how many runs the loop for size-byte elements moves at a
+// time: 32 bytes of each make a square block.
+func runsPerBlock(size int) int { return 32 / size }

@@ -1,0 +1,194 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// The transposes: d's k rows (dStride bytes apart) get n columns from n
+// runs of k elements of s (sStride bytes apart): 64 bytes of each run, a
+// cache line when the run starts on one, so each line is read in one visit.
+// Blocks of runs pass through registers as square blocks in two halves: the
+// first 32 bytes of the runs give d's first k/2 rows, the next 32 bytes the
+// others. n is a positive multiple of the block's runs (8, 4 or 2); every
+// address is checked by the caller (Transpose).
+
+// TRANSPOSE4x4 makes the four 4×8-byte rows a, b, c, d (Y0–Y3) columns:
+// Y0 = a0 b0 c0 d0, Y1 = a1 b1 c1 d1, and so on (Y4–Y7 scratch).
+#define TRANSPOSE4x4 \
+	VUNPCKLPD  Y1, Y0, Y4       \ // a0 b0 a2 b2
+	VUNPCKHPD  Y1, Y0, Y5       \ // a1 b1 a3 b3
+	VUNPCKLPD  Y3, Y2, Y6       \ // c0 d0 c2 d2
+	VUNPCKHPD  Y3, Y2, Y7       \ // c1 d1 c3 d3
+	VPERM2F128 $0x20, Y6, Y4, Y0 \
+	VPERM2F128 $0x20, Y7, Y5, Y1 \
+	VPERM2F128 $0x31, Y6, Y4, Y2 \
+	VPERM2F128 $0x31, Y7, Y5, Y3
+
+// func transpose8(d, s unsafe.Pointer, dStride, sStride, n int)
+// 8-byte elements, eight rows, four runs at a time.
+TEXT ·transpose8(SB), NOSPLIT, $0-40
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ dStride+16(FP), DX
+	MOVQ sStride+24(FP), BX
+	MOVQ n+32(FP), CX
+	LEAQ (BX)(BX*2), R8  // 3 runs
+	LEAQ (DI)(DX*4), R12 // d's row 4
+	XORQ AX, AX          // the column's byte offset in d's rows
+
+runs8:
+	VMOVUPD (SI), Y0
+	VMOVUPD (SI)(BX*1), Y1
+	VMOVUPD (SI)(BX*2), Y2
+	VMOVUPD (SI)(R8*1), Y3
+	TRANSPOSE4x4
+	MOVQ    DI, R9
+	VMOVUPD Y0, (R9)(AX*1)
+	ADDQ    DX, R9
+	VMOVUPD Y1, (R9)(AX*1)
+	ADDQ    DX, R9
+	VMOVUPD Y2, (R9)(AX*1)
+	ADDQ    DX, R9
+	VMOVUPD Y3, (R9)(AX*1)
+	VMOVUPD 32(SI), Y0
+	VMOVUPD 32(SI)(BX*1), Y1
+	VMOVUPD 32(SI)(BX*2), Y2
+	VMOVUPD 32(SI)(R8*1), Y3
+	TRANSPOSE4x4
+	MOVQ    R12, R9
+	VMOVUPD Y0, (R9)(AX*1)
+	ADDQ    DX, R9
+	VMOVUPD Y1, (R9)(AX*1)
+	ADDQ    DX, R9
+	VMOVUPD Y2, (R9)(AX*1)
+	ADDQ    DX, R9
+	VMOVUPD Y3, (R9)(AX*1)
+	LEAQ    (SI)(BX*4), SI
+	ADDQ    $32, AX
+	SUBQ    $4, CX
+	JNZ     runs8
+	VZEROUPPER
+	RET
+
+// func transpose16(d, s unsafe.Pointer, dStride, sStride, n int)
+// 16-byte elements, four rows, two runs at a time.
+TEXT ·transpose16(SB), NOSPLIT, $0-40
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ dStride+16(FP), DX
+	MOVQ sStride+24(FP), BX
+	MOVQ n+32(FP), CX
+	LEAQ (DI)(DX*1), R9  // d's row 1
+	LEAQ (DI)(DX*2), R10 // row 2
+	LEAQ (R9)(DX*2), R11 // row 3
+	XORQ AX, AX
+
+runs16:
+	VMOVUPD    (SI), Y0             // a0 a1
+	VMOVUPD    (SI)(BX*1), Y1       // b0 b1
+	VMOVUPD    32(SI), Y2           // a2 a3
+	VMOVUPD    32(SI)(BX*1), Y3     // b2 b3
+	VPERM2F128 $0x20, Y1, Y0, Y4    // a0 b0
+	VPERM2F128 $0x31, Y1, Y0, Y5    // a1 b1
+	VPERM2F128 $0x20, Y3, Y2, Y6    // a2 b2
+	VPERM2F128 $0x31, Y3, Y2, Y7    // a3 b3
+	VMOVUPD    Y4, (DI)(AX*1)
+	VMOVUPD    Y5, (R9)(AX*1)
+	VMOVUPD    Y6, (R10)(AX*1)
+	VMOVUPD    Y7, (R11)(AX*1)
+	LEAQ       (SI)(BX*2), SI
+	ADDQ       $32, AX
+	SUBQ       $2, CX
+	JNZ        runs16
+	VZEROUPPER
+	RET
+
+// TRANSPOSE8x8 makes the eight 8×4-byte rows a … h (Y0–Y7) columns:
+// Y8 = a0 … h0, Y9 = a1 … h1, …, Y15 = a7 … h7.
+#define TRANSPOSE8x8 \
+	VUNPCKLPS  Y1, Y0, Y8         \ // a0 b0 a1 b1 | a4 b4 a5 b5
+	VUNPCKHPS  Y1, Y0, Y9         \ // a2 b2 a3 b3 | a6 b6 a7 b7
+	VUNPCKLPS  Y3, Y2, Y10        \ // c0 d0 c1 d1 | c4 d4 c5 d5
+	VUNPCKHPS  Y3, Y2, Y11        \
+	VUNPCKLPS  Y5, Y4, Y12        \
+	VUNPCKHPS  Y5, Y4, Y13        \
+	VUNPCKLPS  Y7, Y6, Y14        \
+	VUNPCKHPS  Y7, Y6, Y15        \
+	VSHUFPS    $0x44, Y10, Y8, Y0 \ // a0 b0 c0 d0 | a4 b4 c4 d4
+	VSHUFPS    $0xEE, Y10, Y8, Y1 \ // a1 b1 c1 d1 | a5 b5 c5 d5
+	VSHUFPS    $0x44, Y11, Y9, Y2 \ // a2 … | a6 …
+	VSHUFPS    $0xEE, Y11, Y9, Y3 \ // a3 … | a7 …
+	VSHUFPS    $0x44, Y14, Y12, Y4 \ // e0 f0 g0 h0 | e4 …
+	VSHUFPS    $0xEE, Y14, Y12, Y5 \
+	VSHUFPS    $0x44, Y15, Y13, Y6 \
+	VSHUFPS    $0xEE, Y15, Y13, Y7 \
+	VPERM2F128 $0x20, Y4, Y0, Y8  \ // a0 … h0
+	VPERM2F128 $0x20, Y5, Y1, Y9  \
+	VPERM2F128 $0x20, Y6, Y2, Y10 \
+	VPERM2F128 $0x20, Y7, Y3, Y11 \
+	VPERM2F128 $0x31, Y4, Y0, Y12 \ // a4 … h4
+	VPERM2F128 $0x31, Y5, Y1, Y13 \
+	VPERM2F128 $0x31, Y6, Y2, Y14 \
+	VPERM2F128 $0x31, Y7, Y3, Y15
+
+// LOAD8 loads 32 bytes at byte offset off of each of the eight runs from
+// SI (BX apart; R8 = 3 runs, R13 = 5 runs, R10 = 6 runs, R11 = 7 runs).
+#define LOAD8(off) \
+	VMOVUPS off(SI), Y0         \
+	VMOVUPS off(SI)(BX*1), Y1   \
+	VMOVUPS off(SI)(BX*2), Y2   \
+	VMOVUPS off(SI)(R8*1), Y3   \
+	VMOVUPS off(SI)(BX*4), Y4   \
+	VMOVUPS off(SI)(R13*1), Y5  \
+	VMOVUPS off(SI)(R10*1), Y6  \
+	VMOVUPS off(SI)(R11*1), Y7
+
+// STORE8 stores Y8–Y15 at byte offset AX of eight rows of d from R9 (DX
+// apart).
+#define STORE8 \
+	VMOVUPS Y8, (R9)(AX*1)  \
+	ADDQ    DX, R9          \
+	VMOVUPS Y9, (R9)(AX*1)  \
+	ADDQ    DX, R9          \
+	VMOVUPS Y10, (R9)(AX*1) \
+	ADDQ    DX, R9          \
+	VMOVUPS Y11, (R9)(AX*1) \
+	ADDQ    DX, R9          \
+	VMOVUPS Y12, (R9)(AX*1) \
+	ADDQ    DX, R9          \
+	VMOVUPS Y13, (R9)(AX*1) \
+	ADDQ    DX, R9          \
+	VMOVUPS Y14, (R9)(AX*1) \
+	ADDQ    DX, R9          \
+	VMOVUPS Y15, (R9)(AX*1)
+
+// func transpose4(d, s unsafe.Pointer, dStride, sStride, n int)
+// 4-byte elements, sixteen rows, eight runs at a time.
+TEXT ·transpose4(SB), NOSPLIT, $0-40
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ dStride+16(FP), DX
+	MOVQ sStride+24(FP), BX
+	MOVQ n+32(FP), CX
+	LEAQ (BX)(BX*2), R8  // 3 runs
+	LEAQ (BX)(BX*4), R13 // 5 runs
+	LEAQ (R8)(R8*1), R10 // 6 runs
+	LEAQ (R10)(BX*1), R11 // 7 runs
+	MOVQ DX, R12
+	SHLQ $3, R12
+	ADDQ DI, R12         // d's row 8
+	XORQ AX, AX
+
+runs4:
+	LOAD8(0)
+	TRANSPOSE8x8
+	MOVQ DI, R9
+	STORE8
+	LOAD8(32)
+	TRANSPOSE8x8
+	MOVQ R12, R9
+	STORE8
+	LEAQ (SI)(BX*8), SI
+	ADDQ $32, AX
+	SUBQ $8, CX
+	JNZ  runs4
+	VZEROUPPER
+	RET
