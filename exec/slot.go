@@ -170,14 +170,14 @@ func touchColumns[T dtype.Elem](src []T, off int, g *geom, line int) T {
 func (s *slot[T]) loadBand(g *geom, off, stride int) {
 	k, c := s.transposeRows, g.c
 	body := 0
-	if k > 0 {
+	if k > 0 && simd.Enabled {
 		body = g.r - g.r%k
 	}
 	for i := 0; i < body; i += k {
 		s.transpose(s.buf[i*stride:], stride, s.data[off+i:], g.stC, c)
 	}
 	// A band cut short by the tile's end, or all of it when the loops were
-	// turned off (simd.Enabled) after the region was planned.
+	// turned off (simd.Enabled) after the slot was made.
 	for i := body; i < g.r; i++ {
 		row, o := s.buf[i*stride:i*stride+c], off+i
 		for j := range row {

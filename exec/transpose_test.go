@@ -281,3 +281,30 @@ func TestTransposedTilesScratch(t *testing.T) {
 	// slots' exact lengths are checked by TestRowModeSlotLengths.)
 	assert.LessOrEqual(t, int64(m1.TotalAlloc-m0.TotalAlloc), out+1<<20, "bytes allocated by the first evaluation (output %d)", out)
 }
+
+// TestBandsAfterSIMDTurnedOff: a plan made with the transpose loops, whose
+// pooled per-worker state still holds them, keeps computing the same values
+// when simd.Enabled is cleared afterwards (as tests do): its bands are then
+// copied element by element.
+func TestBandsAfterSIMDTurnedOff(t *testing.T) {
+	saved := simd.Enabled
+	t.Cleanup(func() { simd.Enabled = saved })
+	a := tensor.Must(tensor.Zeros[float64](64, 70))
+	b := tensor.Must(tensor.Zeros[float64](70, 64))
+	for i := range a.Data() {
+		a.Data()[i], b.Data()[i] = float64(i), float64(i)*1e4
+	}
+	e := expr.Of(a).Add(expr.Of(tensor.Must(b.T())))
+	x := exec.New(exec.Workers(1))
+	defer x.Close()
+	first, err := exec.EvalWith(x, e)
+	require.NoError(t, err)
+	simd.Enabled = false
+	second, err := exec.EvalWith(x, e)
+	require.NoError(t, err)
+	assert.Equal(t, first.Values(), second.Values())
+	av, bv := a.Values(), tensor.Must(b.T()).Values()
+	for i, v := range second.Values() {
+		require.Equal(t, av[i]+bv[i], v, "element %d", i)
+	}
+}

@@ -34,8 +34,8 @@ func TransposeRows[T Transposable]() int {
 // transposed matrix into d: d[r*dStride+c] = s[c*sStride+r] for r < k and
 // c < n. That is, it reads n runs of k elements, sStride apart (a
 // transposed view's rows), and writes them as the columns of k rows of d.
-// It panics when there are no loops for T, when sStride < 1 or dStride < n,
-// or when d or s is too short.
+// It does nothing when n <= 0, and otherwise panics when there are no loops
+// for T, when sStride < 1 or dStride < n, or when d or s is too short.
 //
 // Read one element at a time, a transposed view costs a load, a store and
 // an index step per element, and a transposed copy of a matrix in cache
@@ -53,7 +53,10 @@ func Transpose[T Transposable](d []T, dStride int, s []T, sStride, n int) {
 	if n <= 0 {
 		return
 	}
-	if dStride < n || sStride < 1 || len(d) < (k-1)*dStride+n || len(s) < (n-1)*sStride+k {
+	// The last run ends at (n-1)*sStride+k and d's last row at
+	// (k-1)*dStride+n: checked by division, so that no product overflows.
+	if dStride < n || sStride < 1 || len(s) < k || len(d) < n ||
+		n > 1 && sStride > (len(s)-k)/(n-1) || dStride > (len(d)-n)/(k-1) {
 		panic(fmt.Sprintf("simd: Transpose of %d×%d from %d elements (stride %d) into %d (stride %d)",
 			k, n, len(s), sStride, len(d), dStride))
 	}

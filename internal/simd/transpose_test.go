@@ -84,6 +84,8 @@ func TestTransposePanics(t *testing.T) {
 		{"short s", 64, 7*8 + 7, 8, 8, 8},
 		{"dStride below n", 100, 100, 7, 8, 8},
 		{"sStride 0", 100, 100, 8, 0, 8},
+		{"sStride overflowing", 64, 64, 8, 1 << 62, 4},
+		{"dStride overflowing", 64, 64, 1 << 61, 8, 4},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			assert.PanicsWithValue(t, fmt.Sprintf("simd: Transpose of 8×%d from %d elements (stride %d) into %d (stride %d)",
