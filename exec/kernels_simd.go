@@ -179,36 +179,6 @@ func (g *region) vectorized(in instrSpec) bool {
 	return ok && g.slotDT[in.args[0]] == g.slotDT[in.dst]
 }
 
-// transposeOf returns simd.Transpose for T and how many rows it writes (see
-// simd.TransposeRows); nil and 0 for the types it does not move (bool and
-// the 1- and 2-byte integers) and without the AVX2 loops.
-func transposeOf[T dtype.Elem]() (func(d []T, dStride int, s []T, sStride, n int), int) {
-	var f any
-	k := 0
-	switch any(*new(T)).(type) {
-	case float32:
-		f, k = simd.Transpose[float32], simd.TransposeRows[float32]()
-	case int32:
-		f, k = simd.Transpose[int32], simd.TransposeRows[int32]()
-	case uint32:
-		f, k = simd.Transpose[uint32], simd.TransposeRows[uint32]()
-	case float64:
-		f, k = simd.Transpose[float64], simd.TransposeRows[float64]()
-	case int64:
-		f, k = simd.Transpose[int64], simd.TransposeRows[int64]()
-	case uint64:
-		f, k = simd.Transpose[uint64], simd.TransposeRows[uint64]()
-	case complex64:
-		f, k = simd.Transpose[complex64], simd.TransposeRows[complex64]()
-	case complex128:
-		f, k = simd.Transpose[complex128], simd.TransposeRows[complex128]()
-	}
-	if k == 0 {
-		return nil, 0
-	}
-	return f.(func(d []T, dStride int, s []T, sStride, n int)), k
-}
-
 // transposeRows is the number of rows transposeOf's loop writes for
 // element type dt, 0 when it has none.
 func transposeRows(dt dtype.DType) int {

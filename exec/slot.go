@@ -84,7 +84,7 @@ func newSlot[T dtype.Elem](block int, scalar bool) *slot[T] {
 	s := &slot[T]{scalar: scalar, line: max(1, 64/dtype.Of[T]().Size())}
 	if !scalar {
 		s.buf = make([]T, block)
-		s.transpose, s.transposeRows = transposeOf[T]()
+		s.transpose, s.transposeRows = simd.TransposeOf[T]()
 	}
 	s.bvp, s.vp = &s.bv, &s.v
 	return s

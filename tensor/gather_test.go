@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -106,6 +107,45 @@ func TestValuesOfViews(t *testing.T) {
 	}
 }
 
+// TestValuesOfTransposedBands: transposed views of every element type that
+// simd.Transpose moves (and two it does not), with row counts on both
+// sides of its bands (8 or 16 rows, 4 for complex128) and columns on both
+// sides of the copy's 512-column strips, against element-by-element reads.
+func TestValuesOfTransposedBands(t *testing.T) {
+	t.Run("float32", func(t *testing.T) { checkTransposedBands(t, func(i int) float32 { return float32(i) }) })
+	t.Run("int32", func(t *testing.T) { checkTransposedBands(t, func(i int) int32 { return int32(-i) }) })
+	t.Run("float64", func(t *testing.T) { checkTransposedBands(t, func(i int) float64 { return float64(i) / 3 }) })
+	t.Run("uint64", func(t *testing.T) { checkTransposedBands(t, func(i int) uint64 { return uint64(i) << 40 }) })
+	t.Run("complex64", func(t *testing.T) {
+		checkTransposedBands(t, func(i int) complex64 { return complex(float32(i), -float32(i)) })
+	})
+	t.Run("complex128", func(t *testing.T) {
+		checkTransposedBands(t, func(i int) complex128 { return complex(float64(i), 0.5) })
+	})
+	t.Run("int16", func(t *testing.T) { checkTransposedBands(t, func(i int) int16 { return int16(i) }) })
+	t.Run("uint8", func(t *testing.T) { checkTransposedBands(t, func(i int) uint8 { return uint8(i) }) })
+}
+
+func checkTransposedBands[T dtype.Numeric](t *testing.T, val func(i int) T) {
+	for _, rc := range [][2]int{{3, 9}, {7, 1100}, {8, 513}, {17, 512}, {33, 40}, {1025, 5}} {
+		// x is rc[1]×rc[0]: its transpose has rc[0] rows of rc[1] columns.
+		x := tensor.Must(tensor.Zeros[T](rc[1], rc[0]))
+		for i := range x.Data() {
+			x.Data()[i] = val(i)
+		}
+		xt := tensor.Must(x.T())
+		want := make([]T, 0, xt.Numel())
+		for i := range rc[0] {
+			for j := range rc[1] {
+				v, err := xt.At(i, j)
+				require.NoError(t, err)
+				want = append(want, v)
+			}
+		}
+		assert.Equal(t, want, xt.Values(), "%dx%d", rc[0], rc[1])
+	}
+}
+
 // TestValuesOfRandomViews: random permutations and steps of random shapes.
 func TestValuesOfRandomViews(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
@@ -129,13 +169,18 @@ func TestValuesOfRandomViews(t *testing.T) {
 // BenchmarkValuesTransposed copies transposed float64 squares, allocation
 // included.
 func BenchmarkValuesTransposed(b *testing.B) {
+	b.Run("float64", func(b *testing.B) { benchValuesTransposed[float64](b) })
+	b.Run("float32", func(b *testing.B) { benchValuesTransposed[float32](b) })
+}
+
+func benchValuesTransposed[T float32 | float64](b *testing.B) {
 	for _, n := range []int{1000, 3162} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			x, err := tensor.Rand[float64](1, n, n)
+			x, err := tensor.Rand[T](1, n, n)
 			require.NoError(b, err)
 			xt, err := x.T()
 			require.NoError(b, err)
-			b.SetBytes(int64(2 * 8 * n * n))
+			b.SetBytes(int64(2 * dtype.Of[T]().Size() * n * n))
 			for b.Loop() {
 				_ = xt.Values()
 			}

@@ -78,3 +78,33 @@ func Transpose[T Transposable](d []T, dStride int, s []T, sStride, n int) {
 // runsPerBlock is how many runs the loop for size-byte elements moves at a
 // time: 32 bytes of each make a square block.
 func runsPerBlock(size int) int { return 32 / size }
+
+// TransposeOf returns Transpose for T and TransposeRows[T](), for callers
+// whose element type parameter is wider than Transposable; nil and 0 for
+// the other types and where the loops are missing. Named types get nil.
+func TransposeOf[T any]() (func(d []T, dStride int, s []T, sStride, n int), int) {
+	var f any
+	k := 0
+	switch any(*new(T)).(type) {
+	case float32:
+		f, k = Transpose[float32], TransposeRows[float32]()
+	case int32:
+		f, k = Transpose[int32], TransposeRows[int32]()
+	case uint32:
+		f, k = Transpose[uint32], TransposeRows[uint32]()
+	case float64:
+		f, k = Transpose[float64], TransposeRows[float64]()
+	case int64:
+		f, k = Transpose[int64], TransposeRows[int64]()
+	case uint64:
+		f, k = Transpose[uint64], TransposeRows[uint64]()
+	case complex64:
+		f, k = Transpose[complex64], TransposeRows[complex64]()
+	case complex128:
+		f, k = Transpose[complex128], TransposeRows[complex128]()
+	}
+	if k == 0 {
+		return nil, 0
+	}
+	return f.(func(d []T, dStride int, s []T, sStride, n int)), k
+}

@@ -3,6 +3,7 @@ package simd_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,6 +11,44 @@ import (
 
 	"github.com/tensorplay/tensorplay/internal/simd"
 )
+
+// TestTransposeOf checks the lookup for every element type: Transpose and
+// its rows for the 4-, 8- and 16-byte ones, nothing for the others.
+func TestTransposeOf(t *testing.T) {
+	type myFloat float64
+	check := func(name string, f any, k, want int) {
+		if !simd.Enabled {
+			want = 0
+		}
+		assert.Equal(t, want, k, name)
+		assert.Equal(t, want > 0, !reflect.ValueOf(f).IsNil(), name)
+	}
+	f32, k := simd.TransposeOf[float32]()
+	check("float32", f32, k, 16)
+	u32, k := simd.TransposeOf[uint32]()
+	check("uint32", u32, k, 16)
+	i64, k := simd.TransposeOf[int64]()
+	check("int64", i64, k, 8)
+	c64, k := simd.TransposeOf[complex64]()
+	check("complex64", c64, k, 8)
+	c128, k := simd.TransposeOf[complex128]()
+	check("complex128", c128, k, 4)
+	i16, k := simd.TransposeOf[int16]()
+	check("int16", i16, k, 0)
+	b, k := simd.TransposeOf[bool]()
+	check("bool", b, k, 0)
+	named, k := simd.TransposeOf[myFloat]()
+	check("a named float64", named, k, 0)
+	if f, _ := simd.TransposeOf[float64](); f != nil {
+		d, s := make([]float64, 8*3), make([]float64, 2*10+8)
+		for i := range s {
+			s[i] = float64(i)
+		}
+		f(d, 3, s, 10, 3)
+		assert.Equal(t, []float64{0, 10, 20}, d[:3], "row 0")
+		assert.Equal(t, []float64{7, 17, 27}, d[21:], "row 7")
+	}
+}
 
 func TestTransposeRows(t *testing.T) {
 	if !simd.Enabled {
