@@ -31,9 +31,9 @@
 // elements high and 4 KiB of row wide, and runs a row at a time with every
 // other operand in place. The strided operand is copied a band of rows at a
 // time, a cache line of each of its own rows, through AVX2 register
-// transposes (internal/simd.Transpose); where those are missing (1- and
-// 2-byte elements, no AVX2) it is gathered a row at a time, or a whole
-// small tile at a time when its rows are a multiple of 4 KiB apart. Each kernel
+// transposes (internal/simd.Transpose); without AVX2 it is gathered a row
+// at a time, or a whole small tile at a time when its rows are a multiple
+// of 4 KiB apart. Each kernel
 // sizes its blocks (128 to 8192 elements) so that its per-worker buffers
 // fill about 8 KiB; BlockSize fixes the size instead. Blocks are grouped
 // into tasks, up to 16 per worker; workers take task numbers from an

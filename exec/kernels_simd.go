@@ -183,6 +183,10 @@ func (g *region) vectorized(in instrSpec) bool {
 // element type dt, 0 when it has none.
 func transposeRows(dt dtype.DType) int {
 	switch dt {
+	case dtype.Bool, dtype.Int8, dtype.Uint8:
+		return simd.TransposeRows[uint8]()
+	case dtype.Int16, dtype.Uint16:
+		return simd.TransposeRows[uint16]()
 	case dtype.Float32, dtype.Int32, dtype.Uint32:
 		return simd.TransposeRows[float32]()
 	case dtype.Float64, dtype.Int64, dtype.Uint64, dtype.Complex64:

@@ -213,8 +213,8 @@ func transposedBand(strides [][]int, dts []dtype.DType) int {
 
 // markBands marks the inputs runRows copies in bands: in a row-mode region
 // with bands, each transposed input (its rows one element apart, strided
-// along them) whose type has transpose loops. The layout's first nout
-// operands are the outputs.
+// along them) whose type has transpose loops (with AVX2, every type). The
+// layout's first nout operands are the outputs.
 func (g *region) markBands(nout int) {
 	g.banded = nil
 	if g.band == 0 {
@@ -394,14 +394,15 @@ func (g *region) compute(st *regionState, geoms []geom, row, col, n int) {
 // reads one cache line from each of c rows of the transposed operand, and
 // the next rows find the following elements of those lines in cache.
 //
-// A transposed input whose type has transpose loops (bandedInput) is
-// instead copied g.band rows at a time (64 bytes of its elements: a cache
-// line of each of its c rows, or several where inputs of a smaller type set
-// the band) into a buffer that the band's rows take their pieces of. The loops
-// move it through the vector registers in square blocks, several elements
-// per instruction where the row-by-row gather takes one: on 3162² float64
-// a + b.T with two workers that took the region from 8.9 to 7.1 ms, and
-// float32 from 7.2 to 4.5 ms.
+// A transposed input whose type has transpose loops (bandedInput: every
+// type, with AVX2) is instead copied g.band rows at a time (64 bytes of its
+// elements, a cache line of each of its c rows, or 8 rows of 1- and 2-byte
+// elements; more where another input sets a larger band) into a buffer that
+// the band's rows take their pieces of. The loops move it through the
+// vector registers in square blocks, several elements per instruction where
+// the row-by-row gather takes one: on 3162² a + b.T with two workers that
+// took the region from 8.9 to 7.1 ms in float64, from 7.2 to 4.5 ms in
+// float32, from 6.8 to 3.2 ms in int16 and from 6.8 to 2.1 ms in int8.
 //
 // With tileGather the strided inputs are instead gathered for the whole
 // tile first, in their own memory order (see gather), and each row takes its
@@ -520,15 +521,16 @@ func (g *region) blockOffsets(st *regionState, b int) {
 //
 // The figures come from sweeps of a + b.T with two goroutines. With bands,
 // 4 KiB of row was 1.2–1.7x faster than 2 or 8 KiB in float32 and float64
-// (and 1.04x in complex128) at n = 1000, 2048 and 3162, except float64 at
-// 2048 and 3072, where 2 KiB was 1.1–1.2x faster. Bands also beat the
-// whole tiles of aliased rows: at n = 1024, 1792 and 2048 they were
-// 1.3–2.1x faster. Without bands, at n = 3162 (rows 25296 bytes apart), 512
-// columns were 1.2–1.6x faster than 256 or 1024 at every height from 16 to
-// 512 rows, heights of 64 to 256 rows equal, and gathering whole tiles
-// 1.6–1.8x slower. At n = 2048, 2560, 3072 and 4096 (aliased) whole 32×128
-// tiles were 1.15–1.3x faster than the best row-at-a-time tile; at n = 1792
-// and 2304 (rows a multiple of 2 KiB apart) they were 1.05–1.3x slower.
+// (1.04x in complex128, up to 1.15x in int16, equal in int8) at n = 1000,
+// 2048 and 3162, except float64 at 2048 and 3072, where 2 KiB was
+// 1.1–1.2x faster. Bands also beat the whole tiles of aliased rows: at
+// n = 1024, 1792 and 2048 they were 1.3–2.1x faster. Without bands, at
+// n = 3162 (rows 25296 bytes apart), 512 columns were 1.2–1.6x faster than
+// 256 or 1024 at every height from 16 to 512 rows, heights of 64 to 256
+// rows equal, and gathering whole tiles 1.6–1.8x slower. At n = 2048,
+// 2560, 3072 and 4096 (aliased) whole 32×128 tiles were 1.15–1.3x faster
+// than the best row-at-a-time tile; at n = 1792 and 2304 (rows a multiple
+// of 2 KiB apart) they were 1.05–1.3x slower.
 const (
 	transposeRun  = 1024
 	bandRowBytes  = 4096

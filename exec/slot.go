@@ -25,7 +25,7 @@ type slot[T dtype.Elem] struct {
 	touched T   // sink of touchColumns
 
 	// transpose copies transposeRows rows of a transposed operand at a
-	// time (see loadBand); nil for types without such a loop.
+	// time (see loadBand); nil without the AVX2 loops.
 	transpose     func(d []T, dStride int, s []T, sStride, n int)
 	transposeRows int
 

@@ -57,8 +57,9 @@ func TestRowModeSlotLengths(t *testing.T) {
 }
 
 // TestTransposedBand checks which regions copy their transposed inputs in
-// bands, and of how many rows: the most any transposed input (rows one
-// element apart) with transpose loops copies at once.
+// bands (with the AVX2 loops, every element type has transpose loops), and
+// of how many rows: the most any transposed input (rows one element apart)
+// copies at once.
 func TestTransposedBand(t *testing.T) {
 	if !simd.Enabled {
 		assert.Zero(t, transposedBand([][]int{{1, 500}}, []dtype.DType{dtype.Float64}))
@@ -74,8 +75,9 @@ func TestTransposedBand(t *testing.T) {
 		{"float32 b.T", [][]int{{1, 500}}, []dtype.DType{dtype.Float32}, 16},
 		{"complex128 b.T", [][]int{{1, 500}}, []dtype.DType{dtype.Complex128}, 4},
 		{"the most rows of two", [][]int{{1, 500}, {1, 300}}, []dtype.DType{dtype.Float64, dtype.Int32}, 16},
-		{"int16 has no loops", [][]int{{1, 500}}, []dtype.DType{dtype.Int16}, 0},
-		{"bool has no loops", [][]int{{1, 500}}, []dtype.DType{dtype.Bool}, 0},
+		{"int16", [][]int{{1, 500}}, []dtype.DType{dtype.Int16}, 8},
+		{"bool", [][]int{{1, 500}}, []dtype.DType{dtype.Bool}, 8},
+		{"uint8 beside complex128", [][]int{{1, 500}, {1, 700}}, []dtype.DType{dtype.Uint8, dtype.Complex128}, 8},
 		{"rows two elements apart", [][]int{{2, 1000}}, []dtype.DType{dtype.Float64}, 0},
 		{"contiguous", [][]int{{500, 1}}, []dtype.DType{dtype.Float64}, 0},
 		{"one axis", [][]int{{3}}, []dtype.DType{dtype.Float64}, 0},

@@ -26,9 +26,11 @@ import (
 // outputs, a transposed destination (whose rows the layout makes contiguous
 // again), a destination strided along its rows (written through a scatter)
 // and element sizes that change the tile's height. Each runs twice: with
-// the transposed operand's rows 300 elements apart, gathered a row at a
-// time, and 4 KiB apart (aliased), gathered a whole tile at a time; and
-// each with and without the prefetches of large regions.
+// the transposed operand's rows 300 elements apart and 4 KiB apart
+// (aliased); and each with and without the prefetches of large regions.
+// With the AVX2 loops the transposed operands are copied in bands; without
+// them (the last subtest) they are gathered a row at a time, or a whole
+// tile at a time when aliased.
 func TestTransposedTiles(t *testing.T) {
 	t.Run("float64", func(t *testing.T) { testTransposedTiles[float64](t) })
 	t.Run("float32", func(t *testing.T) { testTransposedTiles[float32](t) })
@@ -197,8 +199,8 @@ func TestTransposedTileShapes(t *testing.T) {
 // TestBandedTileShapes checks the tiles of transposed operands copied in
 // bands (with the AVX2 loops): 4 KiB of row wide and 1 KiB of elements
 // high, aliased rows or not, in bands of a cache line of the operand's
-// elements, no lower than a band when halved for the workers; and a
-// transposed int16 operand, which has no transpose loops, as before.
+// elements (8 rows for 1- and 2-byte ones), no lower than a band when
+// halved for the workers.
 func TestBandedTileShapes(t *testing.T) {
 	if !simd.Enabled {
 		t.Skip("no AVX2 loops: no bands")
@@ -218,8 +220,9 @@ func TestBandedTileShapes(t *testing.T) {
 		}, "256x1024 in bands of 16, 4 blocks"},
 		{"float32, halved no lower than a band", func() *expr.Node { return transposedSum[float32](t, r, 20, 300).Node() }, "16x300 in bands of 16, 2 blocks"},
 		{"float64, halved", func() *expr.Node { return transposedSum[float64](t, r, 40, 300).Node() }, "20x300 in bands of 8, 2 blocks"},
-		{"int16: no transpose loops", func() *expr.Node { return transposedSum[int16](t, r, 600, 1100).Node() }, "512x512, 6 blocks"},
-		{"int16, rows 4 KiB apart", func() *expr.Node { return transposedSum[int16](t, r, 2048, 300).Node() }, "128x128 gathered whole, 48 blocks"},
+		{"int16", func() *expr.Node { return transposedSum[int16](t, r, 600, 1100).Node() }, "512x1100 in bands of 8, 2 blocks"},
+		{"int16, rows 4 KiB apart", func() *expr.Node { return transposedSum[int16](t, r, 2048, 300).Node() }, "512x300 in bands of 8, 4 blocks"},
+		{"int8, 4 KiB of row", func() *expr.Node { return transposedSum[int8](t, r, 300, 5000).Node() }, "300x4096 in bands of 8, 2 blocks"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

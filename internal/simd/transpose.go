@@ -5,21 +5,27 @@ import (
 	"unsafe"
 )
 
-// Transposable is the element types Transpose moves: those of 4, 8 and 16
-// bytes (none holds a pointer).
+// Transposable is the element types Transpose moves: every numeric type
+// and bool (none holds a pointer).
 type Transposable interface {
-	~int32 | ~int64 | ~uint32 | ~uint64 | ~float32 | ~float64 | ~complex64 | ~complex128
+	~bool | ~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64 |
+		~float32 | ~float64 | ~complex64 | ~complex128
 }
 
-// TransposeRows returns how many rows Transpose writes for T: 64 bytes of
-// elements, a cache line of each run it reads (16 of 4 bytes, 8 of 8 bytes,
-// 4 of 16 bytes); 0 where the loops are missing (see Enabled).
+// TransposeRows returns how many rows Transpose writes for T: for 4-, 8-
+// and 16-byte elements 64 bytes of them, a cache line of each run it reads
+// (16, 8 and 4 rows); for 1- and 2-byte elements 8 rows (8 or 16 bytes of
+// each run); 0 where the loops are missing (see Enabled).
 func TransposeRows[T Transposable]() int {
 	if !Enabled {
 		return 0
 	}
 	var zero T
 	switch unsafe.Sizeof(zero) {
+	case 1:
+		return transposeRows1
+	case 2:
+		return transposeRows2
 	case 4:
 		return transposeRows4
 	case 8:
@@ -41,7 +47,8 @@ func TransposeRows[T Transposable]() int {
 // an index step per element, and a transposed copy of a matrix in cache
 // runs at a quarter of a contiguous one. These loops move square blocks
 // through the vector registers: 32 bytes of each of 8, 4 or 2 runs per
-// load, 4 to 8 elements per store. Values are copied bit for bit.
+// load, 4 to 8 elements per store (for 1- and 2-byte elements 8 or 16 bytes
+// of each of 8 runs, 8 elements per store). Values are copied bit for bit.
 //
 // unsafe is used only to pass the slices' addresses to the loops, after
 // their lengths are checked here.
@@ -76,8 +83,9 @@ func Transpose[T Transposable](d []T, dStride int, s []T, sStride, n int) {
 }
 
 // runsPerBlock is how many runs the loop for size-byte elements moves at a
-// time: 32 bytes of each make a square block.
-func runsPerBlock(size int) int { return 32 / size }
+// time: 32 bytes of each make a square block, or 8 runs of 1- and 2-byte
+// elements.
+func runsPerBlock(size int) int { return min(8, 32/size) }
 
 // TransposeOf returns Transpose for T and TransposeRows[T](), for callers
 // whose element type parameter is wider than Transposable; nil and 0 for
@@ -86,6 +94,16 @@ func TransposeOf[T any]() (func(d []T, dStride int, s []T, sStride, n int), int)
 	var f any
 	k := 0
 	switch any(*new(T)).(type) {
+	case bool:
+		f, k = Transpose[bool], TransposeRows[bool]()
+	case int8:
+		f, k = Transpose[int8], TransposeRows[int8]()
+	case uint8:
+		f, k = Transpose[uint8], TransposeRows[uint8]()
+	case int16:
+		f, k = Transpose[int16], TransposeRows[int16]()
+	case uint16:
+		f, k = Transpose[uint16], TransposeRows[uint16]()
 	case float32:
 		f, k = Transpose[float32], TransposeRows[float32]()
 	case int32:

@@ -192,3 +192,135 @@ runs4:
 	JNZ  runs4
 	VZEROUPPER
 	RET
+
+// func transpose2(d, s unsafe.Pointer, dStride, sStride, n int)
+// 2-byte elements, eight rows, eight runs at a time: 16 bytes of each run
+// through three rounds of unpacks (words, dwords, qwords) in the 128-bit
+// registers, 16 bytes stored to each row.
+TEXT ·transpose2(SB), NOSPLIT, $0-40
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ dStride+16(FP), DX
+	MOVQ sStride+24(FP), BX
+	MOVQ n+32(FP), CX
+	LEAQ (BX)(BX*2), R8   // 3 runs
+	LEAQ (BX)(BX*4), R13  // 5 runs
+	LEAQ (R8)(R8*1), R10  // 6 runs
+	LEAQ (R10)(BX*1), R11 // 7 runs
+	XORQ AX, AX
+
+runs2:
+	VMOVDQU     (SI), X0
+	VMOVDQU     (SI)(BX*1), X1
+	VMOVDQU     (SI)(BX*2), X2
+	VMOVDQU     (SI)(R8*1), X3
+	VMOVDQU     (SI)(BX*4), X4
+	VMOVDQU     (SI)(R13*1), X5
+	VMOVDQU     (SI)(R10*1), X6
+	VMOVDQU     (SI)(R11*1), X7
+	VPUNPCKLWD  X1, X0, X8    // a0 b0 a1 b1 a2 b2 a3 b3
+	VPUNPCKHWD  X1, X0, X9    // a4 b4 … a7 b7
+	VPUNPCKLWD  X3, X2, X10   // c0 d0 … c3 d3
+	VPUNPCKHWD  X3, X2, X11
+	VPUNPCKLWD  X5, X4, X12   // e0 f0 … e3 f3
+	VPUNPCKHWD  X5, X4, X13
+	VPUNPCKLWD  X7, X6, X14   // g0 h0 … g3 h3
+	VPUNPCKHWD  X7, X6, X15
+	VPUNPCKLDQ  X10, X8, X0   // a0 b0 c0 d0 a1 b1 c1 d1
+	VPUNPCKHDQ  X10, X8, X1   // a2 … a3 …
+	VPUNPCKLDQ  X11, X9, X2   // a4 … a5 …
+	VPUNPCKHDQ  X11, X9, X3   // a6 … a7 …
+	VPUNPCKLDQ  X14, X12, X4  // e0 f0 g0 h0 e1 f1 g1 h1
+	VPUNPCKHDQ  X14, X12, X5
+	VPUNPCKLDQ  X15, X13, X6
+	VPUNPCKHDQ  X15, X13, X7
+	VPUNPCKLQDQ X4, X0, X8    // column 0: a0 … h0
+	VPUNPCKHQDQ X4, X0, X9    // 1
+	VPUNPCKLQDQ X5, X1, X10   // 2
+	VPUNPCKHQDQ X5, X1, X11   // 3
+	VPUNPCKLQDQ X6, X2, X12   // 4
+	VPUNPCKHQDQ X6, X2, X13   // 5
+	VPUNPCKLQDQ X7, X3, X14   // 6
+	VPUNPCKHQDQ X7, X3, X15   // 7
+	MOVQ        DI, R9
+	VMOVDQU     X8, (R9)(AX*1)
+	ADDQ        DX, R9
+	VMOVDQU     X9, (R9)(AX*1)
+	ADDQ        DX, R9
+	VMOVDQU     X10, (R9)(AX*1)
+	ADDQ        DX, R9
+	VMOVDQU     X11, (R9)(AX*1)
+	ADDQ        DX, R9
+	VMOVDQU     X12, (R9)(AX*1)
+	ADDQ        DX, R9
+	VMOVDQU     X13, (R9)(AX*1)
+	ADDQ        DX, R9
+	VMOVDQU     X14, (R9)(AX*1)
+	ADDQ        DX, R9
+	VMOVDQU     X15, (R9)(AX*1)
+	LEAQ        (SI)(BX*8), SI
+	ADDQ        $16, AX
+	SUBQ        $8, CX
+	JNZ         runs2
+	VZEROUPPER
+	RET
+
+// func transpose1(d, s unsafe.Pointer, dStride, sStride, n int)
+// 1-byte elements, eight rows, eight runs at a time: 8 bytes of each run
+// through three rounds of unpacks (bytes, words, dwords), 8 bytes stored
+// to each row (the low and high halves of four registers).
+TEXT ·transpose1(SB), NOSPLIT, $0-40
+	MOVQ d+0(FP), DI
+	MOVQ s+8(FP), SI
+	MOVQ dStride+16(FP), DX
+	MOVQ sStride+24(FP), BX
+	MOVQ n+32(FP), CX
+	LEAQ (BX)(BX*2), R8   // 3 runs
+	LEAQ (BX)(BX*4), R13  // 5 runs
+	LEAQ (R8)(R8*1), R10  // 6 runs
+	LEAQ (R10)(BX*1), R11 // 7 runs
+	XORQ AX, AX
+
+runs1:
+	VMOVQ       (SI), X0
+	VMOVQ       (SI)(BX*1), X1
+	VMOVQ       (SI)(BX*2), X2
+	VMOVQ       (SI)(R8*1), X3
+	VMOVQ       (SI)(BX*4), X4
+	VMOVQ       (SI)(R13*1), X5
+	VMOVQ       (SI)(R10*1), X6
+	VMOVQ       (SI)(R11*1), X7
+	VPUNPCKLBW  X1, X0, X8    // a0 b0 a1 b1 … a7 b7
+	VPUNPCKLBW  X3, X2, X9    // c0 d0 … c7 d7
+	VPUNPCKLBW  X5, X4, X10   // e0 f0 … e7 f7
+	VPUNPCKLBW  X7, X6, X11   // g0 h0 … g7 h7
+	VPUNPCKLWD  X9, X8, X12   // a0 b0 c0 d0 … a3 b3 c3 d3
+	VPUNPCKHWD  X9, X8, X13   // a4 b4 c4 d4 … a7 b7 c7 d7
+	VPUNPCKLWD  X11, X10, X14 // e0 f0 g0 h0 … e3 f3 g3 h3
+	VPUNPCKHWD  X11, X10, X15 // e4 … e7 …
+	VPUNPCKLDQ  X14, X12, X0  // columns 0 and 1: a0 … h0, a1 … h1
+	VPUNPCKHDQ  X14, X12, X1  // 2 and 3
+	VPUNPCKLDQ  X15, X13, X2  // 4 and 5
+	VPUNPCKHDQ  X15, X13, X3  // 6 and 7
+	MOVQ        DI, R9
+	VMOVQ       X0, (R9)(AX*1)
+	ADDQ        DX, R9
+	VMOVHPS     X0, (R9)(AX*1)
+	ADDQ        DX, R9
+	VMOVQ       X1, (R9)(AX*1)
+	ADDQ        DX, R9
+	VMOVHPS     X1, (R9)(AX*1)
+	ADDQ        DX, R9
+	VMOVQ       X2, (R9)(AX*1)
+	ADDQ        DX, R9
+	VMOVHPS     X2, (R9)(AX*1)
+	ADDQ        DX, R9
+	VMOVQ       X3, (R9)(AX*1)
+	ADDQ        DX, R9
+	VMOVHPS     X3, (R9)(AX*1)
+	LEAQ        (SI)(BX*8), SI
+	ADDQ        $8, AX
+	SUBQ        $8, CX
+	JNZ         runs1
+	VZEROUPPER
+	RET

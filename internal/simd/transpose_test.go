@@ -12,8 +12,8 @@ import (
 	"github.com/tensorplay/tensorplay/internal/simd"
 )
 
-// TestTransposeOf checks the lookup for every element type: Transpose and
-// its rows for the 4-, 8- and 16-byte ones, nothing for the others.
+// TestTransposeOf checks the lookup for the element types: Transpose and
+// its rows for every numeric type and bool, nothing for the others.
 func TestTransposeOf(t *testing.T) {
 	type myFloat float64
 	check := func(name string, f any, k, want int) {
@@ -34,9 +34,13 @@ func TestTransposeOf(t *testing.T) {
 	c128, k := simd.TransposeOf[complex128]()
 	check("complex128", c128, k, 4)
 	i16, k := simd.TransposeOf[int16]()
-	check("int16", i16, k, 0)
+	check("int16", i16, k, 8)
 	b, k := simd.TransposeOf[bool]()
-	check("bool", b, k, 0)
+	check("bool", b, k, 8)
+	u8, k := simd.TransposeOf[uint8]()
+	check("uint8", u8, k, 8)
+	str, k := simd.TransposeOf[string]()
+	check("string", str, k, 0)
 	named, k := simd.TransposeOf[myFloat]()
 	check("a named float64", named, k, 0)
 	if f, _ := simd.TransposeOf[float64](); f != nil {
@@ -61,6 +65,9 @@ func TestTransposeRows(t *testing.T) {
 	assert.Equal(t, 8, simd.TransposeRows[int64]())
 	assert.Equal(t, 8, simd.TransposeRows[complex64]())
 	assert.Equal(t, 4, simd.TransposeRows[complex128]())
+	assert.Equal(t, 8, simd.TransposeRows[int16]())
+	assert.Equal(t, 8, simd.TransposeRows[uint8]())
+	assert.Equal(t, 8, simd.TransposeRows[bool]())
 }
 
 // checkTranspose fills s with distinct values and transposes n columns,
@@ -97,6 +104,11 @@ func checkTranspose[T simd.Transposable](t *testing.T, val func(i int) T) {
 }
 
 func TestTranspose(t *testing.T) {
+	t.Run("bool", func(t *testing.T) { checkTranspose(t, func(i int) bool { return i%3 == 0 }) })
+	t.Run("int8", func(t *testing.T) { checkTranspose(t, func(i int) int8 { return int8(i*7 + 3) }) })
+	t.Run("uint8", func(t *testing.T) { checkTranspose(t, func(i int) uint8 { return uint8(i) }) })
+	t.Run("int16", func(t *testing.T) { checkTranspose(t, func(i int) int16 { return int16(-i * 131) }) })
+	t.Run("uint16", func(t *testing.T) { checkTranspose(t, func(i int) uint16 { return uint16(i) }) })
 	t.Run("float32", func(t *testing.T) { checkTranspose(t, func(i int) float32 { return float32(i) }) })
 	t.Run("uint32", func(t *testing.T) { checkTranspose(t, func(i int) uint32 { return uint32(i) * 0x01010101 }) })
 	t.Run("float64", func(t *testing.T) { checkTranspose(t, func(i int) float64 { return float64(i) + 0.5 }) })
