@@ -179,8 +179,8 @@ func (g *region) vectorized(in instrSpec) bool {
 	return ok && g.slotDT[in.args[0]] == g.slotDT[in.dst]
 }
 
-// transposeRows is the number of rows transposeOf's loop writes for
-// element type dt, 0 when it has none.
+// transposeRows is the number of rows simd.Transpose writes for element
+// type dt (simd.TransposeRows), 0 without the AVX2 loops.
 func transposeRows(dt dtype.DType) int {
 	switch dt {
 	case dtype.Bool, dtype.Int8, dtype.Uint8:
