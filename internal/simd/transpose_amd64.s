@@ -129,36 +129,44 @@ runs16:
 	VPERM2F128 $0x31, Y6, Y2, Y14 \
 	VPERM2F128 $0x31, Y7, Y3, Y15
 
-// LOAD8 loads 32 bytes at byte offset off of each of the eight runs from
-// SI (BX apart; R8 = 3 runs, R13 = 5 runs, R10 = 6 runs, R11 = 7 runs).
-#define LOAD8(off) \
-	VMOVUPS off(SI), Y0         \
-	VMOVUPS off(SI)(BX*1), Y1   \
-	VMOVUPS off(SI)(BX*2), Y2   \
-	VMOVUPS off(SI)(R8*1), Y3   \
-	VMOVUPS off(SI)(BX*4), Y4   \
-	VMOVUPS off(SI)(R13*1), Y5  \
-	VMOVUPS off(SI)(R10*1), Y6  \
-	VMOVUPS off(SI)(R11*1), Y7
+// RUNS8 sets the offsets of runs 3, 5, 6 and 7 from SI (BX apart) in R8,
+// R13, R10 and R11, for LOAD8.
+#define RUNS8 \
+	LEAQ (BX)(BX*2), R8  \
+	LEAQ (BX)(BX*4), R13 \
+	LEAQ (R8)(R8*1), R10 \
+	LEAQ (R10)(BX*1), R11
 
-// STORE8 stores Y8–Y15 at byte offset AX of eight rows of d from R9 (DX
-// apart).
-#define STORE8 \
-	VMOVUPS Y8, (R9)(AX*1)  \
-	ADDQ    DX, R9          \
-	VMOVUPS Y9, (R9)(AX*1)  \
-	ADDQ    DX, R9          \
-	VMOVUPS Y10, (R9)(AX*1) \
-	ADDQ    DX, R9          \
-	VMOVUPS Y11, (R9)(AX*1) \
-	ADDQ    DX, R9          \
-	VMOVUPS Y12, (R9)(AX*1) \
-	ADDQ    DX, R9          \
-	VMOVUPS Y13, (R9)(AX*1) \
-	ADDQ    DX, R9          \
-	VMOVUPS Y14, (R9)(AX*1) \
-	ADDQ    DX, R9          \
-	VMOVUPS Y15, (R9)(AX*1)
+// LOAD8 loads, with mov, the bytes at byte offset off of each of the eight
+// runs from SI into r0–r7 (see RUNS8).
+#define LOAD8(mov, off, r0, r1, r2, r3, r4, r5, r6, r7) \
+	mov off(SI), r0        \
+	mov off(SI)(BX*1), r1  \
+	mov off(SI)(BX*2), r2  \
+	mov off(SI)(R8*1), r3  \
+	mov off(SI)(BX*4), r4  \
+	mov off(SI)(R13*1), r5 \
+	mov off(SI)(R10*1), r6 \
+	mov off(SI)(R11*1), r7
+
+// STORE8 stores, with mov, r0–r7 at byte offset AX of eight rows of d from
+// R9 (DX apart).
+#define STORE8(mov, r0, r1, r2, r3, r4, r5, r6, r7) \
+	mov  r0, (R9)(AX*1) \
+	ADDQ DX, R9         \
+	mov  r1, (R9)(AX*1) \
+	ADDQ DX, R9         \
+	mov  r2, (R9)(AX*1) \
+	ADDQ DX, R9         \
+	mov  r3, (R9)(AX*1) \
+	ADDQ DX, R9         \
+	mov  r4, (R9)(AX*1) \
+	ADDQ DX, R9         \
+	mov  r5, (R9)(AX*1) \
+	ADDQ DX, R9         \
+	mov  r6, (R9)(AX*1) \
+	ADDQ DX, R9         \
+	mov  r7, (R9)(AX*1)
 
 // func transpose4(d, s unsafe.Pointer, dStride, sStride, n int)
 // 4-byte elements, sixteen rows, eight runs at a time.
@@ -168,24 +176,21 @@ TEXT ·transpose4(SB), NOSPLIT, $0-40
 	MOVQ dStride+16(FP), DX
 	MOVQ sStride+24(FP), BX
 	MOVQ n+32(FP), CX
-	LEAQ (BX)(BX*2), R8  // 3 runs
-	LEAQ (BX)(BX*4), R13 // 5 runs
-	LEAQ (R8)(R8*1), R10 // 6 runs
-	LEAQ (R10)(BX*1), R11 // 7 runs
+	RUNS8
 	MOVQ DX, R12
 	SHLQ $3, R12
 	ADDQ DI, R12         // d's row 8
 	XORQ AX, AX
 
 runs4:
-	LOAD8(0)
+	LOAD8(VMOVUPS, 0, Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
 	TRANSPOSE8x8
 	MOVQ DI, R9
-	STORE8
-	LOAD8(32)
+	STORE8(VMOVUPS, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15)
+	LOAD8(VMOVUPS, 32, Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
 	TRANSPOSE8x8
 	MOVQ R12, R9
-	STORE8
+	STORE8(VMOVUPS, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15)
 	LEAQ (SI)(BX*8), SI
 	ADDQ $32, AX
 	SUBQ $8, CX
@@ -203,21 +208,11 @@ TEXT ·transpose2(SB), NOSPLIT, $0-40
 	MOVQ dStride+16(FP), DX
 	MOVQ sStride+24(FP), BX
 	MOVQ n+32(FP), CX
-	LEAQ (BX)(BX*2), R8   // 3 runs
-	LEAQ (BX)(BX*4), R13  // 5 runs
-	LEAQ (R8)(R8*1), R10  // 6 runs
-	LEAQ (R10)(BX*1), R11 // 7 runs
+	RUNS8
 	XORQ AX, AX
 
 runs2:
-	VMOVDQU     (SI), X0
-	VMOVDQU     (SI)(BX*1), X1
-	VMOVDQU     (SI)(BX*2), X2
-	VMOVDQU     (SI)(R8*1), X3
-	VMOVDQU     (SI)(BX*4), X4
-	VMOVDQU     (SI)(R13*1), X5
-	VMOVDQU     (SI)(R10*1), X6
-	VMOVDQU     (SI)(R11*1), X7
+	LOAD8(VMOVDQU, 0, X0, X1, X2, X3, X4, X5, X6, X7)
 	VPUNPCKLWD  X1, X0, X8    // a0 b0 a1 b1 a2 b2 a3 b3
 	VPUNPCKHWD  X1, X0, X9    // a4 b4 … a7 b7
 	VPUNPCKLWD  X3, X2, X10   // c0 d0 … c3 d3
@@ -243,21 +238,7 @@ runs2:
 	VPUNPCKLQDQ X7, X3, X14   // 6
 	VPUNPCKHQDQ X7, X3, X15   // 7
 	MOVQ        DI, R9
-	VMOVDQU     X8, (R9)(AX*1)
-	ADDQ        DX, R9
-	VMOVDQU     X9, (R9)(AX*1)
-	ADDQ        DX, R9
-	VMOVDQU     X10, (R9)(AX*1)
-	ADDQ        DX, R9
-	VMOVDQU     X11, (R9)(AX*1)
-	ADDQ        DX, R9
-	VMOVDQU     X12, (R9)(AX*1)
-	ADDQ        DX, R9
-	VMOVDQU     X13, (R9)(AX*1)
-	ADDQ        DX, R9
-	VMOVDQU     X14, (R9)(AX*1)
-	ADDQ        DX, R9
-	VMOVDQU     X15, (R9)(AX*1)
+	STORE8(VMOVDQU, X8, X9, X10, X11, X12, X13, X14, X15)
 	LEAQ        (SI)(BX*8), SI
 	ADDQ        $16, AX
 	SUBQ        $8, CX
@@ -275,21 +256,11 @@ TEXT ·transpose1(SB), NOSPLIT, $0-40
 	MOVQ dStride+16(FP), DX
 	MOVQ sStride+24(FP), BX
 	MOVQ n+32(FP), CX
-	LEAQ (BX)(BX*2), R8   // 3 runs
-	LEAQ (BX)(BX*4), R13  // 5 runs
-	LEAQ (R8)(R8*1), R10  // 6 runs
-	LEAQ (R10)(BX*1), R11 // 7 runs
+	RUNS8
 	XORQ AX, AX
 
 runs1:
-	VMOVQ       (SI), X0
-	VMOVQ       (SI)(BX*1), X1
-	VMOVQ       (SI)(BX*2), X2
-	VMOVQ       (SI)(R8*1), X3
-	VMOVQ       (SI)(BX*4), X4
-	VMOVQ       (SI)(R13*1), X5
-	VMOVQ       (SI)(R10*1), X6
-	VMOVQ       (SI)(R11*1), X7
+	LOAD8(VMOVQ, 0, X0, X1, X2, X3, X4, X5, X6, X7)
 	VPUNPCKLBW  X1, X0, X8    // a0 b0 a1 b1 … a7 b7
 	VPUNPCKLBW  X3, X2, X9    // c0 d0 … c7 d7
 	VPUNPCKLBW  X5, X4, X10   // e0 f0 … e7 f7
