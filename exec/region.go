@@ -505,7 +505,10 @@ func (g *region) blockOffsets(st *regionState, b int) {
 // bytes of the strided operand's elements high, and when its transposed
 // inputs are copied in bands of band rows (band > 0, see runRows)
 // bandRowBytes of them wide: each band reads a cache line from each of c
-// rows of the transposed operand.
+// rows of the transposed operand. Rows shorter than two such widths make
+// one tile across: a band's rows of the other operands are then one run of
+// memory, which the hardware prefetcher follows (on 600² to 1000² float64
+// a + b.T, 1.1–1.3x faster than a tile of 512 columns and the rest).
 //
 // Without bands a tile is transposeCols columns wide: its first row reads
 // one cache line from each of c rows of the transposed operand, and the
@@ -563,6 +566,9 @@ func (g *region) tile(block, elemSize int, aliased bool, band, workers int) {
 	switch {
 	case strided && d >= 2 && band > 0:
 		g.c = max(1, min(g.cols, bandRowBytes/max(1, elemSize)))
+		if g.cols < 2*g.c {
+			g.c = g.cols // one tile wide (see above)
+		}
 		g.r = min(g.rows, max(band, transposeRun/max(1, elemSize)))
 		g.piece = min(g.c, block)
 		g.rowMode, g.band = true, band

@@ -14,8 +14,9 @@ import (
 // tall 512-column tiles every slot holds a piece of a row, no longer than a
 // block, however many kernels the region has; in aliased 32×128 tiles the
 // transposed input holds the whole tile and the other slots a row; with
-// bands, the transposed input holds a band of 8 rows of a 4 KiB tile row,
-// each padded by a cache line, whether its rows are aliased or not.
+// bands, the transposed input holds a band of 8 rows of the tile (here the
+// whole 700-column row, under two 512-column tiles), each padded by a cache
+// line, whether its rows are aliased or not.
 func TestRowModeSlotLengths(t *testing.T) {
 	// One output and two inputs, the second a transposed view, then a
 	// computed node: slots 0 (a), 1 (b.T), 2 (a + b.T).
@@ -38,8 +39,8 @@ func TestRowModeSlotLengths(t *testing.T) {
 	}{
 		{"rows gathered one at a time", false, 0, 128, 512, 128, [3]int{128, 128, 128}, true, false, nil},
 		{"aliased: whole tiles gathered", true, 0, 32, 128, 128, [3]int{128, 32 * 128, 128}, true, true, nil},
-		{"bands", false, 8, 128, 512, 128, [3]int{128, 8 * (512 + 8), 128}, true, false, []bool{false, true}},
-		{"aliased bands", true, 8, 128, 512, 128, [3]int{128, 8 * (512 + 8), 128}, true, false, []bool{false, true}},
+		{"bands", false, 8, 128, 700, 128, [3]int{128, 8 * (700 + 8), 128}, true, false, []bool{false, true}},
+		{"aliased bands", true, 8, 128, 700, 128, [3]int{128, 8 * (700 + 8), 128}, true, false, []bool{false, true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -197,8 +197,8 @@ func TestTransposedTileShapes(t *testing.T) {
 }
 
 // TestBandedTileShapes checks the tiles of transposed operands copied in
-// bands (with the AVX2 loops): 4 KiB of row wide and 1 KiB of elements
-// high, aliased rows or not, in bands of a cache line of the operand's
+// bands (with the AVX2 loops): 4 KiB of row wide, or one tile across rows
+// shorter than 8 KiB, and 1 KiB of elements high, aliased rows or not, in bands of a cache line of the operand's
 // elements (8 rows for 1- and 2-byte ones), no lower than a band when
 // halved for the workers.
 func TestBandedTileShapes(t *testing.T) {
@@ -213,16 +213,18 @@ func TestBandedTileShapes(t *testing.T) {
 	}{
 		{"float64, rows 300 elements apart", func() *expr.Node { return transposedSum[float64](t, r, 300, 1100).Node() }, "128x512 in bands of 8, 9 blocks"},
 		{"float64, rows 4 KiB apart", func() *expr.Node { return transposedSum[float64](t, r, 512, 1100).Node() }, "128x512 in bands of 8, 12 blocks"},
-		{"float32, rows 300 elements apart", func() *expr.Node { return transposedSum[float32](t, r, 300, 1100).Node() }, "256x1024 in bands of 16, 4 blocks"},
+		{"float32, rows 300 elements apart", func() *expr.Node { return transposedSum[float32](t, r, 300, 2100).Node() }, "256x1024 in bands of 16, 6 blocks"},
+		{"float32, rows under two tiles wide", func() *expr.Node { return transposedSum[float32](t, r, 300, 1100).Node() }, "256x1100 in bands of 16, 2 blocks"},
+		{"float64, 1000 columns", func() *expr.Node { return transposedSum[float64](t, r, 1000, 1000).Node() }, "128x1000 in bands of 8, 8 blocks"},
 		{"complex128", func() *expr.Node { return transposedSum[complex128](t, r, 300, 1100).Node() }, "64x256 in bands of 4, 25 blocks"},
 		{"int32 beside int16", func() *expr.Node {
-			return expr.Cast[int32](transposedSum[int16](t, r, 300, 1100)).Add(transposedSum[int32](t, r, 300, 1100)).Node()
-		}, "256x1024 in bands of 16, 4 blocks"},
+			return expr.Cast[int32](transposedSum[int16](t, r, 300, 2100)).Add(transposedSum[int32](t, r, 300, 2100)).Node()
+		}, "256x1024 in bands of 16, 6 blocks"},
 		{"float32, halved no lower than a band", func() *expr.Node { return transposedSum[float32](t, r, 20, 300).Node() }, "16x300 in bands of 16, 2 blocks"},
 		{"float64, halved", func() *expr.Node { return transposedSum[float64](t, r, 40, 300).Node() }, "20x300 in bands of 8, 2 blocks"},
 		{"int16", func() *expr.Node { return transposedSum[int16](t, r, 600, 1100).Node() }, "512x1100 in bands of 8, 2 blocks"},
 		{"int16, rows 4 KiB apart", func() *expr.Node { return transposedSum[int16](t, r, 2048, 300).Node() }, "512x300 in bands of 8, 4 blocks"},
-		{"int8, 4 KiB of row", func() *expr.Node { return transposedSum[int8](t, r, 300, 5000).Node() }, "300x4096 in bands of 8, 2 blocks"},
+		{"int8, 4 KiB of row", func() *expr.Node { return transposedSum[int8](t, r, 300, 9000).Node() }, "300x4096 in bands of 8, 3 blocks"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
