@@ -197,8 +197,9 @@ func TestTransposedTileShapes(t *testing.T) {
 }
 
 // TestBandedTileShapes checks the tiles of transposed operands copied in
-// bands (with the AVX2 loops): 4 KiB of row wide, or one tile across rows
-// shorter than 8 KiB, and 1 KiB of elements high, aliased rows or not, in bands of a cache line of the operand's
+// bands (with the AVX2 loops): 4 KiB of row wide but no more than 2048
+// columns, or one tile across rows shorter than two such widths, and 1 KiB
+// of elements high, aliased rows or not, in bands of a cache line of the operand's
 // elements (8 rows for 1- and 2-byte ones), no lower than a band when
 // halved for the workers.
 func TestBandedTileShapes(t *testing.T) {
@@ -224,7 +225,8 @@ func TestBandedTileShapes(t *testing.T) {
 		{"float64, halved", func() *expr.Node { return transposedSum[float64](t, r, 40, 300).Node() }, "20x300 in bands of 8, 2 blocks"},
 		{"int16", func() *expr.Node { return transposedSum[int16](t, r, 600, 1100).Node() }, "512x1100 in bands of 8, 2 blocks"},
 		{"int16, rows 4 KiB apart", func() *expr.Node { return transposedSum[int16](t, r, 2048, 300).Node() }, "512x300 in bands of 8, 4 blocks"},
-		{"int8, 4 KiB of row", func() *expr.Node { return transposedSum[int8](t, r, 300, 9000).Node() }, "300x4096 in bands of 8, 3 blocks"},
+		{"int8, 2048 columns at most", func() *expr.Node { return transposedSum[int8](t, r, 300, 9000).Node() }, "300x2048 in bands of 8, 5 blocks"},
+		{"int8, one tile across", func() *expr.Node { return transposedSum[int8](t, r, 300, 2000).Node() }, "150x2000 in bands of 8, 2 blocks"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
