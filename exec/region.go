@@ -204,11 +204,19 @@ func (g *region) bandedInput(s int) bool { return s < len(g.banded) && g.banded[
 func transposedBand(strides [][]int, dts []dtype.DType) int {
 	band := 0
 	for s, st := range strides {
-		if d := len(st); d >= 2 && st[d-1] > 1 && st[d-2] == 1 {
+		if transposedRows(st) {
 			band = max(band, transposeRows(dts[s]))
 		}
 	}
 	return band
+}
+
+// transposedRows reports whether an operand with these layout strides is
+// a transposed one that bands can copy: strided along the rows, its rows
+// one element apart.
+func transposedRows(st []int) bool {
+	d := len(st)
+	return d >= 2 && st[d-1] > 1 && st[d-2] == 1
 }
 
 // markBands marks the inputs runRows copies in bands: in a row-mode region
@@ -222,9 +230,7 @@ func (g *region) markBands(nout int) {
 	}
 	g.banded = make([]bool, len(g.inputs))
 	for s := range g.inputs {
-		st := g.lay.strides[nout+s]
-		d := len(st)
-		g.banded[s] = d >= 2 && st[d-1] > 1 && st[d-2] == 1 && transposeRows(g.slotDT[s]) > 0
+		g.banded[s] = transposedRows(g.lay.strides[nout+s]) && transposeRows(g.slotDT[s]) > 0
 	}
 }
 
