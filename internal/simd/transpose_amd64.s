@@ -10,20 +10,35 @@
 // others. n is a positive multiple of the block's runs (8, 4 or 2); every
 // address is checked by the caller (Transpose).
 
-// TRANSPOSE4x4 makes the four 4×8-byte rows a, b, c, d (Y0–Y3) columns:
-// Y0 = a0 b0 c0 d0, Y1 = a1 b1 c1 d1, and so on (Y4–Y7 scratch).
-#define TRANSPOSE4x4 \
-	VUNPCKLPD  Y1, Y0, Y4       \ // a0 b0 a2 b2
-	VUNPCKHPD  Y1, Y0, Y5       \ // a1 b1 a3 b3
-	VUNPCKLPD  Y3, Y2, Y6       \ // c0 d0 c2 d2
-	VUNPCKHPD  Y3, Y2, Y7       \ // c1 d1 c3 d3
+// BLOCK4x4 loads 32 bytes at byte offset off of each of the four runs
+// from SI (BX apart, R8 = 3 runs), a, b, c and d, makes them columns (Y0 =
+// a0 b0 c0 d0, Y1 = a1 b1 c1 d1, …; Y4–Y7 scratch) and stores them at byte
+// offset AX of four rows of d from row (DX apart).
+#define BLOCK4x4(off, row) \
+	VMOVUPD    off(SI), Y0       \
+	VMOVUPD    off(SI)(BX*1), Y1 \
+	VMOVUPD    off(SI)(BX*2), Y2 \
+	VMOVUPD    off(SI)(R8*1), Y3 \
+	VUNPCKLPD  Y1, Y0, Y4        \ // a0 b0 a2 b2
+	VUNPCKHPD  Y1, Y0, Y5        \ // a1 b1 a3 b3
+	VUNPCKLPD  Y3, Y2, Y6        \ // c0 d0 c2 d2
+	VUNPCKHPD  Y3, Y2, Y7        \ // c1 d1 c3 d3
 	VPERM2F128 $0x20, Y6, Y4, Y0 \
 	VPERM2F128 $0x20, Y7, Y5, Y1 \
 	VPERM2F128 $0x31, Y6, Y4, Y2 \
-	VPERM2F128 $0x31, Y7, Y5, Y3
+	VPERM2F128 $0x31, Y7, Y5, Y3 \
+	MOVQ       row, R9           \
+	VMOVUPD    Y0, (R9)(AX*1)    \
+	ADDQ       DX, R9            \
+	VMOVUPD    Y1, (R9)(AX*1)    \
+	ADDQ       DX, R9            \
+	VMOVUPD    Y2, (R9)(AX*1)    \
+	ADDQ       DX, R9            \
+	VMOVUPD    Y3, (R9)(AX*1)
 
 // func transpose8(d, s unsafe.Pointer, dStride, sStride, n int)
-// 8-byte elements, eight rows, four runs at a time.
+// 8-byte elements, eight rows, four runs at a time: their first 32 bytes
+// make d's rows 0–3, the next 32 bytes rows 4–7.
 TEXT ·transpose8(SB), NOSPLIT, $0-40
 	MOVQ d+0(FP), DI
 	MOVQ s+8(FP), SI
@@ -35,36 +50,12 @@ TEXT ·transpose8(SB), NOSPLIT, $0-40
 	XORQ AX, AX          // the column's byte offset in d's rows
 
 runs8:
-	VMOVUPD (SI), Y0
-	VMOVUPD (SI)(BX*1), Y1
-	VMOVUPD (SI)(BX*2), Y2
-	VMOVUPD (SI)(R8*1), Y3
-	TRANSPOSE4x4
-	MOVQ    DI, R9
-	VMOVUPD Y0, (R9)(AX*1)
-	ADDQ    DX, R9
-	VMOVUPD Y1, (R9)(AX*1)
-	ADDQ    DX, R9
-	VMOVUPD Y2, (R9)(AX*1)
-	ADDQ    DX, R9
-	VMOVUPD Y3, (R9)(AX*1)
-	VMOVUPD 32(SI), Y0
-	VMOVUPD 32(SI)(BX*1), Y1
-	VMOVUPD 32(SI)(BX*2), Y2
-	VMOVUPD 32(SI)(R8*1), Y3
-	TRANSPOSE4x4
-	MOVQ    R12, R9
-	VMOVUPD Y0, (R9)(AX*1)
-	ADDQ    DX, R9
-	VMOVUPD Y1, (R9)(AX*1)
-	ADDQ    DX, R9
-	VMOVUPD Y2, (R9)(AX*1)
-	ADDQ    DX, R9
-	VMOVUPD Y3, (R9)(AX*1)
-	LEAQ    (SI)(BX*4), SI
-	ADDQ    $32, AX
-	SUBQ    $4, CX
-	JNZ     runs8
+	BLOCK4x4(0, DI)
+	BLOCK4x4(32, R12)
+	LEAQ (SI)(BX*4), SI
+	ADDQ $32, AX
+	SUBQ $4, CX
+	JNZ  runs8
 	VZEROUPPER
 	RET
 

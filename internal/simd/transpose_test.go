@@ -3,7 +3,6 @@ package simd_test
 import (
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,33 +15,31 @@ import (
 // its rows for every numeric type and bool, nothing for the others.
 func TestTransposeOf(t *testing.T) {
 	type myFloat float64
-	check := func(name string, f any, k, want int) {
+	tests := []struct {
+		name   string
+		lookup func() (found bool, rows int)
+		want   int
+	}{
+		{"float32", lookupOf[float32], 16},
+		{"uint32", lookupOf[uint32], 16},
+		{"int64", lookupOf[int64], 8},
+		{"complex64", lookupOf[complex64], 8},
+		{"complex128", lookupOf[complex128], 4},
+		{"int16", lookupOf[int16], 8},
+		{"bool", lookupOf[bool], 8},
+		{"uint8", lookupOf[uint8], 8},
+		{"string", lookupOf[string], 0},
+		{"a named float64", lookupOf[myFloat], 0},
+	}
+	for _, tt := range tests {
+		want := tt.want
 		if !simd.Enabled {
 			want = 0
 		}
-		assert.Equal(t, want, k, name)
-		assert.Equal(t, want > 0, !reflect.ValueOf(f).IsNil(), name)
+		found, rows := tt.lookup()
+		assert.Equal(t, want, rows, tt.name)
+		assert.Equal(t, want > 0, found, tt.name)
 	}
-	f32, k := simd.TransposeOf[float32]()
-	check("float32", f32, k, 16)
-	u32, k := simd.TransposeOf[uint32]()
-	check("uint32", u32, k, 16)
-	i64, k := simd.TransposeOf[int64]()
-	check("int64", i64, k, 8)
-	c64, k := simd.TransposeOf[complex64]()
-	check("complex64", c64, k, 8)
-	c128, k := simd.TransposeOf[complex128]()
-	check("complex128", c128, k, 4)
-	i16, k := simd.TransposeOf[int16]()
-	check("int16", i16, k, 8)
-	b, k := simd.TransposeOf[bool]()
-	check("bool", b, k, 8)
-	u8, k := simd.TransposeOf[uint8]()
-	check("uint8", u8, k, 8)
-	str, k := simd.TransposeOf[string]()
-	check("string", str, k, 0)
-	named, k := simd.TransposeOf[myFloat]()
-	check("a named float64", named, k, 0)
 	if f, _ := simd.TransposeOf[float64](); f != nil {
 		d, s := make([]float64, 8*3), make([]float64, 2*10+8)
 		for i := range s {
@@ -52,6 +49,13 @@ func TestTransposeOf(t *testing.T) {
 		assert.Equal(t, []float64{0, 10, 20}, d[:3], "row 0")
 		assert.Equal(t, []float64{7, 17, 27}, d[21:], "row 7")
 	}
+}
+
+// lookupOf reports what TransposeOf returns for T: whether a loop, and its
+// rows.
+func lookupOf[T any]() (bool, int) {
+	f, k := simd.TransposeOf[T]()
+	return f != nil, k
 }
 
 func TestTransposeRows(t *testing.T) {
