@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/tensorplay/tensorplay/tensor"
 )
 
 // Exit statuses of Main.
@@ -37,6 +39,7 @@ type config struct {
 	compare    string
 	slack      float64
 	noProbe    bool
+	hugePages  bool
 	list       bool
 }
 
@@ -77,6 +80,7 @@ func newFlagSet(name string, stderr io.Writer, c *config) (*flag.FlagSet, func()
 	fs.StringVar(&c.compare, "compare", "", "compare with a run saved by -format json -o `file`")
 	fs.Float64Var(&c.slack, "slack", DefaultSlack, "widen the baseline's min..max by this `fraction` before calling a change")
 	fs.BoolVar(&c.noProbe, "noprobe", false, "skip the bandwidth probe")
+	fs.BoolVar(&c.hugePages, "hugepages", tensor.HugePages(), "back arrays of 4 MiB or more, on both sides, with transparent huge pages (Linux)")
 	fs.BoolVar(&c.list, "list", false, "list the workloads and exit")
 	validate := func() error {
 		var err error
@@ -246,6 +250,7 @@ func execute(name string, c *config, stdout, stderr io.Writer, ws []Workload) in
 	if err != nil {
 		return failf(stderr, name, "-profile: %v", err)
 	}
+	defer tensor.SetHugePages(tensor.SetHugePages(c.hugePages))
 	rep, err := Run(Options{
 		Sizes: c.sizes, MatMulN: c.matmul, Workers: c.workers, Reps: c.reps, Warmup: c.warmup,
 		Seed: c.seed, NoProbe: c.noProbe, Progress: stderr,

@@ -2,12 +2,15 @@ package bench
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tensorplay/tensorplay/tensor"
 )
 
 func TestParseFlags(t *testing.T) {
@@ -22,13 +25,14 @@ func TestParseFlags(t *testing.T) {
 			assert.Equal(t, DefaultReps, c.reps)
 			assert.Equal(t, DefaultMatMulN, c.matmul)
 			assert.True(t, c.run.MatchString("W11/f32"))
+			assert.Equal(t, tensor.HugePages(), c.hugePages, "the library's setting")
 		}},
 		{"sizes in every spelling", []string{"-size", "1e6, 1e7,40000,1_000,2.5e3"}, func(t *testing.T, c *config) {
 			assert.Equal(t, []int{1_000_000, 10_000_000, 40_000, 1000, 2500}, c.sizes)
 		}},
 		{"everything", []string{"-run", "W1$", "-workers", "3", "-reps", "4", "-warmup", "0", "-format", "csv",
 			"-o", "x.csv", "-chart", "c.PNG", "-profile", "trace", "-profiledir", "p", "-compare", "old.json",
-			"-slack", "0.1", "-noprobe", "-matmul", "64", "-seed", "9"}, func(t *testing.T, c *config) {
+			"-slack", "0.1", "-noprobe", "-matmul", "64", "-seed", "9", "-hugepages=false"}, func(t *testing.T, c *config) {
 			assert.Equal(t, 3, c.workers)
 			assert.Equal(t, 4, c.reps)
 			assert.Equal(t, 0, c.warmup)
@@ -42,6 +46,7 @@ func TestParseFlags(t *testing.T) {
 			assert.True(t, c.noProbe)
 			assert.Equal(t, 64, c.matmul)
 			assert.Equal(t, uint64(9), c.seed)
+			assert.False(t, c.hugePages)
 			assert.True(t, c.run.MatchString("W1"))
 			assert.False(t, c.run.MatchString("W10/0"))
 		}},
@@ -148,6 +153,28 @@ func TestMainFormatsAndOutputFile(t *testing.T) {
 			require.NoError(t, err)
 			assert.Contains(t, string(b), "fake")
 			assert.Contains(t, stdout.String(), "workload  computation", "the table still goes to stdout")
+		})
+	}
+}
+
+// TestMainHugePagesFlag: -hugepages sets the huge-page advice for the run,
+// the report records it, and the previous setting is back after.
+func TestMainHugePagesFlag(t *testing.T) {
+	was := tensor.HugePages()
+	for _, on := range []bool{false, true} {
+		t.Run(fmt.Sprint(on), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "r.json")
+			var stdout, stderr bytes.Buffer
+			ws := []Workload{(&fakeWorkload{}).workload("fake")}
+			args := append([]string{"-hugepages=" + fmt.Sprint(on), "-format", "json", "-o", out}, tiny...)
+			require.Equal(t, ExitOK, Main(args, &stdout, &stderr, ws...), stderr.String())
+			f, err := os.Open(out)
+			require.NoError(t, err)
+			defer f.Close()
+			rep, err := ReadReport(f)
+			require.NoError(t, err)
+			assert.Equal(t, on && was, rep.HugePages, "on only where the system has them")
+			assert.Equal(t, was, tensor.HugePages(), "restored")
 		})
 	}
 }

@@ -38,9 +38,13 @@ func Write(w io.Writer, r *Report, f Format) error {
 
 // header is the line that says where and how a report was made.
 func header(r *Report) string {
-	return fmt.Sprintf("tensorplay bench %s  %s %s/%s  %d CPUs  GOMAXPROCS %d  workers %d  %d reps (+%d warm-up)",
+	pages := "off"
+	if r.HugePages {
+		pages = "on"
+	}
+	return fmt.Sprintf("tensorplay bench %s  %s %s/%s  %d CPUs  GOMAXPROCS %d  workers %d  %d reps (+%d warm-up)  huge pages %s",
 		r.Date.Format("2006-01-02 15:04 MST"), r.GoVersion, r.GOOS, r.GOARCH, r.NumCPU, r.GOMAXPROCS,
-		r.Workers, r.Reps, r.Warmup)
+		r.Workers, r.Reps, r.Warmup, pages)
 }
 
 func probeGrid(r *Report) *grid {

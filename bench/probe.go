@@ -40,7 +40,7 @@ var probeKernels = []struct {
 // goroutine and, when workers > 1, with workers goroutines: warmup untimed
 // runs, then reps timed ones each.
 func measureBandwidth(size, workers, warmup, reps int) []Probe {
-	a, b, c := make([]float64, size), make([]float64, size), make([]float64, size)
+	a, b, c := handStorage[float64](size), handStorage[float64](size), handStorage[float64](size)
 	for i := range a {
 		a[i], b[i], c[i] = 1, 2, 0
 	}

@@ -20,8 +20,10 @@ type Report struct {
 	Workers    int       `json:"workers"`
 	Warmup     int       `json:"warmup"`
 	Reps       int       `json:"reps"`
-	Probes     []Probe   `json:"probes,omitempty"`
-	Rows       []Row     `json:"rows"`
+	// HugePages records tensor.HugePages during the run.
+	HugePages bool    `json:"huge_pages"`
+	Probes    []Probe `json:"probes,omitempty"`
+	Rows      []Row   `json:"rows"`
 	// Baseline names the report Compare compared this one against.
 	Baseline string `json:"baseline,omitempty"`
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tensorplay/tensorplay/exec"
+	"github.com/tensorplay/tensorplay/tensor"
 )
 
 // Defaults of Options.
@@ -109,6 +110,7 @@ func Run(o Options, ws ...Workload) (*Report, error) {
 		GOARCH:     runtime.GOARCH,
 		NumCPU:     runtime.NumCPU(),
 		GOMAXPROCS: runtime.GOMAXPROCS(0),
+		HugePages:  tensor.HugePages(),
 		Workers:    o.Workers,
 		Warmup:     o.Warmup,
 		Reps:       o.Reps,

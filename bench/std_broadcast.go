@@ -26,7 +26,7 @@ func gridCase[T dtype.Float](p Params, rows, cols, units, read int, e expr.Expr[
 	if err != nil {
 		return nil, err
 	}
-	hand := make([]T, rows*cols)
+	hand := handStorage[T](rows * cols)
 	var z T
 	return &Case{
 		Shape:      fmt.Sprintf("%dx%d", rows, cols),

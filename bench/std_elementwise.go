@@ -40,7 +40,7 @@ func flatCase[T dtype.Float](p Params, nIn int, build func(x []expr.Expr[T]) exp
 	if err != nil {
 		return nil, err
 	}
-	hand := make([]T, n)
+	hand := handStorage[T](n)
 	var z T
 	return &Case{
 		Shape:      fmt.Sprint(n),

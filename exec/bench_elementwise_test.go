@@ -28,7 +28,9 @@ import (
 //	handloop-alloc   handloop that allocates its result each time, as Eval does
 //
 // Bytes (b.SetBytes) are the bytes read and written once each: inputs plus
-// the output. Inputs are allocated once per benchmark, outside the loop.
+// the output. Inputs are allocated once per benchmark, outside the loop. The
+// hand loops' slices are allocated as tensors' storage is (handStorage), so
+// that both sides get the same huge-page advice.
 
 // ewSize is one problem size: n elements, as rows×cols for the 2-D workloads.
 type ewSize struct {
@@ -50,6 +52,10 @@ func ewSplit(n int, f func(lo, hi int)) {
 	f(n/2, n)
 	wg.Wait()
 }
+
+// handStorage is n zeroed elements allocated as a tensor's storage is, with
+// the same huge-page advice (see tensor.SetHugePages).
+func handStorage[T dtype.Elem](n int) []T { return tensor.Must(tensor.New[T](n)).Data() }
 
 func ewRand[T dtype.Float](seed uint64, shape ...int) *tensor.Tensor[T] {
 	return tensor.Must(tensor.RandN[T](seed, shape...))
@@ -86,7 +92,7 @@ func ewVariants[T dtype.Elem](b *testing.B, bytes int64, e expr.Expr[T], hand fu
 	})
 	b.Run("tensorplay-into", func(b *testing.B) { benchInto(b, bytes, e) })
 	b.Run("handloop", func(b *testing.B) {
-		out := make([]T, n)
+		out := handStorage[T](n)
 		b.SetBytes(bytes)
 		b.ReportAllocs()
 		for b.Loop() {
@@ -97,7 +103,7 @@ func ewVariants[T dtype.Elem](b *testing.B, bytes int64, e expr.Expr[T], hand fu
 		b.SetBytes(bytes)
 		b.ReportAllocs()
 		for b.Loop() {
-			hand(make([]T, n))
+			hand(handStorage[T](n))
 		}
 	})
 }
@@ -340,7 +346,7 @@ func BenchmarkW9(b *testing.B) {
 				benchInto(b, 3*8*int64(R*C), e)
 			})
 			b.Run("handloop-naive", func(b *testing.B) {
-				out := make([]float64, R*C)
+				out := handStorage[float64](R * C)
 				b.SetBytes(3 * 8 * int64(R*C))
 				b.ReportAllocs()
 				for b.Loop() {

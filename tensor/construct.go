@@ -126,7 +126,7 @@ func Arange[T dtype.Real](start, stop, step T) (*Tensor[T], error) {
 	if err := checkAlloc[T](Shape{n}, n); err != nil {
 		return nil, err
 	}
-	data := make([]T, n)
+	data := alloc[T](n)
 	for i := range data {
 		data[i] = start + T(i)*step
 	}
@@ -144,7 +144,7 @@ func Linspace[T dtype.Float](start, stop T, n int) (*Tensor[T], error) {
 	if err := checkAlloc[T](Shape{n}, n); err != nil {
 		return nil, err
 	}
-	data := make([]T, n)
+	data := alloc[T](n)
 	fs, fe := float64(start), float64(stop)
 	if n > 0 {
 		data[0] = start

@@ -78,7 +78,7 @@ func (t *Tensor[T]) UnmarshalBinary(data []byte) error {
 	if numel > len(p)/size || len(p) != numel*size {
 		return bad("shape %v needs %d bytes of elements, have %d", shape, numel*size, len(p))
 	}
-	vals := make([]T, numel)
+	vals := alloc[T](numel)
 	decodeElems(vals, p)
 	*t = Tensor[T]{data: vals, shape: shape, strides: rowMajorStrides(shape)}
 	return nil

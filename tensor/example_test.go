@@ -214,3 +214,13 @@ func ExampleMergedBroadcastShape() {
 	// [5, 5, 5, 5, 5, 5] 6
 	// [5, 5, 25, 25] 4
 }
+
+// SetHugePages turns off the huge-page advice for what is allocated next,
+// here a 4 MiB tensor, and puts the previous setting back.
+func ExampleSetHugePages() {
+	was := tensor.SetHugePages(false)
+	x := tensor.Must(tensor.New[float64](512, 1024))
+	fmt.Println(x.Numel()*8>>20, "MiB, huge pages:", tensor.HugePages())
+	tensor.SetHugePages(was)
+	// Output: 4 MiB, huge pages: false
+}

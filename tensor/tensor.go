@@ -68,7 +68,7 @@ func New[T dtype.Elem](shape ...int) (*Tensor[T], error) {
 	if err := checkAlloc[T](s, n); err != nil {
 		return nil, err
 	}
-	return &Tensor[T]{data: make([]T, n), shape: s, strides: rowMajorStrides(s)}, nil
+	return &Tensor[T]{data: alloc[T](n), shape: s, strides: rowMajorStrides(s)}, nil
 }
 
 // Zeros is New: a zero-filled row-major tensor.
@@ -269,10 +269,14 @@ func (t *Tensor[T]) Values() []T {
 	if n == 0 {
 		return []T{}
 	}
-	if t.IsContiguous() {
-		return append(make([]T, 0, n), t.data[t.offset:t.offset+n]...)
+	if t.IsContiguous() && n*dtype.Of[T]().Size() < hugePageMin {
+		return append(make([]T, 0, n), t.data[t.offset:t.offset+n]...) // not zeroed first
 	}
-	out := make([]T, n)
+	out := alloc[T](n)
+	if t.IsContiguous() {
+		copy(out, t.data[t.offset:t.offset+n])
+		return out
+	}
 	copyStrided(out, t.data, t.offset, t.shape, t.strides)
 	return out
 }
