@@ -80,7 +80,7 @@ func newFlagSet(name string, stderr io.Writer, c *config) (*flag.FlagSet, func()
 	fs.StringVar(&c.compare, "compare", "", "compare with a run saved by -format json -o `file`")
 	fs.Float64Var(&c.slack, "slack", DefaultSlack, "widen the baseline's min..max by this `fraction` before calling a change")
 	fs.BoolVar(&c.noProbe, "noprobe", false, "skip the bandwidth probe")
-	fs.BoolVar(&c.hugePages, "hugepages", tensor.HugePages(), "back arrays of 4 MiB or more, on both sides, with transparent huge pages (Linux)")
+	fs.BoolVar(&c.hugePages, "hugepages", tensor.HugePages(), "advise arrays of 4 MiB or more, on both sides, to use transparent huge pages (Linux; default: tensor.HugePages, TENSORPLAY_HUGEPAGES=1)")
 	fs.BoolVar(&c.list, "list", false, "list the workloads and exit")
 	validate := func() error {
 		var err error

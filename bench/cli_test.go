@@ -160,7 +160,9 @@ func TestMainFormatsAndOutputFile(t *testing.T) {
 // TestMainHugePagesFlag: -hugepages sets the huge-page advice for the run,
 // the report records it, and the previous setting is back after.
 func TestMainHugePagesFlag(t *testing.T) {
-	was := tensor.HugePages()
+	was := tensor.SetHugePages(true)
+	supported := tensor.HugePages() // false where the system has none
+	tensor.SetHugePages(was)
 	for _, on := range []bool{false, true} {
 		t.Run(fmt.Sprint(on), func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "r.json")
@@ -173,7 +175,8 @@ func TestMainHugePagesFlag(t *testing.T) {
 			defer f.Close()
 			rep, err := ReadReport(f)
 			require.NoError(t, err)
-			assert.Equal(t, on && was, rep.HugePages, "on only where the system has them")
+			assert.Equal(t, on && supported, rep.HugePages, "on only where the system has them")
+			assert.Equal(t, tensor.TransparentHugePages(), rep.THP)
 			assert.Equal(t, was, tensor.HugePages(), "restored")
 		})
 	}

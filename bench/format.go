@@ -42,6 +42,9 @@ func header(r *Report) string {
 	if r.HugePages {
 		pages = "on"
 	}
+	if r.THP != "" {
+		pages += " (THP " + r.THP + ")"
+	}
 	return fmt.Sprintf("tensorplay bench %s  %s %s/%s  %d CPUs  GOMAXPROCS %d  workers %d  %d reps (+%d warm-up)  huge pages %s",
 		r.Date.Format("2006-01-02 15:04 MST"), r.GoVersion, r.GOOS, r.GOARCH, r.NumCPU, r.GOMAXPROCS,
 		r.Workers, r.Reps, r.Warmup, pages)

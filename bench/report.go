@@ -20,10 +20,15 @@ type Report struct {
 	Workers    int       `json:"workers"`
 	Warmup     int       `json:"warmup"`
 	Reps       int       `json:"reps"`
-	// HugePages records tensor.HugePages during the run.
-	HugePages bool    `json:"huge_pages"`
-	Probes    []Probe `json:"probes,omitempty"`
-	Rows      []Row   `json:"rows"`
+	// HugePages records tensor.HugePages at the end of the run: whether
+	// tensors (and the hand loops' arrays) were advised to use huge pages.
+	HugePages bool `json:"huge_pages"`
+	// THP is the kernel's transparent huge page mode
+	// (tensor.TransparentHugePages): under "always" every large array gets
+	// them, advised or not.
+	THP    string  `json:"thp,omitempty"`
+	Probes []Probe `json:"probes,omitempty"`
+	Rows   []Row   `json:"rows"`
 	// Baseline names the report Compare compared this one against.
 	Baseline string `json:"baseline,omitempty"`
 }

@@ -17,7 +17,7 @@ func syntheticReport() *Report {
 	hand := Stats{Reps: 3, Min: 900 * time.Microsecond, Median: time.Millisecond, Max: 2 * time.Millisecond}
 	r := &Report{
 		Date: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), GoVersion: "go1.26", GOOS: "linux", GOARCH: "amd64",
-		NumCPU: 2, GOMAXPROCS: 2, Workers: 2, Warmup: 1, Reps: 3, HugePages: true,
+		NumCPU: 2, GOMAXPROCS: 2, Workers: 2, Warmup: 1, Reps: 3, HugePages: true, THP: "madvise",
 		Probes: []Probe{
 			{Kernel: "copy", Goroutines: 2, Size: 1e6, Bytes: 16e6, Stats: Stats{Reps: 3, Min: ms, Median: ms, Max: ms}, GBps: 16},
 			{Kernel: "triad", Goroutines: 2, Size: 1e6, Bytes: 24e6, Stats: Stats{Reps: 3, Min: ms, Median: 2 * ms, Max: 3 * ms}, GBps: 12},
@@ -106,7 +106,7 @@ func TestWriteTable(t *testing.T) {
 	require.NoError(t, Write(&buf, r, Table))
 	out := buf.String()
 	assert.Contains(t, out, "tensorplay bench 2026-11-30 12:00 UTC  go1.26 linux/amd64  2 CPUs")
-	assert.Contains(t, out, "3 reps (+1 warm-up)  huge pages on\n")
+	assert.Contains(t, out, "3 reps (+1 warm-up)  huge pages on (THP madvise)\n")
 	lines := strings.Split(out, "\n")
 	var head, rule, w1 string
 	for i, l := range lines {

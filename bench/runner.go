@@ -110,7 +110,7 @@ func Run(o Options, ws ...Workload) (*Report, error) {
 		GOARCH:     runtime.GOARCH,
 		NumCPU:     runtime.NumCPU(),
 		GOMAXPROCS: runtime.GOMAXPROCS(0),
-		HugePages:  tensor.HugePages(),
+		THP:        tensor.TransparentHugePages(),
 		Workers:    o.Workers,
 		Warmup:     o.Warmup,
 		Reps:       o.Reps,
@@ -134,6 +134,7 @@ func Run(o Options, ws ...Workload) (*Report, error) {
 			prog.step(fmt.Sprintf("%s %s %s", w.Name, w.Description, row.Shape), true)
 		}
 	}
+	rep.HugePages = tensor.HugePages() // after: a refusal during the run turned it off
 	return rep, nil
 }
 

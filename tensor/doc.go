@@ -11,8 +11,9 @@
 // row-major (C order). A Shape of rank 0 is a scalar with one element; an
 // extent of 0 is allowed everywhere and makes an empty tensor.
 //
-// Storage of 4 MiB or more that the package allocates is backed by
-// transparent huge pages on Linux, as NumPy's is (see SetHugePages).
+// Storage of 4 MiB or more that the package allocates can be backed by
+// transparent huge pages on Linux, as NumPy's is (see SetHugePages; off by
+// default).
 //
 // # Invariants
 //

@@ -3,54 +3,92 @@ package tensor
 import (
 	"os"
 	"reflect"
+	"strings"
 	"sync/atomic"
 
 	"github.com/tensorplay/tensorplay/dtype"
 )
 
-// Large storage is backed by transparent huge pages where the kernel allows
-// it, as NumPy does: alloc asks for them (madvise MADV_HUGEPAGE on Linux)
-// for every allocation of hugePageMin bytes or more. A 2 MiB page takes one
-// TLB entry where 4 KiB pages take 512, and one page-table walk where they
-// take 512 page faults. Reads that jump between rows gain most: a + b.T on
-// 3162² float64 (1e7 elements) ran 1.1–1.2x faster, and contiguous a + b
-// 1.0–1.17x (BenchmarkHugePages in exec; the machine's memory was at its
-// fastest where the gain was largest).
+// Large storage can be backed by transparent huge pages, as NumPy's and
+// PyTorch's allocators do: with SetHugePages(true) (or TENSORPLAY_HUGEPAGES=1
+// in the environment), every allocation of hugePageMin bytes or more asks
+// the kernel for them (madvise MADV_HUGEPAGE on Linux). A 2 MiB page takes
+// one TLB entry where 4 KiB pages take 512, and one page fault where they
+// take 512. Reads that jump between rows gain most: a + b.T on 3162²
+// float64 (1e7 elements) ran 1.1–1.2x faster, contiguous a + b 1.0–1.17x,
+// and an allocating Eval of a + b 1.1–1.3x (BenchmarkHugePages in exec, and
+// round-robin runs in one process).
+//
+// It is off by default, as PyTorch's THP_MEM_ALLOC_ENABLE is, because the
+// storage is Go heap memory: the advice stays on that memory after the
+// tensor is collected and Go reuses it for anything, each advised range
+// is a mapping of its own, and with the kernel's default defrag setting a
+// page fault there may wait for memory to be compacted. Go's runtime stopped
+// advising its heap for those reasons (since Go 1.21.4), and
+// GODEBUG=disablethp=1 keeps the advice off here too.
 //
 // The advice covers the whole pages inside the allocation, so it never
-// reaches memory the tensor does not own, and it stays on that memory after
-// the tensor is collected and Go reuses it (madvise has no undo that would
-// not split the heap's mappings further; Go's own heap took the same course
-// after 1.21). SetHugePages(false), or TENSORPLAY_HUGEPAGES=0 in the
-// environment, turns it off; on other systems, and where the kernel has no
-// transparent huge pages, it is off.
+// reaches memory the tensor does not own.
 
 // hugePageMin is the smallest allocation that asks for huge pages: NumPy's
 // threshold (4 MiB), two huge pages, at least one of them wholly inside.
 const hugePageMin = 4 << 20
 
-// pageSize is the granularity of madvise.
-const pageSize = 4096
+// maxElemSize is the widest element (complex128): a slice of fewer than
+// hugePageMin/maxElemSize elements is never advised, whatever its type.
+const maxElemSize = 16
+
+// pageSize is the granularity of madvise: the system's page size.
+var pageSize = uintptr(os.Getpagesize())
 
 // hugePages holds whether alloc asks for huge pages.
 var hugePages atomic.Bool
 
+// hugePagesSupported says whether this system can give huge pages at all:
+// Linux with transparent huge pages not "never", and GODEBUG without
+// disablethp=1.
+var hugePagesSupported = hugePagesAvailable(thp, os.Getenv("GODEBUG"))
+
 func init() { hugePages.Store(hugePagesByDefault(os.Getenv("TENSORPLAY_HUGEPAGES"))) }
 
 // hugePagesByDefault is the setting at start, given TENSORPLAY_HUGEPAGES:
-// on where the system has huge pages, unless the variable is "0".
-func hugePagesByDefault(env string) bool { return hugePagesSupported && env != "0" }
+// on where the system has huge pages and the variable is "1".
+func hugePagesByDefault(env string) bool { return hugePagesSupported && env == "1" }
 
-// HugePages reports whether tensors of 4 MiB or more are allocated on
+// hugePagesAvailable reports whether huge pages can be had, given the
+// kernel's transparent huge page mode ("" where there is none) and GODEBUG.
+func hugePagesAvailable(mode, godebug string) bool {
+	if mode == "" || mode == "never" {
+		return false
+	}
+	for _, kv := range strings.Split(godebug, ",") {
+		if strings.TrimSpace(kv) == "disablethp=1" {
+			return false
+		}
+	}
+	return true
+}
+
+// TransparentHugePages returns the kernel's transparent huge page mode,
+// read at start: "always" (every large enough anonymous mapping gets them,
+// advised or not), "madvise" (only advised memory: what SetHugePages
+// changes), "never", or "" where the system has none.
+func TransparentHugePages() string { return thp }
+
+// thp is the kernel's mode, read once.
+var thp = thpMode()
+
+// HugePages reports whether storage of 4 MiB or more is allocated on
 // transparent huge pages (see SetHugePages).
 func HugePages() bool { return hugePages.Load() }
 
 // SetHugePages turns on or off the huge-page advice for storage of 4 MiB or
-// more that constructors, copies and evaluations allocate from now on, and
-// returns the previous setting. It is on by default on Linux, as NumPy's
-// madvise_hugepage is; TENSORPLAY_HUGEPAGES=0 in the environment turns it
-// off at start. Where the system has no transparent huge pages it stays off.
-// Safe for concurrent use.
+// more that constructors, copies, decoding and evaluations allocate from now
+// on, and returns the previous setting. It is off by default;
+// TENSORPLAY_HUGEPAGES=1 in the environment turns it on at start. It stays
+// off where the system has no transparent huge pages (not Linux, the
+// kernel's mode "never", or GODEBUG=disablethp=1), and after the kernel
+// refused the advice. Safe for concurrent use.
 func SetHugePages(on bool) (was bool) {
 	return hugePages.Swap(on && hugePagesSupported)
 }
@@ -64,8 +102,10 @@ var adviseHuge = madviseHuge
 // written, so that the first writes fault in huge pages directly.
 func alloc[T dtype.Elem](n int) []T {
 	s := make([]T, n)
-	if hugePages.Load() && n*dtype.Of[T]().Size() >= hugePageMin {
-		advise(s, n*dtype.Of[T]().Size())
+	if n >= hugePageMin/maxElemSize && hugePages.Load() {
+		if bytes := n * int(reflect.TypeFor[T]().Size()); bytes >= hugePageMin {
+			advise(s, bytes)
+		}
 	}
 	return s
 }
@@ -73,8 +113,8 @@ func alloc[T dtype.Elem](n int) []T {
 // advise gives s's whole pages, bytes long from its start, the huge-page
 // advice. reflect gives the address without unsafe; Go's collector does not
 // move heap objects, and the kernel only records the advice on the range.
-// A kernel without transparent huge pages refuses it once, and the advice is
-// then off.
+// A kernel that refuses it (no transparent huge pages, or a sandbox that
+// forbids madvise) turns the advice off; a passing shortage does not.
 func advise(s any, bytes int) {
 	addr := reflect.ValueOf(s).Pointer()
 	start := (addr + pageSize - 1) &^ (pageSize - 1)
@@ -82,7 +122,7 @@ func advise(s any, bytes int) {
 	if end <= start {
 		return
 	}
-	if err := adviseHuge(start, end-start); err != nil {
+	if err := adviseHuge(start, end-start); err != nil && !transient(err) {
 		hugePages.Store(false)
 	}
 }

@@ -4,8 +4,11 @@ package tensor
 
 import "errors"
 
-// hugePagesSupported says whether the system can give huge pages at all.
-const hugePagesSupported = false
-
 // madviseHuge has nothing to ask outside Linux.
 func madviseHuge(addr, n uintptr) error { return errors.ErrUnsupported }
+
+// transient is false: nothing here fails for a while only.
+func transient(error) bool { return false }
+
+// thpMode is "": only Linux has transparent huge pages.
+func thpMode() string { return "" }

@@ -51,6 +51,9 @@ func checkAdvice(t *testing.T, calls []advice, addr uintptr, bytes int) {
 	assert.Less(t, end-(c.start+c.n), uintptr(pageSize), "no whole page left out at the end")
 }
 
+// celsius is a named element type: its size comes from the type itself.
+type celsius float64
+
 func TestHugePageAdviceBySize(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -58,13 +61,16 @@ func TestHugePageAdviceBySize(t *testing.T) {
 		bytes  int
 		advise bool
 	}{
-		{"float64 a byte under 4 MiB", func() any { return Must(New[float64](hugePageMin/8 - 1)).Data() }, hugePageMin - 8, false},
+		{"float64 8 bytes under 4 MiB", func() any { return Must(New[float64](hugePageMin/8 - 1)).Data() }, hugePageMin - 8, false},
 		{"float64 4 MiB", func() any { return Must(New[float64](hugePageMin / 8)).Data() }, hugePageMin, true},
 		{"float64 [1024,1024,3]", func() any { return Must(New[float64](1024, 1024, 3)).Data() }, 24 << 20, true},
 		{"uint8 4 MiB", func() any { return Must(New[uint8](hugePageMin)).Data() }, hugePageMin, true},
 		{"bool under 4 MiB", func() any { return Must(New[bool](hugePageMin - 1)).Data() }, hugePageMin - 1, false},
 		{"complex128 4 MiB + 16", func() any { return Must(New[complex128](hugePageMin/16 + 1)).Data() }, hugePageMin + 16, true},
 		{"int16 small", func() any { return Must(New[int16](3, 4)).Data() }, 24, false},
+		// int is 4 bytes on 32-bit platforms: 2 MiB there, not advised.
+		{"int, 4 MiB where int is 64-bit", func() any { return Must(New[int](hugePageMin / 8)).Data() }, hugePageMin / 8 * strconv.IntSize / 8, strconv.IntSize == 64},
+		{"a named element type", func() any { return Must(New[celsius](hugePageMin / 8)).Data() }, hugePageMin, true},
 		{"Arange float32", func() any { return Must(Arange[float32](0, hugePageMin/4, 1)).Data() }, hugePageMin, true},
 		{"Linspace float64", func() any { return Must(Linspace[float64](0, 1, hugePageMin/8)).Data() }, hugePageMin, true},
 	}
@@ -130,11 +136,42 @@ func TestSetHugePages(t *testing.T) {
 	assert.Equal(t, hugePagesSupported, HugePages(), "on where the system has huge pages")
 }
 
+// TestAdviceOnUnalignedStorage: storage that does not start on a page
+// (a large object always does, a slice of one need not) is advised from its
+// first whole page.
+func TestAdviceOnUnalignedStorage(t *testing.T) {
+	calls := watchAdvice(t, nil)
+	s := make([]float64, hugePageMin/8+1)[1:]
+	advise(s, len(s)*8)
+	checkAdvice(t, *calls, addrOf(s), len(s)*8)
+	assert.NotEqual(t, addrOf(s), (*calls)[0].start, "rounded up to the next page")
+}
+
 func TestHugePagesByDefault(t *testing.T) {
-	for env, want := range map[string]bool{"": hugePagesSupported, "1": hugePagesSupported, "0": false} {
+	for env, want := range map[string]bool{"": false, "0": false, "1": hugePagesSupported, "yes": false} {
 		assert.Equal(t, want, hugePagesByDefault(env), "TENSORPLAY_HUGEPAGES=%q", env)
 	}
-	assert.Equal(t, runtime.GOOS == "linux", hugePagesSupported)
+	if runtime.GOOS != "linux" {
+		assert.False(t, hugePagesSupported, "only Linux has them")
+	}
+}
+
+func TestHugePagesAvailable(t *testing.T) {
+	cases := []struct {
+		mode, godebug string
+		want          bool
+	}{
+		{"madvise", "", true},
+		{"always", "", true},
+		{"never", "", false},
+		{"", "", false},
+		{"madvise", "disablethp=1", false},
+		{"madvise", "gctrace=1, disablethp=1", false},
+		{"madvise", "disablethp=0", true},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, hugePagesAvailable(c.mode, c.godebug), "mode %q GODEBUG %q", c.mode, c.godebug)
+	}
 }
 
 // TestHugePageRefusalTurnsAdviceOff: a kernel without transparent huge
@@ -156,18 +193,22 @@ func TestHugePageAdviceReachesKernel(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("huge-page advice is Linux's")
 	}
-	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil {
-		t.Skip("this kernel has no transparent huge pages")
-	}
 	was := SetHugePages(true)
 	defer SetHugePages(was)
 	a := Must(New[float64](1 << 20))
-	page := (addrOf(a.Data()) + pageSize - 1) &^ (pageSize - 1)
+	if !HugePages() {
+		t.Skip("this system gives no transparent huge pages, or refused the advice")
+	}
+	addr := addrOf(a.Data())
+	first := (addr + pageSize - 1) &^ (pageSize - 1)
+	last := (addr+8<<20)&^(pageSize-1) - pageSize
 	smaps, err := os.ReadFile("/proc/self/smaps")
 	require.NoError(t, err)
-	flags, ok := vmFlagsAt(string(smaps), page)
-	require.True(t, ok, "a mapping holds %#x", page)
-	assert.Contains(t, strings.Fields(flags), "hg", "VmFlags: %s", flags)
+	for _, page := range []uintptr{first, last} {
+		flags, ok := vmFlagsAt(string(smaps), page)
+		require.True(t, ok, "a mapping holds %#x", page)
+		assert.Contains(t, strings.Fields(flags), "hg", "page %#x, VmFlags: %s", page, flags)
+	}
 	runtime.KeepAlive(a)
 }
 
