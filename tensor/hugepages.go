@@ -4,6 +4,7 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/tensorplay/tensorplay/dtype"
@@ -46,14 +47,17 @@ var hugePages atomic.Bool
 
 // hugePagesSupported says whether this system can give huge pages at all:
 // Linux with transparent huge pages not "never", and GODEBUG without
-// disablethp=1.
-var hugePagesSupported = hugePagesAvailable(thp, os.Getenv("GODEBUG"))
+// disablethp=1. It reads the kernel's mode the first time it is asked, not
+// in every program that imports the package.
+var hugePagesSupported = sync.OnceValue(func() bool {
+	return hugePagesAvailable(TransparentHugePages(), os.Getenv("GODEBUG"))
+})
 
 func init() { hugePages.Store(hugePagesByDefault(os.Getenv("TENSORPLAY_HUGEPAGES"))) }
 
 // hugePagesByDefault is the setting at start, given TENSORPLAY_HUGEPAGES:
 // on where the system has huge pages and the variable is "1".
-func hugePagesByDefault(env string) bool { return hugePagesSupported && env == "1" }
+func hugePagesByDefault(env string) bool { return env == "1" && hugePagesSupported() }
 
 // hugePagesAvailable reports whether huge pages can be had, given the
 // kernel's transparent huge page mode ("" where there is none) and GODEBUG.
@@ -69,14 +73,14 @@ func hugePagesAvailable(mode, godebug string) bool {
 	return true
 }
 
-// TransparentHugePages returns the kernel's transparent huge page mode,
-// read at start: "always" (every large enough anonymous mapping gets them,
-// advised or not), "madvise" (only advised memory: what SetHugePages
-// changes), "never", or "" where the system has none.
-func TransparentHugePages() string { return thp }
+// TransparentHugePages returns the kernel's transparent huge page mode:
+// "always" (every large enough anonymous mapping gets them, advised or
+// not), "madvise" (only advised memory: what SetHugePages changes), "never",
+// or "" where the system has none. It is read once.
+func TransparentHugePages() string { return thp() }
 
-// thp is the kernel's mode, read once.
-var thp = thpMode()
+// thp is the kernel's mode, read the first time it is asked.
+var thp = sync.OnceValue(thpMode)
 
 // HugePages reports whether storage of 4 MiB or more is allocated on
 // transparent huge pages (see SetHugePages).
@@ -90,7 +94,7 @@ func HugePages() bool { return hugePages.Load() }
 // kernel's mode "never", or GODEBUG=disablethp=1), and after the kernel
 // refused the advice. Safe for concurrent use.
 func SetHugePages(on bool) (was bool) {
-	return hugePages.Swap(on && hugePagesSupported)
+	return hugePages.Swap(on && hugePagesSupported())
 }
 
 // adviseHuge asks the kernel to back the pages from addr, n bytes, with huge

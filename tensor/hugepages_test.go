@@ -133,7 +133,7 @@ func TestSetHugePages(t *testing.T) {
 	Must(New[float64](hugePageMin / 8))
 	assert.Empty(t, *calls, "no advice while off")
 	assert.False(t, SetHugePages(true), "it was off")
-	assert.Equal(t, hugePagesSupported, HugePages(), "on where the system has huge pages")
+	assert.Equal(t, hugePagesSupported(), HugePages(), "on where the system has huge pages")
 }
 
 // TestAdviceOnUnalignedStorage: storage that does not start on a page
@@ -148,11 +148,11 @@ func TestAdviceOnUnalignedStorage(t *testing.T) {
 }
 
 func TestHugePagesByDefault(t *testing.T) {
-	for env, want := range map[string]bool{"": false, "0": false, "1": hugePagesSupported, "yes": false} {
+	for env, want := range map[string]bool{"": false, "0": false, "1": hugePagesSupported(), "yes": false} {
 		assert.Equal(t, want, hugePagesByDefault(env), "TENSORPLAY_HUGEPAGES=%q", env)
 	}
 	if runtime.GOOS != "linux" {
-		assert.False(t, hugePagesSupported, "only Linux has them")
+		assert.False(t, hugePagesSupported(), "only Linux has them")
 	}
 }
 
