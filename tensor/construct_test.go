@@ -2,7 +2,9 @@ package tensor_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -38,6 +40,11 @@ func TestFromSlice(t *testing.T) {
 func TestConstructorErrors(t *testing.T) {
 	var se *tensor.ShapeError
 	var ae *tensor.ArgError
+	// big*big overflows int: 1<<40 on 64-bit, 1<<24 on 32-bit. wide*wide
+	// fits int but is more float64s than one allocation may hold: 1<<30 on
+	// 64-bit (2^63 bytes, the limit 2^46), 1<<14 on 32-bit (2^31 bytes, the
+	// limit half the address space).
+	const big, wide = 1 << (strconv.IntSize/2 + 8), 1 << (strconv.IntSize/2 - 2)
 	tests := []struct {
 		name   string
 		call   func() error
@@ -48,10 +55,10 @@ func TestConstructorErrors(t *testing.T) {
 			&se, "invalid shape [2, 2]: needs 4 elements, data has 3"},
 		{"FromSlice negative", func() error { _, err := tensor.FromSlice([]float32{}, 2, -1); return err },
 			&se, "invalid shape [2, -1] at dimension 1: negative extent -1"},
-		{"New overflow", func() error { _, err := tensor.New[int8](1<<40, 1<<40); return err },
-			&se, "invalid shape [1099511627776, 1099511627776] at dimension 1: number of elements overflows int"},
-		{"New too large to allocate", func() error { _, err := tensor.New[float64](1<<30, 1<<30); return err },
-			&se, "invalid shape [1073741824, 1073741824]: 1152921504606846976 elements are too many to allocate"},
+		{"New overflow", func() error { _, err := tensor.New[int8](big, big); return err },
+			&se, fmt.Sprintf("invalid shape [%d, %d] at dimension 1: number of elements overflows int", big, big)},
+		{"New too large to allocate", func() error { _, err := tensor.New[float64](wide, wide); return err },
+			&se, fmt.Sprintf("invalid shape [%d, %d]: %d elements are too many to allocate", wide, wide, wide*wide)},
 		{"Zeros negative", func() error { _, err := tensor.Zeros[float64](-2); return err },
 			&se, "invalid shape [-2] at dimension 0: negative extent -2"},
 		{"Ones negative", func() error { _, err := tensor.Ones[float64](3, -2); return err },
@@ -95,7 +102,7 @@ func TestConstructorErrors(t *testing.T) {
 		{"AsStrided huge stride", func() error {
 			_, err := tensor.AsStrided(make([]int, 6), tensor.Shape{3}, []int{math.MaxInt / 2}, 0)
 			return err
-		}, &se, "invalid shape [3] at dimension 0: strides [4611686018427387903] at offset 0 reach past the end of storage of length 6"},
+		}, &se, fmt.Sprintf("invalid shape [3] at dimension 0: strides [%d] at offset 0 reach past the end of storage of length 6", math.MaxInt/2)},
 		{"AsStrided offset", func() error {
 			_, err := tensor.AsStrided(make([]int, 6), tensor.Shape{0}, []int{1}, 7)
 			return err

@@ -3,6 +3,7 @@ package simd_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -139,8 +140,10 @@ func TestTransposePanics(t *testing.T) {
 		{"short s", 64, 7*8 + 7, 8, 8, 8},
 		{"dStride below n", 100, 100, 7, 8, 8},
 		{"sStride 0", 100, 100, 8, 0, 8},
-		{"sStride overflowing", 64, 64, 8, 1 << 62, 4},
-		{"dStride overflowing", 64, 64, 1 << 61, 8, 4},
+		// 1<<62 and 1<<61 on 64-bit, 1<<30 and 1<<29 on 32-bit: 3 sStrides
+		// and 7 dStrides overflow int on either.
+		{"sStride overflowing", 64, 64, 8, 1 << (strconv.IntSize - 2), 4},
+		{"dStride overflowing", 64, 64, 1 << (strconv.IntSize - 3), 8, 4},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			assert.PanicsWithValue(t, fmt.Sprintf("simd: Transpose of 8×%d from %d elements (stride %d) into %d (stride %d)",

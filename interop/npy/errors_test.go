@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -31,6 +33,16 @@ func TestBadInput(t *testing.T) {
 	v4 := npyFile(f64Header, data48)
 	v4[6] = 4
 	hugeHeader := []byte("\x93NUMPY\x02\x00\x00\x00\x00\x80")
+	// npyio parses extents as int, so the shapes below are sized by the word:
+	// an extent of 1<<62 (1<<30 on 32-bit) times 8 overflows int, and so do
+	// 1<<61 (1<<29) complex128s' bytes. hugeN float64s fit int but are far
+	// more than the 48 bytes there: 10^12 on 64-bit, 10^8 (8e8 bytes) on
+	// 32-bit, where 10^12 does not parse.
+	const overShape, overBytes = 1 << (strconv.IntSize - 2), 1 << (strconv.IntSize - 3)
+	hugeN := int64(1e12)
+	if strconv.IntSize < 64 {
+		hugeN = 1e8
+	}
 
 	headerErr := func(field string) func(t *testing.T, err error) {
 		return func(t *testing.T, err error) {
@@ -80,11 +92,11 @@ func TestBadInput(t *testing.T) {
 		{"structured", npyFile("{'descr': [('a', '<f8'), ('b', '<i4')], 'fortran_order': False, 'shape': (2,), }", data48[:24]), headerErr("descr")},
 		{"unquoted descr", npyFile("{'descr': f8, 'fortran_order': False, 'shape': (2, 3), }", data48), headerErr("descr")},
 		{"negative shape", npyFile("{'descr': '<f8', 'fortran_order': False, 'shape': (-1, 3), }", data48), headerErr("shape")},
-		{"overflowing shape", npyFile("{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904, 8), }", data48), headerErr("shape")},
-		{"overflowing byte size", npyFile("{'descr': '<c16', 'fortran_order': False, 'shape': (2305843009213693952,), }", data48), headerErr("shape")},
+		{"overflowing shape", npyFile(fmt.Sprintf("{'descr': '<f8', 'fortran_order': False, 'shape': (%d, 8), }", overShape), data48), headerErr("shape")},
+		{"overflowing byte size", npyFile(fmt.Sprintf("{'descr': '<c16', 'fortran_order': False, 'shape': (%d,), }", overBytes), data48), headerErr("shape")},
 		{"truncated data", npyFile(f64Header, data48[:40]), truncated("data", 48, 40)},
 		{"no data", npyFile(f64Header, nil), truncated("data", 48, 0)},
-		{"huge shape, little data", npyFile("{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000000,), }", data48), truncated("data", 8e12, 48)},
+		{"huge shape, little data", npyFile(fmt.Sprintf("{'descr': '<f8', 'fortran_order': False, 'shape': (%d,), }", hugeN), data48), truncated("data", 8*hugeN, 48)},
 	}
 	readers := map[string]func([]byte) io.Reader{
 		"seekable": func(b []byte) io.Reader { return bytes.NewReader(b) },

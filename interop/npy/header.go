@@ -53,7 +53,9 @@ func readHeader(r io.Reader) (*headerReader, error) {
 		return nil, truncatedOr(err, "header", 10, int64(n))
 	}
 	major, minor := pre[6], pre[7]
-	preLen, hdrLen := 10, int(binary.LittleEndian.Uint16(pre[8:10]))
+	// The length stays unsigned until it is checked: a 4-byte length of
+	// 2^31 or more would be negative as a 32-bit int.
+	preLen, length := 10, uint64(binary.LittleEndian.Uint16(pre[8:10]))
 	switch major {
 	case 1:
 	case 2, 3:
@@ -63,14 +65,14 @@ func readHeader(r io.Reader) (*headerReader, error) {
 		if n, err := io.ReadFull(r, pre[10:12]); err != nil {
 			return nil, truncatedOr(err, "header", 12, int64(10+n))
 		}
-		preLen, hdrLen = 12, int(binary.LittleEndian.Uint32(pre[8:12]))
+		preLen, length = 12, uint64(binary.LittleEndian.Uint32(pre[8:12]))
 	default:
 		return nil, &HeaderError{Field: "version", Value: fmt.Sprintf("%d.%d", major, minor), Reason: "this reader knows versions 1.0, 2.0 and 3.0"}
 	}
-	if hdrLen > maxHeaderLen {
-		return nil, &HeaderError{Field: "header length", Value: strconv.Itoa(hdrLen), Reason: fmt.Sprintf("larger than %d bytes", maxHeaderLen)}
+	if length > maxHeaderLen {
+		return nil, &HeaderError{Field: "header length", Value: strconv.FormatUint(length, 10), Reason: fmt.Sprintf("larger than %d bytes", maxHeaderLen)}
 	}
-	raw := make([]byte, preLen+hdrLen)
+	raw := make([]byte, preLen+int(length))
 	copy(raw, pre[:preLen])
 	if n, err := io.ReadFull(r, raw[preLen:]); err != nil {
 		return nil, truncatedOr(err, "header", int64(len(raw)), int64(preLen+n))

@@ -26,7 +26,7 @@ func sample[T dtype.Elem]() []T {
 	case int64:
 		v = []int64{0, 1, -1, 42, math.MaxInt64, math.MinInt64}
 	case int:
-		v = []int{0, 1, -1, 42, math.MaxInt64, math.MinInt64}
+		v = []int{0, 1, -1, 42, math.MaxInt, math.MinInt}
 	case uint8:
 		v = []uint8{0, 1, 2, 42, math.MaxUint8 - 1, math.MaxUint8}
 	case uint16:
@@ -36,7 +36,7 @@ func sample[T dtype.Elem]() []T {
 	case uint64:
 		v = []uint64{0, 1, 2, 42, math.MaxUint64 - 1, math.MaxUint64}
 	case uint:
-		v = []uint{0, 1, 2, 42, math.MaxUint64 - 1, math.MaxUint64}
+		v = []uint{0, 1, 2, 42, math.MaxUint - 1, math.MaxUint}
 	case float32:
 		v = []float32{0, 1.5, -2.25, 0.125, 1024, float32(math.Inf(1))}
 	case float64:
