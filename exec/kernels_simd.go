@@ -142,17 +142,27 @@ func withSIMD[T dtype.Float](m *impl[T]) *impl[T] {
 	return m
 }
 
+// simdDivOps maps the integer divisions to simd.IntDivOf's floor argument.
+var simdDivOps = map[expr.Op]bool{expr.OpDivTrunc: false, expr.OpDivFloor: true}
+
 // withSIMDInt puts the AVX2 integer loops (add, sub, and mul for 16- and
-// 32-bit T) in front of m's binary lookups, and gives m their streaming forms.
+// 32-bit T; division for int32) in front of m's binary lookups, and gives m
+// the streaming forms of the first three.
 func withSIMDInt[T simd.Int](m *impl[T]) *impl[T] {
-	m.bin = firstOf(viaSIMD(simdOps, asBinFns(simd.IntBinaryOf[T])), m.bin)
+	div := func(floor bool) (binFns[T], bool) {
+		k, ok := simd.IntDivOf[T](floor)
+		return binFns[T]{vv: k.VV, vs: k.VS, sv: k.SV}, ok
+	}
+	m.bin = firstOf(viaSIMD(simdOps, asBinFns(simd.IntBinaryOf[T])), viaSIMD(simdDivOps, div), m.bin)
 	m.binStream = viaSIMD(simdOps, asBinFns(simd.IntBinaryStreamOf[T]))
 	return m
 }
 
-// vectorized reports whether the loop of in runs as an AVX2 loop: float32
-// or float64 arithmetic, a fused pair, or a unary op internal/simd has, or
-// integer add, sub or (16- and 32-bit) mul.
+// vectorized reports whether the loop of in runs as an AVX2 loop that
+// keeps up with memory: float32 or float64 arithmetic, a fused pair, or a
+// unary op internal/simd has, or integer add, sub or (16- and 32-bit) mul.
+// (int32 division runs an AVX2 loop too, but it is bound by the divider:
+// it gets no long blocks or streaming stores.)
 func (g *region) vectorized(in instrSpec) bool {
 	dt := g.slotDT[in.dst]
 	if !simd.Enabled || in.compiled != nil {

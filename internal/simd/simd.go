@@ -11,7 +11,8 @@
 // NaNs alike).
 //
 // Integer add and sub, and 16- and 32-bit mul, come for every sized integer
-// type too (IntBinaryOf); they wrap around as Go's arithmetic does.
+// type too (IntBinaryOf); they wrap around as Go's arithmetic does. int32
+// division, truncating or flooring, divides in float64 (IntDivOf).
 //
 // The loops exist because Go does not vectorize: a Go loop does one element
 // per instruction, these four to thirty-two, and a block interpreter that
