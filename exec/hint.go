@@ -105,14 +105,15 @@ func constText(t tensor.Any) (string, bool) {
 // describeHint prints the suggestion for a region the debug plan shows:
 // one of hintLoops or more loops per block, not all of them AVX2 loops.
 // (A region of AVX2 loops only, such as W3's on amd64, computes four or
-// eight elements an instruction and keeps up with a compiled scalar loop.)
+// eight elements an instruction and keeps up with a compiled scalar loop;
+// int32 division's loop is 4x a compiled IDIV.)
 func describeHint(g *region) string {
 	if g.hint == "" || len(g.instrs) < hintLoops {
 		return ""
 	}
 	vectorized := 0
 	for _, in := range g.instrs {
-		if g.vectorized(in) {
+		if g.vectorized(in) || g.simdDiv(in) {
 			vectorized++
 		}
 	}

@@ -8,8 +8,8 @@ import (
 
 // The AVX2 loops of internal/simd come first for float32 and float64, and
 // for the binary add, sub and (16- and 32-bit) mul of the sized integer
-// types: they compute what the Go loops compute, bit for bit, four to
-// thirty-two lanes at a time. Where they are missing (another CPU or
+// types and int32's DivTrunc and DivFloor: they compute what the Go loops
+// compute, bit for bit, four to thirty-two lanes at a time. Where they are missing (another CPU or
 // architecture, the purego tag, simd.Enabled cleared) the lookups fall
 // through to the Go loops.
 
@@ -187,6 +187,14 @@ func (g *region) vectorized(in instrSpec) bool {
 	}
 	_, ok := simdUnaryOps[op]
 	return ok && g.slotDT[in.args[0]] == g.slotDT[in.dst]
+}
+
+// simdDiv reports whether the loop of in is int32 division's AVX2 loop,
+// which vectorized leaves out (see there).
+func (g *region) simdDiv(in instrSpec) bool {
+	_, ok := simdDivOps[in.op.KernelOp()]
+	dt := g.slotDT[in.dst]
+	return ok && simd.Enabled && in.compiled == nil && in.inner == expr.OpInvalid && dt == dtype.Int32 && g.slotDT[in.args[0]] == dt
 }
 
 // transposeRows is the number of rows simd.Transpose writes for element

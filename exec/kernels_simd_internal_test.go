@@ -53,6 +53,25 @@ func testSIMDIntKernelsWiredIn[T simd.Int](t *testing.T) {
 		assert.True(t, same(got.vv, want.VV) && same(got.vs, want.VS) && same(got.sv, want.SV), "%s", op)
 		assert.True(t, same(gotS.vv, wantS.VV) && same(gotS.vs, wantS.VS) && same(gotS.sv, wantS.SV), "%s stream", op)
 	}
+	// Division: int32's AVX2 loops, streaming or not (there is no
+	// streaming form), the Go loops for the other types.
+	for op, floor := range simdDivOps {
+		want, ok := simd.IntDivOf[T](floor)
+		in := instrSpec{op: op, dst: 2, args: []int{0, 1}}
+		assert.Equal(t, ok, g.simdDiv(in), "%s: an AVX2 loop", op)
+		assert.False(t, g.vectorized(in), "%s: bound by the divider, not memory", op)
+		for _, stream := range []bool{false, true} {
+			got, gotOK := m.binFor(op, stream)
+			require.True(t, gotOK, "%s: a loop", op)
+			if ok {
+				assert.True(t, same(got.vv, want.VV) && same(got.vs, want.VS) && same(got.sv, want.SV), "%s stream %v", op, stream)
+			}
+		}
+	}
+	if dt == dtype.Int32 && simd.Enabled {
+		_, ok := simd.IntDivOf[T](false)
+		assert.True(t, ok, "int32 has division loops")
+	}
 }
 
 func same(a, b any) bool { return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer() }

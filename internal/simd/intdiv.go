@@ -5,10 +5,11 @@ package simd
 // and NumPy's //); division by zero gives 0, and the most negative value
 // divided by -1 wraps to itself, as in Go. Only int32 has them, and only
 // with AVX2: each quotient is taken in float64, where a quotient of two
-// int32 values is never rounded across an integer (its distance to the
-// next integer, at least 1/|y|, is more than the rounding error,
-// |x/y|·2⁻⁵³ < 2³¹·2⁻⁵³), so truncating or flooring it is exact. VDIVPD
-// divides four a step where IDIV divides one: 4–5x faster (BenchmarkIntDiv).
+// int32 values is never rounded across an integer: the rounding error is
+// at most |x/y|·2⁻⁵³ = (|x|·2⁻⁵³)/|y| < 1/|y| (as |x| ≤ 2³¹), and a
+// quotient that is not an integer lies at least 1/|y| from the nearest
+// one; so truncating or flooring it is exact. VDIVPD divides four a step
+// where IDIV divides one (BenchmarkIntDiv).
 func IntDivOf[T Int](floor bool) (Binary[T], bool) {
 	if !Enabled {
 		return Binary[T]{}, false

@@ -50,11 +50,11 @@ done:                             \
 	VZEROUPPER                    \
 	RET
 
+// The loops take d in DI and its length in CX, x in SI or as a float64 in
+// Y0, y in DX or in Y1. The TEXT bodies below load their arguments, where
+// go vet checks the frame offsets.
+
 #define DIVVV(ROUND) \
-	MOVQ d_base+0(FP), DI           \
-	MOVQ d_len+8(FP), CX            \
-	MOVQ x_base+24(FP), SI          \
-	MOVQ y_base+48(FP), DX          \
 	VPXOR X15, X15, X15             \
 	XORQ AX, AX                     \
 	CMPQ CX, $8                     \
@@ -77,42 +77,58 @@ eight:                              \
 	VEC4(LOADXY, ROUND, MASKY)
 
 #define DIVVS(ROUND) \
-	MOVQ d_base+0(FP), DI       \
-	MOVQ d_len+8(FP), CX        \
-	MOVQ x_base+24(FP), SI      \
-	VBROADCASTSD y+48(FP), Y1   \
 	XORQ AX, AX                 \
 	VEC4(LOADX, ROUND, NOMASK)
 
 #define DIVSV(ROUND) \
-	MOVQ d_base+0(FP), DI        \
-	MOVQ d_len+8(FP), CX         \
-	VBROADCASTSD x+24(FP), Y0    \
-	MOVQ y_base+32(FP), DX       \
 	VPXOR X15, X15, X15          \
 	XORQ AX, AX                  \
 	VEC4(LOADY, ROUND, MASKY)
 
 // func divTruncVVI32AVX2(d, x, y []int32)
 TEXT ·divTruncVVI32AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
 	DIVVV(NOROUND)
 
 // func divFloorVVI32AVX2(d, x, y []int32)
 TEXT ·divFloorVVI32AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
 	DIVVV(FLOOR)
 
 // func divTruncVSI32AVX2(d, x []int32, y float64)
 TEXT ·divTruncVSI32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y1
 	DIVVS(NOROUND)
 
 // func divFloorVSI32AVX2(d, x []int32, y float64)
 TEXT ·divFloorVSI32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y1
 	DIVVS(FLOOR)
 
 // func divTruncSVI32AVX2(d []int32, x float64, y []int32)
 TEXT ·divTruncSVI32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSD x+24(FP), Y0
+	MOVQ y_base+32(FP), DX
 	DIVSV(NOROUND)
 
 // func divFloorSVI32AVX2(d []int32, x float64, y []int32)
 TEXT ·divFloorSVI32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSD x+24(FP), Y0
+	MOVQ y_base+32(FP), DX
 	DIVSV(FLOOR)

@@ -110,6 +110,39 @@ func TestIntDiv(t *testing.T) {
 	}
 }
 
+// TestIntDivLeavesNeighbours: the loops write d and nothing around it, at
+// every length up to 40 and every offset in a cache line.
+func TestIntDivLeavesNeighbours(t *testing.T) {
+	const canary = 0x5a5a5a5a
+	x, y := make([]int32, 64), make([]int32, 64)
+	for i := range x {
+		x[i], y[i] = int32(i*7919-100), int32(i%5-2)
+	}
+	buf := make([]int32, 128)
+	for _, floor := range []bool{false, true} {
+		k, ok := simd.IntDivOf[int32](floor)
+		if !ok {
+			t.Skip("no AVX2 loops")
+		}
+		for n := 0; n <= 40; n++ {
+			for off := range 8 {
+				for i := range buf {
+					buf[i] = canary
+				}
+				d := buf[16+off : 16+off+n]
+				k.VV(d, x, y)
+				k.VS(d, x, 3)
+				k.SV(d, 9, y)
+				for i, v := range buf {
+					if i < 16+off || i >= 16+off+n {
+						require.Equal(t, int32(canary), v, "n=%d off=%d wrote buf[%d]", n, off, i)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestIntDivOnlyInt32: the other integer types have no division loops.
 func TestIntDivOnlyInt32(t *testing.T) {
 	_, ok := simd.IntDivOf[int64](false)
@@ -140,11 +173,13 @@ func BenchmarkIntDiv(b *testing.B) {
 			k.VV(d, x, y)
 		}
 	})
-	b.Run("go", func(b *testing.B) {
+	b.Run("go", func(b *testing.B) { // the executor's Go loop: int32 IDIV
 		b.SetBytes(3 * 4 * n)
 		for b.Loop() {
 			for i := range d {
-				d[i] = truncRef(x[i], y[i])
+				if y[i] != 0 {
+					d[i] = x[i] / y[i]
+				}
 			}
 		}
 	})
