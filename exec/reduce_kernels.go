@@ -3,7 +3,6 @@ package exec
 import (
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
-	"github.com/tensorplay/tensorplay/internal/simd"
 )
 
 // reduceFns are one element type's reduction kernels. Every op combines with
@@ -44,64 +43,17 @@ func (r *reduceFns[T]) op(o expr.Op) *reduceOp[T] {
 }
 
 func sumOp[T dtype.Numeric]() *reduceOp[T] {
-	add := addLoop[T]()
 	return &reduceOp[T]{
 		identity: 0,
 		block:    pairwiseSum[T],
 		combine:  func(a, b T) T { return a + b },
 		vcombine: func(d, a []T) {
-			if add != nil && simd.Enabled {
-				add(d, d, a) // the same adds, four to thirty-two a step
-				return
-			}
 			a = a[:len(d)]
 			for i := range d {
 				d[i] += a[i]
 			}
 		},
 	}
-}
-
-// addLoop returns internal/simd's d = x + y loop for T (float32, float64
-// and the sized integer types, with AVX2), or nil. Summing rows into a row
-// (sum(x, 0)) spends its time there: on 1000² float64 the Go loop was 79%
-// of it.
-func addLoop[T dtype.Numeric]() func(d, x, y []T) {
-	var f any
-	switch any(*new(T)).(type) {
-	case float64:
-		f = floatAdd[float64]()
-	case float32:
-		f = floatAdd[float32]()
-	case int64:
-		f = intAdd[int64]()
-	case int32:
-		f = intAdd[int32]()
-	case int16:
-		f = intAdd[int16]()
-	case int8:
-		f = intAdd[int8]()
-	case uint64:
-		f = intAdd[uint64]()
-	case uint32:
-		f = intAdd[uint32]()
-	case uint16:
-		f = intAdd[uint16]()
-	case uint8:
-		f = intAdd[uint8]()
-	}
-	add, _ := f.(func(d, x, y []T))
-	return add
-}
-
-func floatAdd[T simd.Float]() func(d, x, y []T) {
-	k, _ := simd.BinaryOf[T](simd.Add)
-	return k.VV
-}
-
-func intAdd[T simd.Int]() func(d, x, y []T) {
-	k, _ := simd.IntBinaryOf[T](simd.Add)
-	return k.VV
 }
 
 // pairwiseDot is pairwiseSum of a[i]*b[i], without the products' buffer.
