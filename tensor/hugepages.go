@@ -16,7 +16,7 @@ import (
 // the kernel for them (madvise MADV_HUGEPAGE on Linux). A 2 MiB page takes
 // one TLB entry where 4 KiB pages take 512, and one page fault where they
 // take 512. Reads that jump between rows gain most: a + b.T on 3162²
-// float64 (1e7 elements) ran 1.1–1.2x faster, contiguous a + b 1.0–1.17x,
+// float64 (1e7 elements) ran 1.1–1.2x faster, contiguous a + b 1.03–1.17x,
 // and an allocating Eval of a + b 1.1–1.3x (BenchmarkHugePages in exec, and
 // round-robin runs in one process).
 //
