@@ -272,7 +272,7 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 	for s, in := range pr.inputs {
 		inDTs[s] = pl.p.values[in].dt
 	}
-	g.tile(pl.x.blockFor(scratch), runSize, aliased, transposedBand(g.lay.strides[len(ms):], inDTs), pl.x.workers)
+	g.tile(pl.x.blockFor(scratch), runSize, aliased, transposedBand(g.lay.strides[len(ms):], inDTs), pl.x.workers, len(pr.nodes) > 0)
 
 	// Slots and which of them are constant within a block.
 	d := len(g.lay.sizes)
@@ -411,14 +411,14 @@ func (g *region) markStreams(producer, lastRead []int, exact [][]int) {
 
 // wholeLines reports whether output oi's blocks are contiguous in it and,
 // in row mode, either long pieces or pieces in whole cache lines (see
-// markStreams).
+// markStreams); a panel's pieces are one run (see panelRows).
 func (g *region) wholeLines(oi, size int) bool {
 	st := g.lay.strides[oi]
 	d := len(st)
 	if st[d-1] != 1 || !g.rowMode && g.r > 1 && d >= 2 && st[d-2] != g.cols {
 		return false // blocks not contiguous in the output
 	}
-	return !g.rowMode || g.piece*size >= streamRow ||
+	return !g.rowMode || g.panel || g.piece*size >= streamRow ||
 		st[d-2]*size%64 == 0 && g.offsets[oi]*size%64 == 0 && g.c*size%64 == 0 && g.piece*size%64 == 0
 }
 
@@ -512,7 +512,7 @@ func (pl *planner) copyRegion(src, dst int) *region {
 	g.offsets = []int{d.offset, v.offset}
 	g.lay = mergeDims(v.shape, [][]int{d.strides, v.strides}, 0)
 	band := transposedBand(g.lay.strides[1:], []dtype.DType{v.dt})
-	g.tile(pl.x.blockFor(v.dt.Size()), v.dt.Size(), aliasedRows(g.lay.strides[1], v.dt.Size()), band, pl.x.workers)
+	g.tile(pl.x.blockFor(v.dt.Size()), v.dt.Size(), aliasedRows(g.lay.strides[1], v.dt.Size()), band, pl.x.workers, false)
 	g.slotDT = []dtype.DType{v.dt}
 	g.scalar = []bool{false}
 	g.outputs = []regionOutput{{value: dst, src: 0}}

@@ -34,7 +34,7 @@ type regionInfo struct {
 	blocks           int
 }
 
-var fusedLine = regexp.MustCompile(`^\s*fused (\[[^\]]*\]): (\d+) outputs, (\d+) kernels, layout sizes=\[([\d ]*)\]((?: s\d+=\[[-\d ]*\])*), tile \d+x\d+(?: gathered whole| in bands of \d+)?(?:, prefetching)?, (\d+) blocks`)
+var fusedLine = regexp.MustCompile(`^\s*fused (\[[^\]]*\]): (\d+) outputs, (\d+) kernels, layout sizes=\[([\d ]*)\]((?: s\d+=\[[-\d ]*\])*), tile \d+x\d+(?: gathered whole| in bands of \d+| in panels)?(?:, prefetching)?, (\d+) blocks`)
 var operandStrides = regexp.MustCompile(`s\d+=\[([-\d ]*)\]`)
 
 func ints(s string) []int {

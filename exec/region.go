@@ -40,6 +40,7 @@ type region struct {
 	piece            int    // in row mode, the elements of a row computed at once
 	tileGather       bool   // row mode gathers whole tiles (see tile)
 	band             int    // row mode copies transposed inputs band rows at a time (see runRows)
+	panel            bool   // row mode in tiles of whole rows (see panelRows)
 	banded           []bool // per input slot: copied in bands (see markBands)
 	outer            []int  // extents of the axes outside the tile
 	rowChunks        int
@@ -178,13 +179,13 @@ func (g *region) newState() (*regionState, error) {
 
 // slotLen is the buffer length of slot s: a block, or in row mode a piece of
 // a tile's row, a band of a tile's rows for a transposed input copied in
-// bands, or a whole tile for a strided input that tileGather gathers; none
-// in a bufferless region.
+// bands, or a whole tile for a strided input that tileGather gathers or a
+// panel copies; none in a bufferless region.
 func (g *region) slotLen(s int) int {
 	switch {
 	case g.bufferless:
 		return 0
-	case g.tileGather && g.stridedInput(s):
+	case g.tileGather && g.stridedInput(s), g.panel && g.bandedInput(s):
 		return g.r * g.c
 	case g.bandedInput(s):
 		return g.band * g.bandStride(s)
@@ -334,6 +335,10 @@ func (rr *regionRun) runTask(task int) {
 				st.offs[op] += g.c * gm.stC
 				gm.c = c
 			}
+		}
+		if g.panel {
+			g.runPanel(st)
+			continue
 		}
 		if g.rowMode {
 			g.runRows(st)
@@ -507,11 +512,14 @@ func (g *region) blockOffsets(st *regionState, b int) {
 
 // tile chooses the block shape: whole rows of up to `block` elements, several
 // short rows per block, or, when an operand is strided along the inner axis
-// (a transposed view), r×c tiles run in row mode. A tile is transposeRun
-// bytes of the strided operand's elements high, and when its transposed
-// inputs are copied in bands of band rows (band > 0, see runRows)
-// bandRowBytes of them wide: each band reads a cache line from each of c
-// rows of the transposed operand, but from no more than maxBandCols rows.
+// (a transposed view), r×c tiles run in row mode. With bands, a region
+// that computes something (panels) runs in panels of whole rows where
+// panelRows allows, computed in pieces of `block` elements (see panel.go).
+// Otherwise a tile is transposeRun bytes of the strided operand's elements
+// high, and when its transposed inputs are copied in bands of band rows
+// (band > 0, see runRows) bandRowBytes of them wide: each band reads a
+// cache line from each of c rows of the transposed operand, but from no
+// more than maxBandCols rows.
 // Rows shorter than two such widths (and than maxBandCols) make one tile
 // across: a band's rows of the other operands are then one run of memory,
 // which the hardware prefetcher follows (on 600² to 1000² float64 and
@@ -559,7 +567,7 @@ const (
 // shortRow is the row length below which a block holds several rows.
 const shortRow = 256
 
-func (g *region) tile(block, elemSize int, aliased bool, band, workers int) {
+func (g *region) tile(block, elemSize int, aliased bool, band, workers int, panels bool) {
 	sizes := g.lay.sizes
 	d := len(sizes)
 	g.cols = sizes[d-1]
@@ -574,9 +582,15 @@ func (g *region) tile(block, elemSize int, aliased bool, band, workers int) {
 			strided = true
 		}
 	}
-	g.band = 0
+	g.band, g.panel = 0, false
 	lowest := 8 // the lowest tile
 	switch {
+	case strided && d >= 2 && band > 0 && panels && g.panelRows(elemSize, band) > 0:
+		g.c = g.cols
+		g.r = min(g.rows, g.panelRows(elemSize, band))
+		g.piece = block
+		g.rowMode, g.band, g.panel = true, band, true
+		lowest = band
 	case strided && d >= 2 && band > 0:
 		g.c = max(1, min(g.cols, bandRowBytes/max(1, elemSize), maxBandCols))
 		if g.cols < 2*g.c && g.cols <= maxBandCols {
@@ -636,6 +650,9 @@ func (g *region) describe(w io.Writer, names func(v int) string) {
 	}
 	if g.band > 0 {
 		whole = fmt.Sprintf(" in bands of %d", g.band)
+	}
+	if g.panel {
+		whole = " in panels"
 	}
 	if g.prefetches {
 		pf = ", prefetching"

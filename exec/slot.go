@@ -53,6 +53,12 @@ type slotAny interface {
 	// transposed operand (stR == 1, stC > 1), its rows stride elements
 	// apart in the buffer, k rows at a time with the type's transpose loop.
 	loadBand(g *geom, off, stride int)
+	// loadPanel fills the slot's buffer with the r×c tile at off of a
+	// transposed operand, rows c elements apart, reading the operand a run
+	// (one of its rows) at a time, panelChunk runs per call of the
+	// transpose loop; with ahead > 0 it prefetches the runs ahead runs
+	// later (see runPanel).
+	loadPanel(g *geom, off, ahead int)
 	// part points a slot loaded with a whole tile at n of its elements from
 	// the start'th.
 	part(start, n int)

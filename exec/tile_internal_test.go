@@ -16,7 +16,8 @@ import (
 // transposed input holds the whole tile and the other slots a row; with
 // bands, the transposed input holds a band of 8 rows of the tile (here the
 // whole 700-column row, under two 512-column tiles), each padded by a cache
-// line, whether its rows are aliased or not.
+// line, whether its rows are aliased or not; in panels (512 bytes of rows
+// of whole rows) it holds the whole panel and the other slots a block.
 func TestRowModeSlotLengths(t *testing.T) {
 	// One output and two inputs, the second a transposed view, then a
 	// computed node: slots 0 (a), 1 (b.T), 2 (a + b.T).
@@ -36,11 +37,14 @@ func TestRowModeSlotLengths(t *testing.T) {
 		lens          [3]int
 		rowMode, tile bool
 		banded        []bool
+		panels, panel bool
 	}{
-		{"rows gathered one at a time", false, 0, 128, 512, 128, [3]int{128, 128, 128}, true, false, nil},
-		{"aliased: whole tiles gathered", true, 0, 32, 128, 128, [3]int{128, 32 * 128, 128}, true, true, nil},
-		{"bands", false, 8, 128, 700, 128, [3]int{128, 8 * (700 + 8), 128}, true, false, []bool{false, true}},
-		{"aliased bands", true, 8, 128, 700, 128, [3]int{128, 8 * (700 + 8), 128}, true, false, []bool{false, true}},
+		{"rows gathered one at a time", false, 0, 128, 512, 128, [3]int{128, 128, 128}, true, false, nil, true, false},
+		{"aliased: whole tiles gathered", true, 0, 32, 128, 128, [3]int{128, 32 * 128, 128}, true, true, nil, true, false},
+		{"bands", false, 8, 128, 700, 128, [3]int{128, 8 * (700 + 8), 128}, true, false, []bool{false, true}, false, false},
+		{"aliased bands", true, 8, 128, 700, 128, [3]int{128, 8 * (700 + 8), 128}, true, false, []bool{false, true}, false, false},
+		{"panels", false, 8, 64, 700, 128, [3]int{128, 64 * 700, 128}, true, false, []bool{false, true}, true, true},
+		{"aliased panels", true, 8, 64, 700, 128, [3]int{128, 64 * 700, 128}, true, false, []bool{false, true}, true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -48,11 +52,12 @@ func TestRowModeSlotLengths(t *testing.T) {
 				t.Skip("no transpose loops: no bands")
 			}
 			g := newRegion()
-			g.tile(128, 8, tt.aliased, tt.band, 2)
+			g.tile(128, 8, tt.aliased, tt.band, 2, tt.panels)
 			g.markBands(1)
 			assert.Equal(t, tt.rowMode, g.rowMode, "row mode")
 			assert.Equal(t, tt.tile, g.tileGather, "tileGather")
 			assert.Equal(t, tt.band, g.band, "band")
+			assert.Equal(t, tt.panel, g.panel, "panel")
 			assert.Equal(t, tt.banded, g.banded, "banded inputs")
 			assert.Equal(t, [3]int{tt.r, tt.c, tt.piece}, [3]int{g.r, g.c, g.piece}, "r, c, piece")
 			assert.Equal(t, tt.lens, [3]int{g.slotLen(0), g.slotLen(1), g.slotLen(2)}, "slot lengths")
@@ -161,7 +166,7 @@ func TestBufferlessSlots(t *testing.T) {
 		scalar:  []bool{false, false, false},
 		lay:     layout{sizes: []int{1 << 20}, strides: [][]int{{1}, {1}, {1}}},
 	}
-	g.tile(1024, 8, false, 0, 2)
+	g.tile(1024, 8, false, 0, 2, true)
 	g.bufferless = true
 	st, err := g.newState()
 	require.NoError(t, err)

@@ -196,43 +196,64 @@ func TestTransposedTileShapes(t *testing.T) {
 	})
 }
 
-// TestBandedTileShapes checks the tiles of transposed operands copied in
-// bands (with the AVX2 loops): 4 KiB of row wide but no more than 2048
-// columns, or one tile across rows shorter than two such widths, and 1 KiB
-// of elements high, aliased rows or not, in bands of a cache line of the operand's
-// elements (8 rows for 1- and 2-byte ones), no lower than a band when
-// halved for the workers.
+// TestBandedTileShapes checks the tiles of transposed operands copied with
+// the AVX2 loops. Where every other operand is contiguous across its rows
+// (or constant) and the region computes something, panels: whole rows,
+// 512 bytes of the transposed operand's elements high, for rows of at most
+// 4096 elements (the copy of a panel at most 2 MiB). Otherwise bands: 4
+// KiB of row wide but no more than 2048 columns, or one tile across rows
+// shorter than two such widths, and 1 KiB of elements high, aliased rows
+// or not, in bands of a cache line of the operand's elements (8 rows for
+// 1- and 2-byte ones). Both are no lower than a band when halved for the
+// workers.
 func TestBandedTileShapes(t *testing.T) {
 	if !simd.Enabled {
 		t.Skip("no AVX2 loops: no bands")
 	}
 	r := newRand(34)
+	sum := func(e expr.Expr[float64]) func() *expr.Node { return func() *expr.Node { return e.Node() } }
 	tests := []struct {
 		name string
 		e    func() *expr.Node
 		want string
 	}{
-		{"float64, rows 300 elements apart", func() *expr.Node { return transposedSum[float64](t, r, 300, 1100).Node() }, "128x512 in bands of 8, 9 blocks"},
-		{"float64, rows 4 KiB apart", func() *expr.Node { return transposedSum[float64](t, r, 512, 1100).Node() }, "128x512 in bands of 8, 12 blocks"},
-		{"float32, rows 300 elements apart", func() *expr.Node { return transposedSum[float32](t, r, 300, 2100).Node() }, "256x1024 in bands of 16, 6 blocks"},
-		{"float32, rows under two tiles wide", func() *expr.Node { return transposedSum[float32](t, r, 300, 1100).Node() }, "256x1100 in bands of 16, 2 blocks"},
-		{"float64, 1000 columns", func() *expr.Node { return transposedSum[float64](t, r, 1000, 1000).Node() }, "128x1000 in bands of 8, 8 blocks"},
-		{"complex128", func() *expr.Node { return transposedSum[complex128](t, r, 300, 1100).Node() }, "64x256 in bands of 4, 25 blocks"},
-		{"int32 beside int16", func() *expr.Node {
+		{"float64 panels", sum(transposedSum[float64](t, r, 300, 1100)), "64x1100 in panels, 5 blocks"},
+		{"float64 panels, rows 4 KiB apart", sum(transposedSum[float64](t, r, 512, 1100)), "64x1100 in panels, 8 blocks"},
+		{"float64 panels, 4096 columns", sum(transposedSum[float64](t, r, 100, 4096)), "64x4096 in panels, 2 blocks"},
+		{"float32 panels", func() *expr.Node { return transposedSum[float32](t, r, 300, 2100).Node() }, "128x2100 in panels, 3 blocks"},
+		{"complex128 panels", func() *expr.Node { return transposedSum[complex128](t, r, 300, 1100).Node() }, "32x1100 in panels, 10 blocks"},
+		{"int32 beside int16 panels", func() *expr.Node {
 			return expr.Cast[int32](transposedSum[int16](t, r, 300, 2100)).Add(transposedSum[int32](t, r, 300, 2100)).Node()
-		}, "256x1024 in bands of 16, 6 blocks"},
-		{"float32, halved no lower than a band", func() *expr.Node { return transposedSum[float32](t, r, 20, 300).Node() }, "16x300 in bands of 16, 2 blocks"},
-		{"float64, halved", func() *expr.Node { return transposedSum[float64](t, r, 40, 300).Node() }, "20x300 in bands of 8, 2 blocks"},
-		{"int16", func() *expr.Node { return transposedSum[int16](t, r, 600, 1100).Node() }, "512x1100 in bands of 8, 2 blocks"},
-		{"int16, rows 4 KiB apart", func() *expr.Node { return transposedSum[int16](t, r, 2048, 300).Node() }, "512x300 in bands of 8, 4 blocks"},
-		{"int8, 2048 columns at most", func() *expr.Node { return transposedSum[int8](t, r, 300, 9000).Node() }, "300x2048 in bands of 8, 5 blocks"},
-		{"int8, one tile across", func() *expr.Node { return transposedSum[int8](t, r, 300, 2000).Node() }, "150x2000 in bands of 8, 2 blocks"},
+		}, "128x2100 in panels, 3 blocks"},
+		{"int16 panels", func() *expr.Node { return transposedSum[int16](t, r, 600, 1100).Node() }, "256x1100 in panels, 3 blocks"},
+		{"float32 panels, halved no lower than a band", func() *expr.Node { return transposedSum[float32](t, r, 20, 300).Node() }, "16x300 in panels, 2 blocks"},
+		{"float64 panels, halved", sum(transposedSum[float64](t, r, 40, 300)), "20x300 in panels, 2 blocks"},
+		{"int8, one panel halved", func() *expr.Node { return transposedSum[int8](t, r, 300, 2000).Node() }, "150x2000 in panels, 2 blocks"},
+
+		{"float64 bands, 4097 columns", sum(transposedSum[float64](t, r, 100, 4097)), "100x512 in bands of 8, 9 blocks"},
+		{"int8 bands, 2048 columns at most", func() *expr.Node { return transposedSum[int8](t, r, 300, 9000).Node() }, "300x2048 in bands of 8, 5 blocks"},
+		{"float64 bands, with a column", sum(transposedScaled[float64](t, r, 300, 1100)), "128x512 in bands of 8, 9 blocks"},
+		{"float64 bands, rows 4 KiB apart", sum(transposedScaled[float64](t, r, 512, 1100)), "128x512 in bands of 8, 12 blocks"},
+		{"float32 bands, rows under two tiles wide", func() *expr.Node { return transposedScaled[float32](t, r, 300, 1100).Node() }, "256x1100 in bands of 16, 2 blocks"},
+		{"float64 bands, 1000 columns", sum(transposedScaled[float64](t, r, 1000, 1000)), "128x1000 in bands of 8, 8 blocks"},
+		{"complex128 bands", func() *expr.Node { return transposedScaled[complex128](t, r, 300, 1100).Node() }, "64x256 in bands of 4, 25 blocks"},
+		{"int16 bands, rows 4 KiB apart", func() *expr.Node { return transposedScaled[int16](t, r, 2048, 300).Node() }, "512x300 in bands of 8, 4 blocks"},
+		{"float64 bands, halved", sum(transposedScaled[float64](t, r, 40, 300)), "20x300 in bands of 8, 2 blocks"},
+		{"a copy keeps bands", func() *expr.Node {
+			return expr.Of(tensor.Must(randomTensor[float64](t, r, 1100, 300).T())).Node()
+		}, "128x512 in bands of 8, 9 blocks"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, tileOfNode(t, tt.e()))
 		})
 	}
+}
+
+// transposedScaled is (a + b.T) * col for random rows×cols a and rows×1
+// col: the column keeps the region out of panels.
+func transposedScaled[T dtype.Numeric](t *testing.T, r *rand.Rand, rows, cols int) expr.Expr[T] {
+	return transposedSum[T](t, r, rows, cols).Mul(expr.Of(randomTensor[T](t, r, rows, 1)))
 }
 
 // transposedSum is a + b.T for random rows×cols a.
