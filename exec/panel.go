@@ -17,22 +17,31 @@ import "github.com/tensorplay/tensorplay/internal/simd"
 // the panel is then computed as one flat run of r×c elements from that
 // buffer and the other operands in place.
 //
-// On 3162² float64 a + b.T with two workers panels took the region from
-// 0.44–0.51x of a + b's throughput to 0.53–0.62x in one process (1.2–1.3x
-// faster); 1.3–1.5x in float32 and int16, 1.2x in int8, 1.1–1.35x in
-// complex128 (2000²), 1.2–1.4x at 2048² and 1.6x at 4096² (rows a multiple
-// of 4 KiB apart), 1.2–1.3x on 8000×1000, and equal on 1000². Wider rows
-// lose: on 1000×8000, 1500×6000 and 1000×10000 float32, panels of fewer
-// rows (to keep the buffer small) were 0.84–1.0x, so panels are for rows
-// of at most maxPanelBytes/panelRun elements (4096). A copy (x.T
-// materialized) gains nothing from the extra pass through the buffer
-// (0.88–0.93x in float64 and int8): it keeps its bands.
+// Against bands, round-robin in one process, a + b.T with two workers ran
+// 1.1–1.3x faster on 3162² float64 (0.53–0.62x of a + b's throughput
+// instead of 0.44–0.51x when memory was at its fastest), 1.2–1.3x on 2048²
+// and 8000×1000, 1.2–1.7x on 4096² (rows a multiple of 4 KiB apart),
+// 1.2–1.5x in float32 (3162²), 1.3x in complex128 (2000²), 1.1–1.35x in
+// int16 (3162²) and 1.0–1.25x in int8 and uint8 (2000² to 4000²); equal on
+// 300² and 1000², 1.35–1.45x on 100². Wider rows lose: on 1000×8000,
+// 1500×6000 and float32 1000×10000, panels low enough for a 2 MiB buffer
+// were 0.84–1.0x, so panels are for rows of at most maxPanelCols
+// elements. A copy (x.T materialized) gains nothing from the extra pass
+// through the buffer (0.88–0.93x in float64 and int8): it keeps its bands.
 const (
 	// panelRun is how many bytes of each row of a transposed input a panel
-	// copies: the panel's height. 1 KiB was slower (1.1–1.2x).
+	// copies, which sets the panel's height: 1 KiB and 256 bytes were
+	// 1.1–1.2x slower in float64.
 	panelRun = 512
-	// maxPanelBytes bounds a panel's copy of one transposed input.
-	maxPanelBytes = 2 << 20
+	// smallPanelRun is panelRun for 1- and 2-byte elements, whose
+	// transpose loop reads 8 or 16 bytes of each run per call: with 512
+	// bytes int8 4000² ran at 0.71–0.76x of bands and int16 3162² at
+	// 0.91–1.0x when memory was slow (1.2–1.4x when fast); with 128,
+	// 1.04–1.11x and 1.17–1.35x (256 and 64 bytes: a little slower).
+	smallPanelRun = 128
+	// maxPanelCols is the longest row panels are used for: at 4096
+	// columns a panel's copy of a float64 input is 2 MiB.
+	maxPanelCols = 4096
 	// panelChunk is how many of a transposed input's rows loadPanel copies
 	// per call of the transpose loop: 32 and 64 were 1.3–1.4x faster than
 	// 16, 8 slower still.
@@ -44,13 +53,16 @@ const (
 
 // panelRows returns the height of the panels a transposing region with
 // bands of band rows runs in, or 0 when it runs in 4 KiB-wide tiles. A
-// panel is panelRun bytes of elemSize-byte elements high, a multiple of a
-// band, and needs:
+// panel is panelRun (smallPanelRun) bytes of elemSize-byte elements high,
+// a multiple of a band, and needs:
 //   - every operand strided along the rows to be a transposed input (its
 //     rows one element apart), which the panel copies;
 //   - every other operand to be contiguous across its rows or constant;
-//   - the copy of a transposed input to fit maxPanelBytes.
+//   - rows of at most maxPanelCols elements.
 func (g *region) panelRows(elemSize, band int) int {
+	if g.cols > maxPanelCols {
+		return 0
+	}
 	d := len(g.lay.sizes)
 	nout := len(g.lay.strides) - len(g.inputs)
 	for op, st := range g.lay.strides {
@@ -62,12 +74,12 @@ func (g *region) panelRows(elemSize, band int) int {
 			return 0
 		}
 	}
-	p := panelRun / max(1, elemSize)
-	p -= p % max(1, band)
-	if p == 0 || p*g.cols*elemSize > maxPanelBytes {
-		return 0
+	run := panelRun
+	if elemSize < 4 {
+		run = smallPanelRun
 	}
-	return p
+	p := run / max(1, elemSize)
+	return max(band, p-p%max(1, band))
 }
 
 // runPanel computes the current tile of a region in panels: it copies the

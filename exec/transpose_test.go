@@ -199,8 +199,8 @@ func TestTransposedTileShapes(t *testing.T) {
 // TestBandedTileShapes checks the tiles of transposed operands copied with
 // the AVX2 loops. Where every other operand is contiguous across its rows
 // (or constant) and the region computes something, panels: whole rows,
-// 512 bytes of the transposed operand's elements high, for rows of at most
-// 4096 elements (the copy of a panel at most 2 MiB). Otherwise bands: 4
+// 512 bytes of the transposed operand's elements high (128 bytes of 1- and
+// 2-byte ones), for rows of at most 4096 elements. Otherwise bands: 4
 // KiB of row wide but no more than 2048 columns, or one tile across rows
 // shorter than two such widths, and 1 KiB of elements high, aliased rows
 // or not, in bands of a cache line of the operand's elements (8 rows for
@@ -225,10 +225,11 @@ func TestBandedTileShapes(t *testing.T) {
 		{"int32 beside int16 panels", func() *expr.Node {
 			return expr.Cast[int32](transposedSum[int16](t, r, 300, 2100)).Add(transposedSum[int32](t, r, 300, 2100)).Node()
 		}, "128x2100 in panels, 3 blocks"},
-		{"int16 panels", func() *expr.Node { return transposedSum[int16](t, r, 600, 1100).Node() }, "256x1100 in panels, 3 blocks"},
+		{"int16 panels, 128 bytes high", func() *expr.Node { return transposedSum[int16](t, r, 600, 1100).Node() }, "64x1100 in panels, 10 blocks"},
 		{"float32 panels, halved no lower than a band", func() *expr.Node { return transposedSum[float32](t, r, 20, 300).Node() }, "16x300 in panels, 2 blocks"},
 		{"float64 panels, halved", sum(transposedSum[float64](t, r, 40, 300)), "20x300 in panels, 2 blocks"},
-		{"int8, one panel halved", func() *expr.Node { return transposedSum[int8](t, r, 300, 2000).Node() }, "150x2000 in panels, 2 blocks"},
+		{"int8 panels, 128 bytes high", func() *expr.Node { return transposedSum[int8](t, r, 300, 2000).Node() }, "128x2000 in panels, 3 blocks"},
+		{"int8 panels, one halved", func() *expr.Node { return transposedSum[int8](t, r, 100, 2000).Node() }, "50x2000 in panels, 2 blocks"},
 
 		{"float64 bands, 4097 columns", sum(transposedSum[float64](t, r, 100, 4097)), "100x512 in bands of 8, 9 blocks"},
 		{"int8 bands, 2048 columns at most", func() *expr.Node { return transposedSum[int8](t, r, 300, 9000).Node() }, "300x2048 in bands of 8, 5 blocks"},
