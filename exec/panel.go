@@ -12,8 +12,9 @@ import "github.com/tensorplay/tensorplay/internal/simd"
 // shaped (docs/executor.md). A panel is instead a tile of whole rows: its
 // rows of a and of the output follow one another in memory, one run each
 // that the hardware prefetcher follows. Its transposed inputs are copied
-// whole first, in their own memory order (a run of each of b's rows, 512
-// bytes of it, with software prefetches ahead), into a per-worker buffer;
+// whole first, in their own memory order (a run of each of b's rows,
+// panelRun bytes of it or smallPanelRun of 1- and 2-byte elements, with
+// software prefetches ahead), into a per-worker buffer;
 // the panel is then computed as one flat run of r×c elements from that
 // buffer and the other operands in place.
 //
@@ -53,11 +54,14 @@ const (
 
 // panelRows returns the height of the panels a transposing region with
 // bands of band rows runs in, or 0 when it runs in 4 KiB-wide tiles. A
-// panel is panelRun (smallPanelRun) bytes of elemSize-byte elements high,
-// a multiple of a band, and needs:
+// panel is panelRun (smallPanelRun) bytes of elemSize-byte elements high
+// (elemSize is the widest transposed operand's: a narrower one copies
+// fewer bytes of each run), a multiple of a band, and needs:
 //   - every operand strided along the rows to be a transposed input (its
 //     rows one element apart), which the panel copies;
-//   - every other operand to be contiguous across its rows or constant;
+//   - every other operand to be contiguous across its rows or constant
+//     over the panel (stride 0 along both axes): a row broadcast down the
+//     rows ([1,C]) or a column ([R,1]) is neither;
 //   - rows of at most maxPanelCols elements.
 func (g *region) panelRows(elemSize, band int) int {
 	if g.cols > maxPanelCols {

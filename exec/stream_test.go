@@ -176,6 +176,14 @@ func TestStreamingStoresWhere(t *testing.T) {
 	plan = planOf([]*expr.Node{expr.Of(odd).Add(expr.Of(tensor.Must(odd.T()))).Node()}, nil)
 	require.Contains(t, plan, "in panels", "a + a.T runs in panels")
 	assert.True(t, streamed(plan, "v2"), "a + a.T in panels, rows of 504 bytes:\n%s", plan)
+	// So in pieces shorter than streamRow (the blocks of a region of
+	// several kernels: 192 elements here, 1536 bytes), which a panel
+	// computes one after another along its one run.
+	c, d := randomTensor[float64](t, r, 63, 63), randomTensor[float64](t, r, 63, 63)
+	long := expr.Of(odd).Mul(expr.Of(tensor.Must(odd.T()))).Add(expr.Of(c).Mul(expr.Of(d))).Sub(expr.Of(c))
+	plan = planOf([]*expr.Node{long.Node()}, nil)
+	require.Contains(t, plan, "in panels", "a*a.T + c*d - c runs in panels")
+	assert.True(t, streamed(plan, "v4"), "a*a.T + c*d - c in panels, pieces of 1536 bytes:\n%s", plan)
 
 	// A destination whose rows are not contiguous with one another (the
 	// first n columns of a wider tensor) keeps tiles 4 KiB wide, written a

@@ -313,27 +313,50 @@ func TestTransposedTilesScratch(t *testing.T) {
 
 // TestBandsAfterSIMDTurnedOff: a plan made with the transpose loops, whose
 // pooled per-worker state still holds them, keeps computing the same values
-// when simd.Enabled is cleared afterwards (as tests do): its bands are then
-// copied element by element.
+// when simd.Enabled is cleared afterwards (as tests do): its bands, and its
+// panels, are then copied element by element. a + b.T runs in panels; a
+// column operand keeps (a + b.T) * col in bands. 67 rows leave a partial
+// band and a partial panel.
 func TestBandsAfterSIMDTurnedOff(t *testing.T) {
 	saved := simd.Enabled
 	t.Cleanup(func() { simd.Enabled = saved })
-	a := tensor.Must(tensor.Zeros[float64](64, 70))
-	b := tensor.Must(tensor.Zeros[float64](70, 64))
+	const R, C = 67, 70
+	a := tensor.Must(tensor.Zeros[float64](R, C))
+	b := tensor.Must(tensor.Zeros[float64](C, R))
+	col := tensor.Must(tensor.Zeros[float64](R, 1))
 	for i := range a.Data() {
 		a.Data()[i], b.Data()[i] = float64(i), float64(i)*1e4
 	}
-	e := expr.Of(a).Add(expr.Of(tensor.Must(b.T())))
-	x := exec.New(exec.Workers(1))
-	defer x.Close()
-	first, err := exec.EvalWith(x, e)
-	require.NoError(t, err)
-	simd.Enabled = false
-	second, err := exec.EvalWith(x, e)
-	require.NoError(t, err)
-	assert.Equal(t, first.Values(), second.Values())
-	av, bv := a.Values(), tensor.Must(b.T()).Values()
-	for i, v := range second.Values() {
-		require.Equal(t, av[i]+bv[i], v, "element %d", i)
+	for i := range col.Data() {
+		col.Data()[i] = float64(i%5) - 2
+	}
+	av, bv, cv := a.Values(), tensor.Must(b.T()).Values(), broadcastValues(t, col, tensor.Shape{R, C})
+	sum := expr.Of(a).Add(expr.Of(tensor.Must(b.T())))
+	for _, tt := range []struct {
+		name, mode string
+		e          expr.Expr[float64]
+		want       func(i int) float64
+	}{
+		{"panels", " in panels", sum, func(i int) float64 { return av[i] + bv[i] }},
+		{"bands", " in bands of ", sum.Mul(expr.Of(col)), func(i int) float64 { return (av[i] + bv[i]) * cv[i] }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			simd.Enabled = saved
+			var plan bytes.Buffer
+			x := exec.New(exec.Workers(1), exec.Debug(&plan))
+			defer x.Close()
+			first, err := exec.EvalWith(x, tt.e)
+			require.NoError(t, err)
+			if saved {
+				require.Contains(t, plan.String(), tt.mode, "the plan")
+			}
+			simd.Enabled = false
+			second, err := exec.EvalWith(x, tt.e)
+			require.NoError(t, err)
+			assert.Equal(t, first.Values(), second.Values())
+			for i, v := range second.Values() {
+				require.Equal(t, tt.want(i), v, "element %d", i)
+			}
+		})
 	}
 }
