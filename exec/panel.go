@@ -109,15 +109,7 @@ func (g *region) runPanel(st *regionState) {
 	total := st.geoms[0].r * st.geoms[0].c
 	for k := 0; k < total; k += g.piece {
 		n := min(g.piece, total-k)
-		if n != st.prepared {
-			for s := len(g.inputs); s < len(st.slots); s++ {
-				st.slots[s].prepare(n)
-			}
-			st.prepared = n
-		}
-		for op := range st.rowGeoms {
-			st.rowGeoms[op].c = n
-		}
+		g.preparePiece(st, n)
 		for s := range g.inputs {
 			if g.bandedInput(s) {
 				st.slots[s].part(k, n)

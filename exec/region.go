@@ -449,15 +449,7 @@ func (g *region) runRows(st *regionState) {
 		}
 		for j := 0; j < c; j += g.piece {
 			n := min(g.piece, c-j)
-			if n != st.prepared {
-				for s := len(g.inputs); s < len(st.slots); s++ {
-					st.slots[s].prepare(n)
-				}
-				st.prepared = n
-			}
-			for op := range st.rowGeoms {
-				st.rowGeoms[op].c = n
-			}
+			g.preparePiece(st, n)
 			for s := range g.inputs {
 				rg := &st.rowGeoms[nout+s]
 				switch {
@@ -471,6 +463,21 @@ func (g *region) runRows(st *regionState) {
 			}
 			g.compute(st, st.rowGeoms, i, j, n)
 		}
+	}
+}
+
+// preparePiece readies st for a piece of n elements of a row (or, in
+// panels, of a panel's run): the node slots' buffers and every operand's
+// row geometry.
+func (g *region) preparePiece(st *regionState, n int) {
+	if n != st.prepared {
+		for s := len(g.inputs); s < len(st.slots); s++ {
+			st.slots[s].prepare(n)
+		}
+		st.prepared = n
+	}
+	for op := range st.rowGeoms {
+		st.rowGeoms[op].c = n
 	}
 }
 
