@@ -14,9 +14,9 @@ import "github.com/tensorplay/tensorplay/internal/simd"
 // that the hardware prefetcher follows. Its transposed inputs are copied
 // whole first, in their own memory order (a run of each of b's rows,
 // panelRun bytes of it or smallPanelRun of 1- and 2-byte elements, with
-// software prefetches ahead), into a per-worker buffer;
-// the panel is then computed as one flat run of r×c elements from that
-// buffer and the other operands in place.
+// software prefetches ahead), into a per-worker buffer; the panel is then
+// computed as one flat run of r×c elements from that buffer and the other
+// operands in place.
 //
 // Against bands, round-robin in one process, a + b.T with two workers ran
 // 1.1–1.3x faster on 3162² float64 (0.53–0.62x of a + b's throughput

@@ -590,11 +590,15 @@ func (g *region) tile(block, elemSize int, aliased bool, band, workers int, pane
 		}
 	}
 	g.band, g.panel = 0, false
+	panelRows := 0
+	if strided && d >= 2 && band > 0 && panels {
+		panelRows = g.panelRows(elemSize, band)
+	}
 	lowest := 8 // the lowest tile
 	switch {
-	case strided && d >= 2 && band > 0 && panels && g.panelRows(elemSize, band) > 0:
+	case panelRows > 0:
 		g.c = g.cols
-		g.r = min(g.rows, g.panelRows(elemSize, band))
+		g.r = min(g.rows, panelRows)
 		g.piece = block
 		g.rowMode, g.band, g.panel = true, band, true
 		lowest = band
