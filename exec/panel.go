@@ -31,8 +31,8 @@ import "github.com/tensorplay/tensorplay/internal/simd"
 // through the buffer (0.88–0.93x in float64 and int8): it keeps its bands.
 const (
 	// panelRun is how many bytes of each row of a transposed input a panel
-	// copies, which sets the panel's height: 1 KiB and 256 bytes were
-	// 1.1–1.2x slower in float64.
+	// copies, which sets the panel's height: in float64, 256 bytes were
+	// 1.05–1.15x slower, 1 KiB as fast or up to 1.1x slower.
 	panelRun = 512
 	// smallPanelRun is panelRun for 1- and 2-byte elements, whose
 	// transpose loop reads 8 or 16 bytes of each run per call: with 512
@@ -44,8 +44,8 @@ const (
 	// columns a panel's copy of a float64 input is 2 MiB.
 	maxPanelCols = 4096
 	// panelChunk is how many of a transposed input's rows loadPanel copies
-	// per call of the transpose loop: 32 and 64 were 1.3–1.4x faster than
-	// 16, 8 slower still.
+	// per call of the transpose loop: with 32 or 64 the copy was 1.2–1.5x
+	// faster than with 16 (the region 1.1x), with 8 slower still.
 	panelChunk = 32
 	// panelAhead is how many rows of a transposed input ahead loadPanel
 	// prefetches (when the region prefetches): 32 to 128 measured alike.
