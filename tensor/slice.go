@@ -13,14 +13,9 @@ func (t *Tensor[T]) Slice(axis, start, stop, step int) (*Tensor[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	if step <= 0 {
-		return nil, &ArgError{Op: "Slice", Reason: fmt.Sprintf("slice step must be positive, got %d", step)}
-	}
-	n := t.shape[ax]
-	begin, end := clampIndex(start, n), clampIndex(stop, n)
-	length := 0
-	if end > begin {
-		length = (end-begin-1)/step + 1
+	begin, _, length, err := SliceRange(t.shape[ax], start, stop, step)
+	if err != nil {
+		return nil, err
 	}
 	shape := t.shape.Clone()
 	strides := append([]int{}, t.strides...)
@@ -36,6 +31,27 @@ func (t *Tensor[T]) Slice(axis, start, stop, step int) (*Tensor[T], error) {
 		off = emptyOffset(off, len(t.data))
 	}
 	return t.view(off, shape, strides), nil
+}
+
+// SliceRange resolves the Python slice start:stop:step on an axis of the
+// given extent: negative bounds count from the end and both clamp to
+// [0, extent]. It returns the first index, the clamped stop (never below
+// begin) and the number of elements, computed without overflow for any
+// int arguments. A step <= 0 is an *ArgError, a negative extent a
+// *ShapeError. Tensor.Slice and expr's Slice share it.
+func SliceRange(extent, start, stop, step int) (begin, end, length int, err error) {
+	if extent < 0 {
+		return 0, 0, 0, &ShapeError{Shape: Shape{extent}, Axis: 0, Reason: "negative extent " + fmt.Sprint(extent)}
+	}
+	if step <= 0 {
+		return 0, 0, 0, &ArgError{Op: "Slice", Reason: fmt.Sprintf("slice step must be positive, got %d", step)}
+	}
+	begin, end = clampIndex(start, extent), clampIndex(stop, extent)
+	end = max(end, begin)
+	if end > begin {
+		length = (end-begin-1)/step + 1
+	}
+	return begin, end, length, nil
 }
 
 // clampIndex resolves a Python slice bound on an axis of extent n.
