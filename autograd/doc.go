@@ -41,6 +41,8 @@
 // # Scope
 //
 // Gradients are taken for float32 and float64 values of concrete graphs
-// (symbolic graphs are specialised first, see expr.Specializer). Package
+// (symbolic graphs are specialised first, see expr.Specializer). A nil or
+// zero-value expression among the arguments, or an empty wrt list, is a
+// *tensor.ArgError naming the function and the argument. Package
 // gradcheck checks gradients against central finite differences.
 package autograd

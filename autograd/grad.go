@@ -34,9 +34,17 @@ var ErrSymbolic = errors.New("autograd: the graph has symbolic shapes; specialis
 // respect to each of wrt: expressions of wrt[i]'s shape and dtype, built
 // from y's graph by the VJP rules (see the package documentation). A wrt
 // node that y does not depend on gets zeros; one that y depends on only
-// through non-differentiable ops is a *NotDifferentiableError.
+// through non-differentiable ops is a *NotDifferentiableError. A nil or
+// zero-value y or wrt node, or no wrt at all, is a *tensor.ArgError.
 func Grad(y expr.Any, wrt ...expr.Any) ([]*expr.Node, error) {
-	yn := y.Node()
+	yn, err := argNode("autograd.Grad", "y", y)
+	if err != nil {
+		return nil, err
+	}
+	targets, err := wrtNodes("autograd.Grad", wrt)
+	if err != nil {
+		return nil, err
+	}
 	if err := yn.Err(); err != nil {
 		return nil, err
 	}
@@ -49,13 +57,25 @@ func Grad(y expr.Any, wrt ...expr.Any) ([]*expr.Node, error) {
 	if err := enterable(yn); err != nil {
 		return nil, err
 	}
-	return backward(yn, fill(yn, 1), wrt)
+	return backward(yn, fill(yn, 1), targets)
 }
 
 // VJP returns the vector-Jacobian products upstream·∂y/∂wrt[i]: the
 // gradients of sum(y * upstream). upstream must have y's shape and dtype.
+// Missing arguments are a *tensor.ArgError, as for Grad.
 func VJP(y, upstream expr.Any, wrt ...expr.Any) ([]*expr.Node, error) {
-	yn, un := y.Node(), upstream.Node()
+	yn, err := argNode("autograd.VJP", "y", y)
+	if err != nil {
+		return nil, err
+	}
+	un, err := argNode("autograd.VJP", "upstream", upstream)
+	if err != nil {
+		return nil, err
+	}
+	targets, err := wrtNodes("autograd.VJP", wrt)
+	if err != nil {
+		return nil, err
+	}
 	if err := errors.Join(yn.Err(), un.Err()); err != nil {
 		return nil, err
 	}
@@ -68,7 +88,7 @@ func VJP(y, upstream expr.Any, wrt ...expr.Any) ([]*expr.Node, error) {
 	if err := enterable(yn); err != nil {
 		return nil, err
 	}
-	return backward(yn, un, wrt)
+	return backward(yn, un, targets)
 }
 
 // GradOf is Grad for expressions of one float type.
@@ -122,15 +142,13 @@ func enterable(n *expr.Node) error {
 // gets the sum of its users' contributions, in a fixed order (the reverse
 // topological order of y's graph), so the graph built, and the values it
 // computes, are the same on every run.
-func backward(y, seed *expr.Node, wrt []expr.Any) ([]*expr.Node, error) {
-	targets := make([]*expr.Node, len(wrt))
+func backward(y, seed *expr.Node, targets []*expr.Node) ([]*expr.Node, error) {
 	isTarget := map[*expr.Node]bool{}
-	for i, w := range wrt {
-		targets[i] = w.Node()
-		if err := targets[i].Err(); err != nil {
+	for _, w := range targets {
+		if err := w.Err(); err != nil {
 			return nil, err
 		}
-		isTarget[targets[i]] = true
+		isTarget[w] = true
 	}
 	order := expr.PostOrder(y)
 	// live: a gradient reaches a target from here through enterable nodes.
