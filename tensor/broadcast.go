@@ -7,7 +7,9 @@ import "fmt"
 // left, and per axis take the extent that is not 1. Extents must be equal or
 // 1; a 0 matches only 0 or 1. The error for two shapes is a *BroadcastError
 // naming the right-most mismatching axis, as PyTorch does; with more shapes it
-// names the first pair (in argument order) that fails.
+// names the first pair (in argument order) that fails. A result whose element
+// count overflows int (see Shape.Numel), such as [1<<40] with [1<<40, 1], is
+// a *ShapeError naming the result, as is a negative or overflowing operand.
 func BroadcastShapes(shapes ...Shape) (Shape, error) {
 	rank := 0
 	for _, s := range shapes {
@@ -31,6 +33,9 @@ func BroadcastShapes(shapes ...Shape) (Shape, error) {
 				return nil, broadcastError(shapes[:k], s)
 			}
 		}
+	}
+	if _, err := out.Numel(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -46,7 +46,9 @@ func (t *Tensor[T]) Flatten() (*Tensor[T], error) { return t.Reshape(-1) }
 // in its -1.
 func (t *Tensor[T]) resolveShape(shape []int) (Shape, error) {
 	target := Shape(shape).Clone()
-	infer, known := -1, 1
+	// known is the product of the given extents, counted by Shape.Numel's
+	// rule: 0 when one is 0, whatever the others multiply to.
+	infer, known, zero, over := -1, 1, false, -1
 	for i, d := range target {
 		switch {
 		case d == -1 && infer >= 0:
@@ -55,12 +57,20 @@ func (t *Tensor[T]) resolveShape(shape []int) (Shape, error) {
 			infer = i
 		case d < 0:
 			return nil, &ReshapeError{Shape: t.shape.Clone(), Target: target, Reason: fmt.Sprintf("invalid shape dimension %d", d)}
-		default:
-			if d != 0 && known > maxInt/d {
-				return nil, &ShapeError{Shape: target, Axis: i, Reason: "number of elements overflows int"}
+		case d == 0:
+			zero = true
+		case over < 0:
+			var ok bool
+			if known, ok = mulInt(known, d); !ok {
+				over = i
 			}
-			known *= d
 		}
+	}
+	switch {
+	case zero:
+		known = 0
+	case over >= 0:
+		return nil, &ShapeError{Shape: target, Axis: over, Reason: "number of elements overflows int"}
 	}
 	n := t.Numel()
 	if infer >= 0 {
