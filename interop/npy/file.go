@@ -2,6 +2,7 @@ package npy
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -88,13 +89,17 @@ func decodeWhole[R any](r io.Reader, dec func(*headerReader, io.Reader) (R, erro
 // directory, which is renamed to path only once it is complete, so a failed
 // Save leaves any previous file at path as it was.
 func Save[T dtype.Elem](path string, t *tensor.Tensor[T]) error {
+	if err := tensorArgError("npy.Save", t); err != nil {
+		return err
+	}
 	return writeFileAtomic(path, func(w io.Writer) error { return Write(w, t) })
 }
 
 // writeFileAtomic runs write on a buffered temporary file next to path and
 // renames it to path if write and the flush, sync and close all succeed;
 // otherwise it removes the temporary file. A new file gets mode 0644; a
-// replaced one keeps its mode.
+// replaced one keeps its mode. A file system error names path, not the
+// temporary file, and wraps its cause (see saveError).
 func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 	mode := fs.FileMode(0o644)
 	if fi, err := os.Stat(path); err == nil {
@@ -102,7 +107,7 @@ func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return err
+		return saveError(path, "create temporary file", err)
 	}
 	defer func() {
 		if err != nil {
@@ -112,19 +117,38 @@ func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 	}()
 	bw := bufio.NewWriterSize(f, 1<<16)
 	if err := write(bw); err != nil {
-		return err
+		return saveError(path, "write", err)
 	}
 	if err := bw.Flush(); err != nil {
-		return err
+		return saveError(path, "write", err)
 	}
 	if err := f.Chmod(mode); err != nil {
-		return err
+		return saveError(path, "chmod", err)
 	}
 	if err := f.Sync(); err != nil {
-		return err
+		return saveError(path, "sync", err)
 	}
 	if err := f.Close(); err != nil {
+		return saveError(path, "close", err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return saveError(path, "rename temporary file", err)
+	}
+	return nil
+}
+
+// saveError returns a file system error met while saving to path as
+// "npy: save path: step: cause", wrapping the cause (a syscall.Errno, so
+// errors.Is(err, fs.ErrNotExist) holds) with the temporary file's name taken
+// out. Other errors (this package's, or write's) are returned as they are.
+func saveError(path, step string, err error) error {
+	switch e := err.(type) {
+	case *fs.PathError:
+		err = e.Err
+	case *os.LinkError:
+		err = e.Err
+	default:
 		return err
 	}
-	return os.Rename(f.Name(), path)
+	return fmt.Errorf("npy: save %s: %s: %w", path, step, err)
 }

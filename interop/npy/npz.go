@@ -17,7 +17,8 @@ import (
 
 // NPZ is an open .npz archive, as NumPy's savez and savez_compressed write
 // it: a zip file with one .npy entry per array, named after the array plus
-// ".npy". Entries may be stored or deflated.
+// ".npy". Entries may be stored or deflated. The zero NPZ is an empty
+// archive.
 type NPZ struct {
 	zr    *npz.Reader
 	names []string          // array names, in archive order
@@ -35,6 +36,9 @@ func OpenNPZ(path string) (*NPZ, error) {
 
 // NewNPZ reads the .npz archive in r, which holds size bytes.
 func NewNPZ(r io.ReaderAt, size int64) (*NPZ, error) {
+	if err := nilArgError("npy.NewNPZ", "r", r); err != nil {
+		return nil, err
+	}
 	zr, err := npz.NewReader(r, size)
 	if err != nil {
 		return nil, &ArchiveError{Err: err}
@@ -60,18 +64,42 @@ func newNPZ(zr *npz.Reader) *NPZ {
 
 // Names returns the names of the arrays in the archive, in archive order,
 // without the ".npy" suffix of their entries, as NumPy's NpzFile.files does.
-func (a *NPZ) Names() []string { return slices.Clone(a.names) }
+// A nil *NPZ has none.
+func (a *NPZ) Names() []string {
+	if a == nil {
+		return nil
+	}
+	return slices.Clone(a.names)
+}
 
-// Close closes the file OpenNPZ opened; for NewNPZ it does nothing.
-func (a *NPZ) Close() error { return a.zr.Close() }
+// Close closes the file OpenNPZ opened; for NewNPZ and the zero NPZ it does
+// nothing. Closing a nil *NPZ is a *tensor.ArgError.
+func (a *NPZ) Close() error {
+	switch {
+	case a == nil:
+		return nilNPZError("npy.NPZ.Close")
+	case a.zr == nil:
+		return nil
+	}
+	return a.zr.Close()
+}
+
+// nilNPZError is the error of a method called on a nil *NPZ.
+func nilNPZError(fn string) error { return &tensor.ArgError{Op: fn, Reason: "nil *NPZ"} }
 
 // ReadAny reads the named array into a tensor of its dtype, as ReadAny does.
 func (a *NPZ) ReadAny(name string) (tensor.Any, error) {
+	if a == nil {
+		return nil, nilNPZError("npy.NPZ.ReadAny")
+	}
 	return readEntry(a, name, decodeAny)
 }
 
 // Header reads only the header of the named array.
 func (a *NPZ) Header(name string) (Header, error) {
+	if a == nil {
+		return Header{}, nilNPZError("npy.NPZ.Header")
+	}
 	rc, err := a.open(name)
 	if err != nil {
 		return Header{}, err
@@ -85,14 +113,20 @@ func (a *NPZ) Header(name string) (Header, error) {
 }
 
 // ReadNPZ reads the named array of a into a Tensor[T] as Read does; the entry
-// must hold exactly one array.
+// must hold exactly one array. A nil a is a *tensor.ArgError.
 func ReadNPZ[T dtype.Elem](a *NPZ, name string) (*tensor.Tensor[T], error) {
+	if a == nil {
+		return nil, &tensor.ArgError{Op: "npy.ReadNPZ", Reason: "a is nil"}
+	}
 	return readEntry(a, name, decode[T])
 }
 
 // ReadNPZConvert reads the named array of a into a Tensor[T], converting as
 // ReadConvert does.
 func ReadNPZConvert[T dtype.Elem](a *NPZ, name string) (*tensor.Tensor[T], error) {
+	if a == nil {
+		return nil, &tensor.ArgError{Op: "npy.ReadNPZConvert", Reason: "a is nil"}
+	}
 	return readEntry(a, name, decodeConvert[T])
 }
 
@@ -151,19 +185,40 @@ type NPZWriter struct {
 	Compressed bool
 
 	zw    *zip.Writer
-	names map[string]bool
+	names map[string]bool // nil in the zero value
+	err   error           // NewNPZWriter's argument error, returned by every call
 }
 
 // NewNPZWriter returns a writer of a .npz archive to w. Close it to finish
-// the archive; Close does not close w.
+// the archive; Close does not close w. A nil w (or one holding a nil
+// pointer) gives a writer whose Add and Close return a *tensor.ArgError.
 func NewNPZWriter(w io.Writer) *NPZWriter {
+	if err := nilArgError("npy.NewNPZWriter", "w", w); err != nil {
+		return &NPZWriter{err: err}
+	}
 	return &NPZWriter{zw: zip.NewWriter(w), names: map[string]bool{}}
+}
+
+// usable returns the *tensor.ArgError of a nil, zero or badly made writer.
+func (w *NPZWriter) usable(fn string) error {
+	switch {
+	case w == nil:
+		return &tensor.ArgError{Op: fn, Reason: "nil *NPZWriter"}
+	case w.err != nil:
+		return w.err
+	case w.names == nil:
+		return &tensor.ArgError{Op: fn, Reason: "zero NPZWriter (make one with NewNPZWriter)"}
+	}
+	return nil
 }
 
 // Add writes t as the array called name (entry name + ".npy"), as Write
 // writes it. t must be a *tensor.Tensor of an element type with a NumPy
 // dtype. Names must be unique and non-empty.
 func (w *NPZWriter) Add(name string, t tensor.Any) error {
+	if err := w.usable("npy.NPZWriter.Add"); err != nil {
+		return err
+	}
 	switch {
 	case w.zw == nil:
 		return &ArchiveError{Name: name, Err: errors.New("writer is closed")}
@@ -188,8 +243,11 @@ func (w *NPZWriter) Add(name string, t tensor.Any) error {
 }
 
 // Close writes the archive's directory. It does not close the underlying
-// writer.
+// writer. Closing a closed writer does nothing.
 func (w *NPZWriter) Close() error {
+	if err := w.usable("npy.NPZWriter.Close"); err != nil {
+		return err
+	}
 	if w.zw == nil {
 		return nil
 	}

@@ -19,7 +19,13 @@ import (
 // A C-ordered file gives a row-major tensor; a Fortran-ordered one gives a
 // column-major view (strides 1, d0, d0*d1, …) of the data as stored, as
 // NumPy's load does. Call Contiguous for a row-major copy.
+//
+// A nil r, or one holding a nil pointer, is a *tensor.ArgError, as for every
+// reader, writer, tensor and archive argument of this package.
 func Read[T dtype.Elem](r io.Reader) (*tensor.Tensor[T], error) {
+	if err := nilArgError("npy.Read", "r", r); err != nil {
+		return nil, err
+	}
 	hr, err := readHeader(r)
 	if err != nil {
 		return nil, err
@@ -33,6 +39,9 @@ func Read[T dtype.Elem](r io.Reader) (*tensor.Tensor[T], error) {
 // nonzero is true and true is 1. Floats out of the range of an integer T
 // (and NaN) convert to an unspecified value, as in Go.
 func ReadConvert[T dtype.Elem](r io.Reader) (*tensor.Tensor[T], error) {
+	if err := nilArgError("npy.ReadConvert", "r", r); err != nil {
+		return nil, err
+	}
 	hr, err := readHeader(r)
 	if err != nil {
 		return nil, err
@@ -45,6 +54,9 @@ func ReadConvert[T dtype.Elem](r io.Reader) (*tensor.Tensor[T], error) {
 // files give Tensor[int64] and Tensor[uint64]). It is np.load for callers
 // that learn the dtype from the file.
 func ReadAny(r io.Reader) (tensor.Any, error) {
+	if err := nilArgError("npy.ReadAny", "r", r); err != nil {
+		return nil, err
+	}
 	hr, err := readHeader(r)
 	if err != nil {
 		return nil, err

@@ -16,14 +16,23 @@ import (
 // (transposes of 3-D tensors, slices, broadcasts) are written in C order from
 // a row-major copy of their elements.
 func Write[T dtype.Elem](w io.Writer, t *tensor.Tensor[T]) error {
-	return WriteOrder(w, t, binary.LittleEndian)
+	return writeOrder("npy.Write", w, t, binary.LittleEndian)
 }
 
 // WriteOrder is Write with the data in the given byte order:
-// binary.LittleEndian, binary.BigEndian or binary.NativeEndian.
+// binary.LittleEndian, binary.BigEndian or binary.NativeEndian; any other
+// order, like a nil w or t, is a *tensor.ArgError.
 func WriteOrder[T dtype.Elem](w io.Writer, t *tensor.Tensor[T], order binary.ByteOrder) error {
-	if t == nil {
-		return fmt.Errorf("npy: nil tensor")
+	return writeOrder("npy.WriteOrder", w, t, order)
+}
+
+// writeOrder is WriteOrder, its argument errors naming fn.
+func writeOrder[T dtype.Elem](fn string, w io.Writer, t *tensor.Tensor[T], order binary.ByteOrder) error {
+	if err := nilArgError(fn, "w", w); err != nil {
+		return err
+	}
+	if err := tensorArgError(fn, t); err != nil {
+		return err
 	}
 	d := dtype.Of[T]()
 	if d == dtype.Invalid {
@@ -34,7 +43,7 @@ func WriteOrder[T dtype.Elem](w io.Writer, t *tensor.Tensor[T], order binary.Byt
 	case binary.NativeEndian:
 		order = nativeOrder
 	default:
-		return fmt.Errorf("npy: byte order %v is neither little- nor big-endian", order)
+		return &tensor.ArgError{Op: fn, Reason: fmt.Sprintf("byte order %v is neither little- nor big-endian", order)}
 	}
 	data, fortran := storageOrder(t)
 	buf := appendHeader(nil, d, t.Shape(), fortran, order)
@@ -139,7 +148,7 @@ func writeAny(w io.Writer, t tensor.Any) error {
 	case *tensor.Tensor[complex128]:
 		return Write(w, t)
 	case nil:
-		return fmt.Errorf("npy: nil tensor")
+		return &tensor.ArgError{Op: "npy.Write", Reason: "t is nil"}
 	}
 	return &DTypeError{Want: dtype.Invalid, Elem: fmt.Sprintf("%T", t)}
 }
