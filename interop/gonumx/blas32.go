@@ -12,7 +12,7 @@ import (
 // unit column stride and copies it otherwise; other ranks and zero-length
 // dimensions are errors.
 func General32(t *tensor.Tensor[float32]) (blas32.General, error) {
-	r, c, err := checkMatrix(t)
+	r, c, err := checkMatrix("gonumx.General32", t)
 	if err != nil {
 		return blas32.General{}, err
 	}
@@ -34,7 +34,7 @@ func FromGeneral32(g blas32.General) (*tensor.Tensor[float32], error) {
 // storage, with t's stride as the increment; a stride-0 (broadcast) tensor
 // is copied.
 func Vector32(t *tensor.Tensor[float32]) (blas32.Vector, error) {
-	n, err := checkVector(t)
+	n, err := checkVector("gonumx.Vector32", t)
 	if err != nil {
 		return blas32.Vector{}, err
 	}

@@ -27,7 +27,9 @@
 //
 // gonum matrices are 2-D with no zero-length dimension and its vectors are
 // non-empty; tensors that do not fit are a *tensor.ShapeError. Tensors from
-// gonum may be empty (the zero mat.Dense gives shape [0, 0]).
+// gonum may be empty (the zero mat.Dense gives shape [0, 0]). A nil tensor,
+// a nil matrix or vector (or an interface holding a nil pointer, or the
+// transpose of one) is a *tensor.ArgError naming the function.
 //
 // float64 goes through gonum's mat package; float32, which mat does not
 // cover, through blas32.General and blas32.Vector for gonum's float32 BLAS.

@@ -15,10 +15,11 @@ type general[T any] struct {
 }
 
 // checkMatrix returns t's two extents, or an error when t is not a 2-D
-// tensor that gonum can hold (gonum has no zero-length dimensions).
-func checkMatrix[T dtype.Elem](t *tensor.Tensor[T]) (int, int, error) {
+// tensor that gonum can hold (gonum has no zero-length dimensions); fn
+// names the caller in a nil t's *tensor.ArgError.
+func checkMatrix[T dtype.Elem](fn string, t *tensor.Tensor[T]) (int, int, error) {
 	if t == nil {
-		return 0, 0, fmt.Errorf("gonumx: nil tensor")
+		return 0, 0, &tensor.ArgError{Op: fn, Reason: "t is nil"}
 	}
 	s := t.Shape()
 	if len(s) != 2 {
@@ -32,9 +33,9 @@ func checkMatrix[T dtype.Elem](t *tensor.Tensor[T]) (int, int, error) {
 
 // checkVector returns t's length, or an error when t is not a non-empty 1-D
 // tensor.
-func checkVector[T dtype.Elem](t *tensor.Tensor[T]) (int, error) {
+func checkVector[T dtype.Elem](fn string, t *tensor.Tensor[T]) (int, error) {
 	if t == nil {
-		return 0, fmt.Errorf("gonumx: nil tensor")
+		return 0, &tensor.ArgError{Op: fn, Reason: "t is nil"}
 	}
 	s := t.Shape()
 	if len(s) != 1 {

@@ -4,6 +4,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/tensorplay/tensorplay/internal/nilarg"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -14,7 +15,7 @@ import (
 // independent. gonum has no zero-length dimensions: a tensor with one is an
 // error, as is any rank but 2.
 func Dense(t *tensor.Tensor[float64]) (*mat.Dense, error) {
-	r, c, err := checkMatrix(t)
+	r, c, err := checkMatrix("gonumx.Dense", t)
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +31,7 @@ func Dense(t *tensor.Tensor[float64]) (*mat.Dense, error) {
 // mat.Transpose of a *mat.Dense on t's storage. Other layouts are copied
 // into a *mat.Dense.
 func Matrix(t *tensor.Tensor[float64]) (mat.Matrix, error) {
-	r, c, err := checkMatrix(t)
+	r, c, err := checkMatrix("gonumx.Matrix", t)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +54,7 @@ func denseOf(g general[float64]) *mat.Dense {
 // storage, with t's stride as its increment. A tensor with stride 0 (a
 // broadcast) is copied. Empty tensors and other ranks are errors.
 func VecDense(t *tensor.Tensor[float64]) (*mat.VecDense, error) {
-	n, err := checkVector(t)
+	n, err := checkVector("gonumx.VecDense", t)
 	if err != nil {
 		return nil, err
 	}
@@ -70,8 +71,13 @@ func VecDense(t *tensor.Tensor[float64]) (*mat.VecDense, error) {
 // with no copy, when m is a *mat.Dense (or any mat.RawMatrixer), a
 // *mat.VecDense (an n×1 matrix), or the transpose of either (m.T(), any
 // mat.Untransposer), which gives a column-major view. Any other matrix
-// (triangular, symmetric, diagonal, …) is copied element by element.
+// (triangular, symmetric, diagonal, …) is copied element by element. A nil
+// m, one holding a nil pointer, or the transpose of one, is a
+// *tensor.ArgError.
 func FromMatrix(m mat.Matrix) (*tensor.Tensor[float64], error) {
+	if err := nilMatrixError("gonumx.FromMatrix", "m", m); err != nil {
+		return nil, err
+	}
 	if t, ok := matrixView(m); ok {
 		return t, nil
 	}
@@ -119,8 +125,12 @@ func matrixView(m mat.Matrix) (*tensor.Tensor[float64], bool) {
 
 // FromVector returns v's elements as a 1-D tensor. It shares v's storage
 // when v is a *mat.VecDense (any mat.RawVectorer), keeping its increment as
-// the stride; other vectors are copied.
+// the stride; other vectors are copied. A nil v, one holding a nil pointer,
+// or the transpose of one, is a *tensor.ArgError.
 func FromVector(v mat.Vector) (*tensor.Tensor[float64], error) {
+	if err := nilMatrixError("gonumx.FromVector", "v", v); err != nil {
+		return nil, err
+	}
 	if rv, ok := v.(mat.RawVectorer); ok {
 		b := rv.RawVector()
 		if b.N == v.Len() {
@@ -138,4 +148,26 @@ func FromVector(v mat.Vector) (*tensor.Tensor[float64], error) {
 		data[i] = v.AtVec(i)
 	}
 	return t, nil
+}
+
+// maxTransposes bounds the transposes of transposes nilMatrixError unwraps.
+const maxTransposes = 16
+
+// nilMatrixError returns a *tensor.ArgError when m is nil, holds a nil
+// pointer, or is the transpose (a mat.Untransposer) of such a matrix: gonum's
+// methods on them panic.
+func nilMatrixError(fn, name string, m mat.Matrix) error {
+	if nilarg.Is(m) {
+		return &tensor.ArgError{Op: fn, Reason: name + " is nil"}
+	}
+	for range maxTransposes {
+		u, ok := m.(mat.Untransposer)
+		if !ok {
+			return nil
+		}
+		if m = u.Untranspose(); nilarg.Is(m) {
+			return &tensor.ArgError{Op: fn, Reason: name + " is the transpose of nil"}
+		}
+	}
+	return nil
 }
