@@ -1,6 +1,6 @@
 package bench
 
-// Standard returns the standard workloads W1–W12 of the executor issues,
+// Standard returns the standard workloads W1–W14 of the executor issues,
 // float64 unless the description says f32. Workloads with several variants
 // (W10's three sums, W11's two dtypes, W12's two expressions) are one row
 // each, named W10/-1, W11/f64, W12/W2 and so on, so -run 'W10' selects all
@@ -24,5 +24,9 @@ func Standard() []Workload {
 		{"W11/f32", "matmul f32 vs blas32.Gemm", ComputeBound, w11F32},
 		{"W12/W2", "a*b+c f32", MemoryBound, w2[float32]},
 		{"W12/W4", "exp(a)*sin(b)+sqrt(abs(c)) f32", ComputeBound, w4[float32]},
+		{"W13", "SGD momentum update (in place)", MemoryBound, w13(false)},
+		{"W13/separate", "SGD momentum into new tensors", MemoryBound, w13(true)},
+		{"W14", "Adam update (in place)", MemoryBound, w14(false)},
+		{"W14/separate", "Adam into new tensors", MemoryBound, w14(true)},
 	}
 }
