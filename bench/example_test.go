@@ -52,23 +52,27 @@ func ExampleMain() {
 	code := bench.Main([]string{"-list"}, os.Stdout, os.Stderr, append(bench.Standard(), double)...)
 	fmt.Println("exit status", code)
 	// Output:
-	// W1          memory  a+b
-	// W2          memory  a*b+c
-	// W3          memory  (a*b+c)*(a-b)/(c+1.5)
-	// W3/compiled memory  W3, compiled by tpkernel
-	// W4          compute exp(a)*sin(b)+sqrt(abs(c))
-	// W5          memory  [R,C]+[1,C]
-	// W6          memory  [R,C]+[R,1]
-	// W7          memory  [R,1]*[1,C]
-	// W8          memory  a += b (in place)
-	// W9          memory  a + b.T
-	// W10/-1      memory  sum(x, -1)
-	// W10/0       memory  sum(x, 0)
-	// W10/all     memory  sum(x)
-	// W11/f64     compute matmul f64 vs mat.Dense.Mul
-	// W11/f32     compute matmul f32 vs blas32.Gemm
-	// W12/W2      memory  a*b+c f32
-	// W12/W4      compute exp(a)*sin(b)+sqrt(abs(c)) f32
-	// double      memory  2x
+	// W1           memory  a+b
+	// W2           memory  a*b+c
+	// W3           memory  (a*b+c)*(a-b)/(c+1.5)
+	// W3/compiled  memory  W3, compiled by tpkernel
+	// W4           compute exp(a)*sin(b)+sqrt(abs(c))
+	// W5           memory  [R,C]+[1,C]
+	// W6           memory  [R,C]+[R,1]
+	// W7           memory  [R,1]*[1,C]
+	// W8           memory  a += b (in place)
+	// W9           memory  a + b.T
+	// W10/-1       memory  sum(x, -1)
+	// W10/0        memory  sum(x, 0)
+	// W10/all      memory  sum(x)
+	// W11/f64      compute matmul f64 vs mat.Dense.Mul
+	// W11/f32      compute matmul f32 vs blas32.Gemm
+	// W12/W2       memory  a*b+c f32
+	// W12/W4       compute exp(a)*sin(b)+sqrt(abs(c)) f32
+	// W13          memory  SGD momentum update (in place)
+	// W13/separate memory  SGD momentum into new tensors
+	// W14          memory  Adam update (in place)
+	// W14/separate memory  Adam into new tensors
+	// double       memory  2x
 	// exit status 0
 }
