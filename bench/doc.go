@@ -1,7 +1,7 @@
 // Package bench times tensorplay pipelines against the two ceilings that
 // matter: the same computation written as a plain Go loop, and the memory
 // bandwidth a plain Go loop gets on this machine. It holds the standard
-// workloads W1–W12, the runner, the reports (table, CSV, JSON, Markdown),
+// workloads W1–W14, the runner, the reports (table, CSV, JSON, Markdown),
 // charts, profiles and run-to-run comparison behind the tpbench command.
 //
 //	go run ./bench/cmd/tpbench               # the standard set, 1e6 elements
@@ -12,7 +12,7 @@
 // A Workload names a computation and sets it up at a size (Params) as a
 // Case: a run function for tensorplay, one for the hand-written loop over the
 // same inputs, the bytes and flops of one run, and a check that the two
-// outputs agree. Standard returns W1–W12; Pipeline wraps your own
+// outputs agree. Standard returns W1–W14; Pipeline wraps your own
 // expression; GraphCost computes bytes and flops from a graph.
 //
 // Tensorplay runs evaluate a graph built once during setup into a
