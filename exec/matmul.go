@@ -82,11 +82,13 @@ func (m *impl[T]) matmul(s *matmulStep, vals []tensor.Any, workers int) {
 func batchedGemm[T dtype.Numeric](s *matmulStep, vals []tensor.Any, workers int) {
 	ad := vals[s.a].(*tensor.Tensor[T]).Data()
 	bd := vals[s.b].(*tensor.Tensor[T]).Data()
-	od := vals[s.out].(*tensor.Tensor[T]).Data()
 	nb := 1
 	for _, d := range s.batch {
 		nb *= d
 	}
+	// The result is row-major from offset 0; its storage may be the head of
+	// a larger buffer, so the slice ends at its last element.
+	od := vals[s.out].(*tensor.Tensor[T]).Data()[:nb*s.n*s.m]
 	dst := make([]matmul.Matrix[T], nb)
 	as := make([]matmul.Matrix[T], nb)
 	bs := make([]matmul.Matrix[T], nb)

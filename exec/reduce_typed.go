@@ -98,12 +98,14 @@ func (m *impl[T]) reduceTask(rs *reduceStep, st *regionState, task int, outAny t
 	} else {
 		rop = m.reduces.op(rs.op)
 	}
+	// The result is row-major from offset 0 (a temporary, or a destination
+	// of that layout whose storage may run on past its elements).
 	var out []T
 	var outIdx []int64
 	if arg {
-		outIdx = outAny.(*tensor.Tensor[int64]).Data()
+		outIdx = outAny.(*tensor.Tensor[int64]).Data()[:rs.outNumel]
 	} else if rs.chunks == 1 {
-		out = outAny.(*tensor.Tensor[T]).Data()
+		out = outAny.(*tensor.Tensor[T]).Data()[:rs.outNumel]
 	} else {
 		out = partialAny.([]T)[k*rs.outNumel:]
 	}
@@ -243,7 +245,9 @@ func (m *impl[T]) reduceFinish(rs *reduceStep, outAny tensor.Any, partialAny any
 	if rs.op == expr.OpArgMax || rs.op == expr.OpArgMin {
 		return
 	}
-	out := outAny.(*tensor.Tensor[T]).Data()
+	// Only the result's elements: a destination may be the head of a larger
+	// buffer (a first row, a 0-d view), whose other elements are not ours.
+	out := outAny.(*tensor.Tensor[T]).Data()[:rs.outNumel]
 	if rs.chunks > 1 {
 		// Combine the chunks' partial results as a fixed pairwise tree,
 		// whole vectors at a time so memory is read in order.
