@@ -95,9 +95,15 @@ func (t *Tensor[T]) Unsqueeze(axis int) (*Tensor[T], error) {
 	if err != nil {
 		return nil, err
 	}
+	// The new axis has extent 1, so its stride is never used; it is the one
+	// a row-major layout would give it, or maxInt where that overflows (a
+	// zero-size tensor's, see RowMajorStrides).
 	st := 1
 	if ax < len(t.shape) {
-		st = t.shape[ax] * t.strides[ax]
+		var ok bool
+		if st, ok = mulInt(t.shape[ax], t.strides[ax]); !ok {
+			st = maxInt
+		}
 	}
 	shape := append(append(t.shape[:ax:ax].Clone(), 1), t.shape[ax:]...)
 	strides := append(append(append([]int{}, t.strides[:ax]...), st), t.strides[ax:]...)

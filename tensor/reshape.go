@@ -106,11 +106,7 @@ func viewStrides(shape Shape, strides []int, newShape Shape) ([]int, bool) {
 		}
 		return out, true
 	}
-	n := 1
-	for _, d := range shape {
-		n *= d
-	}
-	if n == 0 {
+	if n, _, _ := shapeCount(shape); n == 0 {
 		if shape.Equal(newShape) {
 			return append(out[:0], strides...), true
 		}

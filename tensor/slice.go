@@ -26,9 +26,14 @@ func (t *Tensor[T]) Slice(axis, start, stop, step int) (*Tensor[T], error) {
 		// would reach past its storage), and its stride is never used.
 		strides[ax] = st
 	}
-	off := t.offset + begin*t.strides[ax]
-	if length == 0 || t.Numel() == 0 {
-		off = emptyOffset(off, len(t.data))
+	// An empty t reads nothing, and its strides may be huge (see
+	// RowMajorStrides): its slices keep its offset rather than compute one.
+	off := emptyOffset(t.offset, len(t.data))
+	if t.Numel() > 0 {
+		off = t.offset + begin*t.strides[ax]
+		if length == 0 {
+			off = emptyOffset(off, len(t.data))
+		}
 	}
 	return t.view(off, shape, strides), nil
 }
@@ -83,9 +88,10 @@ func (t *Tensor[T]) Index(axis, i int) (*Tensor[T], error) {
 	}
 	shape := append(t.shape[:ax:ax].Clone(), t.shape[ax+1:]...)
 	strides := append(append([]int{}, t.strides[:ax]...), t.strides[ax+1:]...)
-	off := t.offset + j*t.strides[ax]
-	if t.Numel() == 0 {
-		off = emptyOffset(off, len(t.data))
+	// As in Slice, an empty t's views keep its offset.
+	off := emptyOffset(t.offset, len(t.data))
+	if t.Numel() > 0 {
+		off = t.offset + j*t.strides[ax]
 	}
 	return t.view(off, shape, strides), nil
 }

@@ -213,10 +213,7 @@ func (t *Tensor[T]) Rank() int { return len(t.shape) }
 
 // Numel returns the number of elements.
 func (t *Tensor[T]) Numel() int {
-	n := 1
-	for _, d := range t.shape {
-		n *= d
-	}
+	n, _, _ := shapeCount(t.shape)
 	return n
 }
 
