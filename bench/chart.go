@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
 	"image/color"
 	"io"
@@ -12,14 +13,20 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/tensorplay/tensorplay/internal/nilarg"
 )
 
 // ChartFormats are the file extensions SaveChart and WriteChart accept.
 var ChartFormats = []string{"svg", "png", "pdf"}
 
 // SaveChart draws r as a bar chart (see WriteChart) into the file at path,
-// whose extension picks the format: .svg, .png or .pdf.
+// whose extension picks the format: .svg, .png or .pdf. A nil r is a
+// *tensor.ArgError.
 func SaveChart(path string, r *Report) error {
+	if err := nilarg.Check("bench.SaveChart", "r", r); err != nil {
+		return err
+	}
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 	p, err := chartPlot(r, format)
 	if err != nil {
@@ -31,8 +38,12 @@ func SaveChart(path string, r *Report) error {
 // WriteChart draws r as a bar chart in format ("svg", "png" or "pdf") to w:
 // the GB/s of every timed row, tensorplay next to its hand loop, with the
 // bandwidth probe (the best of copy and triad with as many goroutines as
-// workers) as a horizontal line per size.
+// workers) as a horizontal line per size. A nil w or r is a
+// *tensor.ArgError.
 func WriteChart(w io.Writer, r *Report, format string) error {
+	if err := errors.Join(nilarg.Check("bench.WriteChart", "w", w), nilarg.Check("bench.WriteChart", "r", r)); err != nil {
+		return err
+	}
 	p, err := chartPlot(r, format)
 	if err != nil {
 		return err

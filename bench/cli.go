@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tensorplay/tensorplay/internal/nilarg"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -201,7 +202,15 @@ func selectRe(ws []Workload, re *regexp.Regexp) []Workload {
 //		ws := append(bench.Standard(), myPipeline)
 //		os.Exit(bench.Main(os.Args[1:], os.Stdout, os.Stderr, ws...))
 //	}
+//
+// A nil stdout or stderr discards what would be written to it.
 func Main(args []string, stdout, stderr io.Writer, ws ...Workload) int {
+	if nilarg.Is(stdout) {
+		stdout = io.Discard
+	}
+	if nilarg.Is(stderr) {
+		stderr = io.Discard
+	}
 	name := "tpbench"
 	c, err := parseFlags(name, args, stderr)
 	if errors.Is(err, flag.ErrHelp) {

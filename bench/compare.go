@@ -47,7 +47,8 @@ func Judge(old Stats, cur time.Duration, slack float64) Verdict {
 // Compare sets Change on every timed row of cur from the row of old with
 // the same name and size, and records old's date as cur's Baseline. Rows of
 // cur that old lacks (or refused) get the Missing verdict. It returns the
-// number of rows that are Slower.
+// number of rows that are Slower. old and cur must not be nil: a nil report
+// is a programmer error, and panics.
 func Compare(old, cur *Report, slack float64) (slower int) {
 	type key struct {
 		name string

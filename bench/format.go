@@ -2,9 +2,12 @@ package bench
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/tensorplay/tensorplay/internal/nilarg"
 )
 
 // Format is an output format of a report.
@@ -21,8 +24,11 @@ const (
 // Formats lists the formats Write accepts.
 var Formats = []Format{Table, CSV, JSON, Markdown}
 
-// Write writes r to w in format f.
+// Write writes r to w in format f. A nil w or r is a *tensor.ArgError.
 func Write(w io.Writer, r *Report, f Format) error {
+	if err := errors.Join(nilarg.Check("bench.Write", "w", w), nilarg.Check("bench.Write", "r", r)); err != nil {
+		return err
+	}
 	switch f {
 	case Table:
 		return writeTable(w, r)

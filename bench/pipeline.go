@@ -7,6 +7,7 @@ import (
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/exec"
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/nilarg"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -26,6 +27,9 @@ import (
 // compute-bound pipeline.
 func Pipeline[T dtype.Float](name, description string, build func(p Params) (e expr.Expr[T], hand func(dst []T), err error)) Workload {
 	return Workload{Name: name, Description: description, Bound: MemoryBound, Setup: func(p Params) (*Case, error) {
+		if build == nil {
+			return nil, &tensor.ArgError{Op: "bench.Pipeline", Reason: "build is nil"}
+		}
 		e, hand, err := build(p)
 		if err != nil {
 			return nil, err
@@ -58,11 +62,17 @@ func Pipeline[T dtype.Float](name, description string, build func(p Params) (e e
 // tensor read once however many leaves use it (a broadcast leaf counts the elements it stores, not
 // the ones it repeats) plus every root written once; flops counts one per
 // output element of each elementwise op, one per input element of each
-// reduction and 2·m·n·k per matmul. Placeholders are not counted.
+// reduction and 2·m·n·k per matmul. Placeholders are not counted, nor are
+// nil roots.
 func GraphCost(roots ...expr.Any) (bytes, flops int64) {
-	nodes := make([]*expr.Node, len(roots))
-	for i, r := range roots {
-		nodes[i] = r.Node()
+	nodes := make([]*expr.Node, 0, len(roots))
+	for _, r := range roots {
+		if nilarg.Is(r) {
+			continue
+		}
+		if n := r.Node(); n != nil {
+			nodes = append(nodes, n)
+		}
 	}
 	read := map[tensor.Any]bool{} // a tensor used by several leaves is read once
 	for _, n := range expr.PostOrder(nodes...) {

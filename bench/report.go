@@ -2,9 +2,12 @@ package bench
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/tensorplay/tensorplay/internal/nilarg"
 )
 
 // Report is the result of one run of the harness: the machine, the settings,
@@ -99,15 +102,22 @@ func (r *Report) Refused() []Row {
 	return out
 }
 
-// WriteJSON writes r as indented JSON.
+// WriteJSON writes r as indented JSON. A nil r or w is a *tensor.ArgError.
 func (r *Report) WriteJSON(w io.Writer) error {
+	if err := errors.Join(nilarg.Check("bench.Report.WriteJSON", "r", r), nilarg.Check("bench.Report.WriteJSON", "w", w)); err != nil {
+		return err
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
 }
 
 // ReadReport reads a report written by WriteJSON (tpbench -format json).
+// A nil rd is a *tensor.ArgError.
 func ReadReport(rd io.Reader) (*Report, error) {
+	if err := nilarg.Check("bench.ReadReport", "rd", rd); err != nil {
+		return nil, err
+	}
 	var r Report
 	dec := json.NewDecoder(rd)
 	if err := dec.Decode(&r); err != nil {

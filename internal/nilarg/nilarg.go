@@ -6,7 +6,11 @@
 // It uses reflect, once per call of an entry point and never per element.
 package nilarg
 
-import "reflect"
+import (
+	"reflect"
+
+	"github.com/tensorplay/tensorplay/tensor"
+)
 
 // Is reports whether v is nil or holds a nil pointer or func. Nil slices and
 // maps are not reported: a type built on one may be usable when empty.
@@ -19,4 +23,12 @@ func Is(v any) bool {
 		return rv.IsNil()
 	}
 	return false
+}
+
+// Check returns a *tensor.ArgError, "fn: name is nil", when Is(v), else nil.
+func Check(fn, name string, v any) error {
+	if Is(v) {
+		return &tensor.ArgError{Op: fn, Reason: name + " is nil"}
+	}
+	return nil
 }

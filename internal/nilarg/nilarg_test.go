@@ -6,8 +6,10 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/tensorplay/tensorplay/internal/nilarg"
+	"github.com/tensorplay/tensorplay/tensor"
 )
 
 type readerFunc func([]byte) (int, error)
@@ -37,4 +39,12 @@ func TestIs(t *testing.T) {
 			assert.Equal(t, c.want, nilarg.Is(c.v))
 		})
 	}
+}
+
+func TestCheck(t *testing.T) {
+	assert.NoError(t, nilarg.Check("f", "r", bytes.NewReader(nil)))
+	err := nilarg.Check("pkg.F", "r", (*bytes.Reader)(nil))
+	var ae *tensor.ArgError
+	require.ErrorAs(t, err, &ae)
+	assert.EqualError(t, err, "pkg.F: r is nil")
 }

@@ -9,12 +9,7 @@ import (
 // nilArgError returns a *tensor.ArgError when the argument called name of
 // function fn is nil or a typed nil (a nil *bytes.Reader in an io.Reader),
 // which would otherwise panic in its first method call.
-func nilArgError(fn, name string, v any) error {
-	if nilarg.Is(v) {
-		return &tensor.ArgError{Op: fn, Reason: name + " is nil"}
-	}
-	return nil
-}
+func nilArgError(fn, name string, v any) error { return nilarg.Check(fn, name, v) }
 
 // tensorArgError returns a *tensor.ArgError for a nil t or one with no
 // storage for its elements.
