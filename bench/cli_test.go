@@ -104,8 +104,8 @@ func TestMainHelpAndList(t *testing.T) {
 
 	stdout.Reset()
 	assert.Equal(t, ExitOK, Main([]string{"-list"}, &stdout, &stderr, Standard()...))
-	assert.Contains(t, stdout.String(), "W10/0       memory  sum(x, 0)")
-	assert.Contains(t, stdout.String(), "W11/f32     compute matmul f32")
+	assert.Contains(t, stdout.String(), "W10/0        memory  sum(x, 0)")
+	assert.Contains(t, stdout.String(), "W11/f32      compute matmul f32")
 }
 
 // tiny are the flags that make a run take milliseconds.
