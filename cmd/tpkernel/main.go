@@ -236,7 +236,9 @@ func call(e *ast.CallExpr) (string, error) {
 	return id.Name, nil
 }
 
-// graph writes the expr calls that build e.
+// graph writes the expr calls that build e, which walk has checked: it
+// admits only the node types handled here, so the final panic is
+// unreachable.
 func (k *kernel) graph(e ast.Expr) string {
 	switch e := e.(type) {
 	case *ast.ParenExpr:
@@ -261,7 +263,8 @@ func (k *kernel) graph(e ast.Expr) string {
 	panic("unreachable: walk checked the expression")
 }
 
-// loop writes the per-element Go expression of e for element type t.
+// loop writes the per-element Go expression of e for element type t; like
+// graph, it sees only expressions walk has checked.
 func (k *kernel) loop(e ast.Expr, t string) string {
 	switch e := e.(type) {
 	case *ast.ParenExpr:

@@ -24,7 +24,8 @@ import (
 //
 // Preconditions: those of Gemm for every i, len(a) == len(dst) == len(b), and
 // no two dst[i] overlap. Shapes and bounds are all checked, on the caller's
-// goroutine, before any product is computed.
+// goroutine, before any product is computed; a violation, like a length
+// mismatch of dst, a and b, is the caller's bug and panics, as in Gemm.
 func Batched[T dtype.Numeric](dst, a, b []Matrix[T], workers int) {
 	if len(a) != len(dst) || len(b) != len(dst) {
 		panic(fmt.Sprintf("matmul: batch length mismatch: dst %d, a %d, b %d", len(dst), len(a), len(b)))
