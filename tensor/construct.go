@@ -103,26 +103,39 @@ func oneOf[T dtype.Elem]() (T, bool) {
 }
 
 // Arange returns the 1-D tensor start, start+step, start+2*step, … up to but
-// excluding stop, as numpy.arange does. Its length is ceil((stop-start)/step)
-// computed in float64 (NumPy's rule), and element i is start + T(i)*step
-// computed in T (PyTorch's rule), so integer ranges are exact. A zero step or
-// a non-finite bound is an *ArgError; an empty range gives shape [0].
+// excluding stop, as numpy.arange does. Its length is ceil((stop-start)/step):
+// for integer types counted exactly in integer arithmetic, whatever the
+// bounds (Arange[uint64](1<<64-3, 1<<64-1, 1) has 2 elements); for floats
+// computed in float64, NumPy's rule. Element i is start + T(i)*step computed
+// in T (PyTorch's rule), which for integers is exact: every element lies
+// between start and stop, so the wrap-around of the intermediate product
+// cancels. A zero step, a non-finite float bound or a range of more than
+// math.MaxInt elements is an *ArgError; an empty range gives shape [0].
 func Arange[T dtype.Real](start, stop, step T) (*Tensor[T], error) {
 	if step == 0 {
 		return nil, &ArgError{Op: "Arange", Reason: "step must not be zero"}
 	}
-	fs, fe, fd := float64(start), float64(stop), float64(step)
-	if !finite(fs) || !finite(fe) || !finite(fd) {
-		return nil, &ArgError{Op: "Arange", Reason: fmt.Sprintf("start, stop and step must be finite, got %v, %v, %v", start, stop, step)}
+	var n int
+	if T(1)/T(2) == 0 { // an integer type
+		count, ok := intRangeLen(start, stop, step)
+		if !ok {
+			return nil, &ArgError{Op: "Arange", Reason: fmt.Sprintf("the range from %v to %v by %v has more than %d elements", start, stop, step, maxInt)}
+		}
+		n = count
+	} else {
+		fs, fe, fd := float64(start), float64(stop), float64(step)
+		if !finite(fs) || !finite(fe) || !finite(fd) {
+			return nil, &ArgError{Op: "Arange", Reason: fmt.Sprintf("start, stop and step must be finite, got %v, %v, %v", start, stop, step)}
+		}
+		fn := math.Ceil((fe - fs) / fd)
+		if !(fn > 0) {
+			fn = 0
+		}
+		if fn >= float64(maxInt) {
+			return nil, &ArgError{Op: "Arange", Reason: fmt.Sprintf("a range of %g elements is too large", fn)}
+		}
+		n = int(fn)
 	}
-	fn := math.Ceil((fe - fs) / fd)
-	if !(fn > 0) {
-		fn = 0
-	}
-	if fn > maxAllocBytes {
-		return nil, &ArgError{Op: "Arange", Reason: fmt.Sprintf("a range of %g elements is too large", fn)}
-	}
-	n := int(fn)
 	if err := checkAlloc[T](Shape{n}, n); err != nil {
 		return nil, err
 	}
@@ -131,6 +144,36 @@ func Arange[T dtype.Real](start, stop, step T) (*Tensor[T], error) {
 		data[i] = start + T(i)*step
 	}
 	return &Tensor[T]{data: data, shape: Shape{n}, strides: []int{1}}, nil
+}
+
+// intRangeLen returns ceil((stop-start)/step) for an integer type T and a
+// nonzero step, 0 for an empty range, and false when the count passes
+// maxInt. The bounds are mapped to uint64 preserving their order (signed
+// values with the sign bit flipped), so that stop-start is exact.
+func intRangeLen[T dtype.Real](start, stop, step T) (int, bool) {
+	var zero T
+	signed := zero-1 < 0
+	key := func(x T) uint64 {
+		if signed {
+			return uint64(int64(x)) ^ (1 << 63)
+		}
+		return uint64(x)
+	}
+	lo, hi, by := key(start), key(stop), uint64(step)
+	if signed {
+		by = uint64(int64(step))
+	}
+	if step < 0 {
+		lo, hi, by = hi, lo, -by // the magnitude of step; exact for the most negative step too
+	}
+	if hi <= lo {
+		return 0, true
+	}
+	n := (hi-lo-1)/by + 1
+	if n > uint64(maxInt) {
+		return 0, false
+	}
+	return int(n), true
 }
 
 // Linspace returns n evenly spaced values from start to stop inclusive, as

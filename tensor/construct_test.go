@@ -75,6 +75,10 @@ func TestConstructorErrors(t *testing.T) {
 			&ae, "Arange: start, stop and step must be finite, got 0, +Inf, 1"},
 		{"Arange huge", func() error { _, err := tensor.Arange(0, 1e300, 1); return err },
 			&ae, "Arange: a range of 1e+300 elements is too large"},
+		{"Arange int64 count past MaxInt", func() error { _, err := tensor.Arange[int64](math.MinInt64, math.MaxInt64, 1); return err },
+			&ae, fmt.Sprintf("Arange: the range from -9223372036854775808 to 9223372036854775807 by 1 has more than %d elements", math.MaxInt)},
+		{"Arange uint64 count past MaxInt", func() error { _, err := tensor.Arange[uint64](0, math.MaxUint64, 1); return err },
+			&ae, fmt.Sprintf("Arange: the range from 0 to 18446744073709551615 by 1 has more than %d elements", math.MaxInt)},
 		{"Linspace negative", func() error { _, err := tensor.Linspace(0.0, 1.0, -1); return err },
 			&ae, "Linspace: number of samples -1 must be non-negative"},
 		{"Rand negative", func() error { _, err := tensor.Rand[float32](1, -1); return err },
@@ -171,6 +175,37 @@ func TestArange(t *testing.T) {
 		{"float ceil", func() (any, error) { return values(tensor.Arange[float32](0, 1, 0.3)) }, []float32{0, 0.3, 0.6, 0.90000004}},
 		{"uint8 to the top", func() (any, error) { return values(tensor.Arange[uint8](250, 255, 2)) }, []uint8{250, 252, 254}},
 		{"int8 wraps consistently", func() (any, error) { return values(tensor.Arange[int8](-128, 127, 100)) }, []int8{-128, -28, 72}},
+		// Integer ranges are counted in integer arithmetic: in float64 the
+		// first has 4 elements and the next two none.
+		{"int64 past 2^53", func() (any, error) { return values(tensor.Arange[int64](1<<53, 1<<53+3, 1)) },
+			[]int64{1 << 53, 1<<53 + 1, 1<<53 + 2}},
+		{"int64 past 2^62", func() (any, error) { return values(tensor.Arange[int64](1<<62+1, 1<<62+5, 1)) },
+			[]int64{1<<62 + 1, 1<<62 + 2, 1<<62 + 3, 1<<62 + 4}},
+		{"uint64 at the top", func() (any, error) { return values(tensor.Arange[uint64](math.MaxUint64-2, math.MaxUint64, 1)) },
+			[]uint64{math.MaxUint64 - 2, math.MaxUint64 - 1}},
+		{"uint64 across 2^63", func() (any, error) { return values(tensor.Arange[uint64](1<<63-1, 1<<63+2, 2)) },
+			[]uint64{1<<63 - 1, 1<<63 + 1}},
+		{"int64 whole range by MaxInt64", func() (any, error) { return values(tensor.Arange[int64](math.MinInt64, math.MaxInt64, math.MaxInt64)) },
+			[]int64{math.MinInt64, -1, math.MaxInt64 - 1}},
+		{"int64 down by MinInt64", func() (any, error) { return values(tensor.Arange[int64](math.MaxInt64, math.MinInt64, math.MinInt64)) },
+			[]int64{math.MaxInt64, -1}},
+		{"int8 down the whole range", func() (any, error) {
+			x, err := tensor.Arange[int8](127, -128, -1)
+			if err != nil {
+				return nil, err
+			}
+			v := x.Values()
+			return []any{len(v), v[0], v[127], v[254]}, nil
+		}, []any{255, int8(127), int8(0), int8(-127)}},
+		{"int16 negative start", func() (any, error) { return values(tensor.Arange[int16](-5, 5, 3)) }, []int16{-5, -2, 1, 4}},
+		{"uint32 step 3", func() (any, error) { return values(tensor.Arange[uint32](0, 10, 3)) }, []uint32{0, 3, 6, 9}},
+		{"uint8 empty", func() (any, error) { return values(tensor.Arange[uint8](250, 5, 1)) }, []uint8{}},
+		{"int32 wrong direction", func() (any, error) { return values(tensor.Arange[int32](0, 10, -1)) }, []int32{}},
+		{"int step past the range", func() (any, error) { return values(tensor.Arange(0, 3, math.MaxInt)) }, []int{0}},
+		{"float64 tenths", func() (any, error) {
+			x, err := tensor.Arange(0.0, 1.0, 0.1)
+			return []any{x.Numel()}, err
+		}, []any{10}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

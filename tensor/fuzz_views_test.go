@@ -17,7 +17,7 @@ type dense struct {
 
 // viewExtents maps a fuzz byte to an extent: small ones, and the extremes
 // that only a zero-size tensor can have.
-var viewExtents = [...]int{0, 1, 2, 3, 4, 1 << 62, math.MaxInt, 1 << 31}
+var viewExtents = [...]int{0, 1, 2, 3, 4, huge, math.MaxInt, big}
 
 func (d dense) numel() int {
 	for _, e := range d.shape {
@@ -66,9 +66,9 @@ func FuzzViews(f *testing.F) {
 	f.Add([]byte{3, 2, 1, 3, 1, 2, 0, 1, 5, 2, 2, 3, 0, 4})
 	f.Add([]byte{1, 4, 2, 0, 9, 1, 3, 2, 1})
 	f.Add([]byte{0, 4, 3, 2})
-	// Zero-size tensors with extreme extents: [0, 3, 2^62], [0, 2, 2, 1,
-	// 2^62], [MaxInt, 0, MaxInt] and [2^62, 2^62, 0], sliced, indexed,
-	// unsqueezed and reshaped.
+	// Zero-size tensors with extreme extents (huge is 2^62 on 64-bit):
+	// [0, 3, huge], [0, 2, 2, 1, huge], [MaxInt, 0, MaxInt] and [huge,
+	// huge, 0], sliced, indexed, unsqueezed and reshaped.
 	f.Add([]byte{3, 0, 3, 5, 0, 5, 1, 0, 3, 9, 1, 1, 2, 2, 1, 4})
 	f.Add([]byte{5, 0, 2, 2, 1, 5, 4, 5, 2, 1, 1, 2, 3, 3, 5, 1, 2, 4, 3})
 	f.Add([]byte{3, 6, 0, 6, 2, 1, 3, 9, 3, 1, 3, 5, 0, 6, 1, 0})

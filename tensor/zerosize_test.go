@@ -19,8 +19,8 @@ func TestZeroSizeStrides(t *testing.T) {
 		want  []int
 	}{
 		{[]int{0, 3, 4}, []int{12, 4, 1}},
-		{[]int{0, 3, 1 << 62}, []int{math.MaxInt, 1 << 62, 1}},
-		{[]int{0, 2, 2, 1, 1 << 62}, []int{math.MaxInt, math.MaxInt, 1 << 62, 1 << 62, 1}},
+		{[]int{0, 3, huge}, []int{math.MaxInt, huge, 1}},
+		{[]int{0, 2, 2, 1, huge}, []int{math.MaxInt, math.MaxInt, huge, huge, 1}},
 		{[]int{math.MaxInt, 0, math.MaxInt}, []int{math.MaxInt, math.MaxInt, 1}},
 	}
 	for _, tc := range tests {
@@ -39,13 +39,13 @@ func TestZeroSizeStrides(t *testing.T) {
 // every view has non-negative strides that AsStrided accepts.
 func TestZeroSizeHugeViews(t *testing.T) {
 	shapes := [][]int{
-		{0, 3, 1 << 62},
-		{0, 2, 2, 1, 1 << 62},
-		{1 << 62, 1 << 62, 0},
+		{0, 3, huge},
+		{0, 2, 2, 1, huge},
+		{huge, huge, 0},
 		{math.MaxInt, 0, math.MaxInt},
 		{0, math.MaxInt},
 	}
-	ints := []int{0, 1, -1, 2, math.MaxInt, math.MinInt, 1 << 62}
+	ints := []int{0, 1, -1, 2, math.MaxInt, math.MinInt, huge}
 	for _, shape := range shapes {
 		t.Run(tensor.Shape(shape).String(), func(t *testing.T) {
 			x, err := tensor.New[float64](shape...)
