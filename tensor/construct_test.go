@@ -42,9 +42,14 @@ func TestConstructorErrors(t *testing.T) {
 	var ae *tensor.ArgError
 	// big*big overflows int: 1<<40 on 64-bit, 1<<24 on 32-bit. wide*wide
 	// fits int but is more float64s than one allocation may hold: 1<<30 on
-	// 64-bit (2^63 bytes, the limit 2^46), 1<<14 on 32-bit (2^31 bytes, the
-	// limit half the address space).
+	// 64-bit (2^63 bytes, the limit at most 2^46), 1<<14 on 32-bit (2^31
+	// bytes, the limit at most half the address space).
 	const big, wide = 1 << (strconv.IntSize/2 + 8), 1 << (strconv.IntSize/2 - 2)
+	var allocErr *tensor.AllocError
+	wideBytes := "more than 9223372036854775807" // 2^63 does not fit int64
+	if strconv.IntSize == 32 {
+		wideBytes = "2147483648"
+	}
 	tests := []struct {
 		name   string
 		call   func() error
@@ -58,7 +63,8 @@ func TestConstructorErrors(t *testing.T) {
 		{"New overflow", func() error { _, err := tensor.New[int8](big, big); return err },
 			&se, fmt.Sprintf("invalid shape [%d, %d] at dimension 1: number of elements overflows int", big, big)},
 		{"New too large to allocate", func() error { _, err := tensor.New[float64](wide, wide); return err },
-			&se, fmt.Sprintf("invalid shape [%d, %d]: %d elements are too many to allocate", wide, wide, wide*wide)},
+			&allocErr, fmt.Sprintf("tensor: allocating [%d, %d] float64 needs %s bytes, more than the memory limit of %d bytes (tensor.SetMemoryLimit)",
+				wide, wide, wideBytes, tensor.MemoryLimit())},
 		{"Zeros negative", func() error { _, err := tensor.Zeros[float64](-2); return err },
 			&se, "invalid shape [-2] at dimension 0: negative extent -2"},
 		{"Ones negative", func() error { _, err := tensor.Ones[float64](3, -2); return err },

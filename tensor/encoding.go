@@ -15,11 +15,15 @@ const binaryMagic = "TPT\x01"
 // the magic "TPT\x01", the dtype's name as one length byte and the name, the
 // rank and each extent as uvarints, then the elements in row-major order,
 // little-endian (bools as one byte). Views are encoded by value: the result
-// does not depend on t's strides. Named element types cannot be encoded.
+// does not depend on t's strides. Named element types cannot be encoded,
+// and an encoding over the memory limit is an *AllocError.
 func (t *Tensor[T]) MarshalBinary() ([]byte, error) {
 	dt := dtype.Of[T]()
 	if !dt.Valid() {
 		return nil, &ArgError{Op: "MarshalBinary", Reason: "element type has no dtype"}
+	}
+	if err := checkAlloc[T](t.shape, t.Numel()); err != nil {
+		return nil, err
 	}
 	name := dt.String()
 	buf := make([]byte, 0, len(binaryMagic)+1+len(name)+binary.MaxVarintLen64*(1+len(t.shape))+t.Numel()*dt.Size())
@@ -77,6 +81,9 @@ func (t *Tensor[T]) UnmarshalBinary(data []byte) error {
 	size := dtype.Of[T]().Size()
 	if numel > len(p)/size || len(p) != numel*size {
 		return bad("shape %v needs %d bytes of elements, have %d", shape, numel*size, len(p))
+	}
+	if err := checkAlloc[T](shape, numel); err != nil {
+		return err
 	}
 	vals := alloc[T](numel)
 	decodeElems(vals, p)

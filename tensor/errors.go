@@ -2,7 +2,10 @@ package tensor
 
 import (
 	"fmt"
+	"math"
 	"strconv"
+
+	"github.com/tensorplay/tensorplay/dtype"
 )
 
 // BroadcastError reports two shapes that do not broadcast. Dim is the
@@ -146,3 +149,26 @@ func (e *BroadcastConditionError) Error() string {
 
 // Unwrap returns the underlying broadcast or shape error.
 func (e *BroadcastConditionError) Unwrap() error { return e.Err }
+
+// AllocError reports a request for more storage than the memory limit
+// allows (see MemoryLimit and SetMemoryLimit): Bytes were asked for to
+// hold a tensor of the given Shape and DType, and Limit is the limit then
+// in force. Bytes is math.MaxInt64 when the request does not fit int64.
+type AllocError struct {
+	Bytes int64
+	Limit int64
+	Shape Shape
+	DType dtype.DType
+}
+
+// Error names the tensor, the bytes requested and the limit: "tensor:
+// allocating [100000000000] float64 needs 800000000000 bytes, more than the
+// memory limit of 25769803776 bytes (tensor.SetMemoryLimit)".
+func (e *AllocError) Error() string {
+	needs := "needs " + strconv.FormatInt(e.Bytes, 10)
+	if e.Bytes == math.MaxInt64 {
+		needs = "needs more than " + strconv.FormatInt(e.Bytes, 10)
+	}
+	return "tensor: allocating " + e.Shape.String() + " " + e.DType.String() + " " + needs +
+		" bytes, more than the memory limit of " + strconv.FormatInt(e.Limit, 10) + " bytes (tensor.SetMemoryLimit)"
+}

@@ -2,7 +2,6 @@ package tensor
 
 import (
 	"fmt"
-	"math"
 	"reflect"
 
 	"github.com/tensorplay/tensorplay/dtype"
@@ -73,24 +72,6 @@ func New[T dtype.Elem](shape ...int) (*Tensor[T], error) {
 
 // Zeros is New: a zero-filled row-major tensor.
 func Zeros[T dtype.Elem](shape ...int) (*Tensor[T], error) { return New[T](shape...) }
-
-// maxAllocBytes bounds one allocation: past it make would panic ("len out
-// of range") instead of the constructor returning an error. On 32-bit
-// platforms it is half the address space.
-const maxAllocBytes = min(1<<46, math.MaxInt>>1)
-
-// checkAlloc reports a *ShapeError when n elements of T are more than one
-// allocation can hold.
-func checkAlloc[T dtype.Elem](s Shape, n int) error {
-	size := dtype.Of[T]().Size()
-	if size == 0 {
-		size = 16 // a named element type: assume the widest
-	}
-	if n > maxAllocBytes/size {
-		return &ShapeError{Shape: s, Axis: -1, Reason: fmt.Sprintf("%d elements are too many to allocate", n)}
-	}
-	return nil
-}
 
 // AsStrided returns a view of data with the given shape, strides and offset,
 // as torch.as_strided does. Every element the view can reach must lie inside
@@ -247,6 +228,8 @@ func (t *Tensor[T]) IsContiguous() bool {
 }
 
 // Contiguous returns t itself when it is contiguous, else a row-major copy.
+// Like Clone it panics with an *AllocError when the copy is over the memory
+// limit.
 func (t *Tensor[T]) Contiguous() *Tensor[T] {
 	if t.IsContiguous() {
 		return t
@@ -254,17 +237,29 @@ func (t *Tensor[T]) Contiguous() *Tensor[T] {
 	return t.Clone()
 }
 
-// Clone returns a row-major copy of t that shares no memory with it.
+// Clone returns a row-major copy of t that shares no memory with it. Like
+// Values it panics with an *AllocError when the copy is over the memory
+// limit.
 func (t *Tensor[T]) Clone() *Tensor[T] {
 	s := t.shape.Clone()
 	return &Tensor[T]{data: t.Values(), shape: s, strides: rowMajorStrides(s)}
 }
 
 // Values returns a new slice holding t's elements in row-major order.
+//
+// A copy of a view whose elements share memory (an expanded view) can be
+// far larger than its storage. When it would take more than MemoryLimit
+// bytes Values panics with an *AllocError, as bytes.Buffer panics with
+// ErrTooLarge, rather than let the runtime die of an unrecoverable out of
+// memory error; call CheckAlloc(t.DType(), t.Shape()) first where that can
+// happen.
 func (t *Tensor[T]) Values() []T {
 	n := t.Numel()
 	if n == 0 {
 		return []T{}
+	}
+	if err := checkAlloc[T](t.shape, n); err != nil {
+		panic(err)
 	}
 	if t.IsContiguous() && n*dtype.Of[T]().Size() < hugePageMin {
 		return append(make([]T, 0, n), t.data[t.offset:t.offset+n]...) // not zeroed first
