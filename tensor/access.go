@@ -6,6 +6,7 @@ import "fmt"
 // from the end. A wrong number of indices is an *ArgError, an index outside
 // its axis an *IndexError.
 func (t *Tensor[T]) At(idx ...int) (T, error) {
+	t = t.orEmpty()
 	off, err := t.elemOffset("At", idx)
 	if err != nil {
 		var z T
@@ -20,6 +21,7 @@ func (t *Tensor[T]) At(idx ...int) (T, error) {
 // HasInternalOverlap) is an *InternalOverlapError, since it would change
 // many elements at once.
 func (t *Tensor[T]) Set(v T, idx ...int) error {
+	t = t.orEmpty()
 	off, err := t.elemOffset("Set", idx)
 	if err != nil {
 		return err
@@ -34,6 +36,7 @@ func (t *Tensor[T]) Set(v T, idx ...int) error {
 // Item returns the only element of a one-element tensor of any rank, as
 // torch.Tensor.item does; other tensors give an *ArgError.
 func (t *Tensor[T]) Item() (T, error) {
+	t = t.orEmpty()
 	var z T
 	if n := t.Numel(); n != 1 {
 		return z, &ArgError{Op: "Item", Reason: fmt.Sprintf("a tensor with %d elements (shape %v) cannot be converted to a scalar", n, t.shape)}
@@ -49,6 +52,7 @@ func (t *Tensor[T]) Item() (T, error) {
 // Like PyTorch, it does not search for subtler overlaps of hand-made
 // AsStrided layouts.
 func (t *Tensor[T]) HasInternalOverlap() bool {
+	t = t.orEmpty()
 	for i, st := range t.strides {
 		if st == 0 && t.shape[i] > 1 {
 			return true

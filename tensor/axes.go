@@ -5,6 +5,7 @@ import "fmt"
 // Permute returns a view whose axis i is t's axis axes[i] (negative axes
 // count from the end). axes must name every axis exactly once.
 func (t *Tensor[T]) Permute(axes ...int) (*Tensor[T], error) {
+	t = t.orEmpty()
 	if len(axes) != len(t.shape) {
 		return nil, &ArgError{Op: "Permute", Reason: fmt.Sprintf("%d axes %v for a tensor of rank %d (shape %v)", len(axes), axes, len(t.shape), t.shape)}
 	}
@@ -28,6 +29,7 @@ func (t *Tensor[T]) Permute(axes ...int) (*Tensor[T], error) {
 // Transpose returns a view with axes a and b swapped (negative axes count
 // from the end), as torch.transpose does.
 func (t *Tensor[T]) Transpose(a, b int) (*Tensor[T], error) {
+	t = t.orEmpty()
 	x, err := Axis(a, len(t.shape))
 	if err != nil {
 		return nil, err
@@ -46,6 +48,7 @@ func (t *Tensor[T]) Transpose(a, b int) (*Tensor[T], error) {
 // returned as views unchanged, as NumPy's .T does; rank 3 and above is an
 // *ArgError (say which axes to swap with Transpose or Permute).
 func (t *Tensor[T]) T() (*Tensor[T], error) {
+	t = t.orEmpty()
 	switch len(t.shape) {
 	case 0, 1:
 		return t.view(t.offset, t.shape.Clone(), append([]int{}, t.strides...)), nil
@@ -59,6 +62,7 @@ func (t *Tensor[T]) T() (*Tensor[T], error) {
 // extent 1 (NumPy's rule; naming an axis of another extent is an *ArgError).
 // With no axes it drops every axis of extent 1.
 func (t *Tensor[T]) Squeeze(axes ...int) (*Tensor[T], error) {
+	t = t.orEmpty()
 	drop := make([]bool, len(t.shape))
 	if len(axes) == 0 {
 		for i, d := range t.shape {
@@ -91,6 +95,7 @@ func (t *Tensor[T]) Squeeze(axes ...int) (*Tensor[T], error) {
 // Unsqueeze returns a view with a new axis of extent 1 inserted at position
 // axis, which may range over [-rank-1, rank] (-1 appends).
 func (t *Tensor[T]) Unsqueeze(axis int) (*Tensor[T], error) {
+	t = t.orEmpty()
 	ax, err := Axis(axis, len(t.shape)+1)
 	if err != nil {
 		return nil, err

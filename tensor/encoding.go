@@ -18,6 +18,7 @@ const binaryMagic = "TPT\x01"
 // does not depend on t's strides. Named element types cannot be encoded,
 // and an encoding over the memory limit is an *AllocError.
 func (t *Tensor[T]) MarshalBinary() ([]byte, error) {
+	t = t.orEmpty()
 	dt := dtype.Of[T]()
 	if !dt.Valid() {
 		return nil, &ArgError{Op: "MarshalBinary", Reason: "element type has no dtype"}

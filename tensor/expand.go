@@ -11,6 +11,7 @@ import "fmt"
 // Several elements of an expanded view share one memory location: reading
 // it is fine, writing into it (Set, in-place operations) is an error.
 func (t *Tensor[T]) Expand(sizes ...int) (*Tensor[T], error) {
+	t = t.orEmpty()
 	if len(sizes) < len(t.shape) {
 		return nil, &ArgError{Op: "Expand", Reason: fmt.Sprintf("the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)", len(sizes), len(t.shape))}
 	}
@@ -33,6 +34,7 @@ func (t *Tensor[T]) Expand(sizes ...int) (*Tensor[T], error) {
 // the target extent or be 1. It is an *ExpandError otherwise, and a
 // *ShapeError for a negative or overflowing shape.
 func (t *Tensor[T]) BroadcastTo(shape ...int) (*Tensor[T], error) {
+	t = t.orEmpty()
 	target := Shape(shape).Clone()
 	if _, err := target.Numel(); err != nil {
 		return nil, err

@@ -34,6 +34,7 @@ func (t *Tensor[T]) Format(f fmt.State, verb rune) {
 		io.WriteString(f, "<nil>")
 		return
 	}
+	t = t.orEmpty()
 	prec, hasPrec := f.Precision()
 	if !hasPrec {
 		prec = printPrecision
@@ -53,7 +54,7 @@ func (t *Tensor[T]) String() string {
 	if t == nil {
 		return "<nil>"
 	}
-	return t.str(printPrecision, false)
+	return t.orEmpty().str(printPrecision, false)
 }
 
 // str is numpy's array_str. A 0-d tensor prints as the scalar does, unless a

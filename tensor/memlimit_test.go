@@ -82,7 +82,7 @@ func TestAllocErrors(t *testing.T) {
 		call func() error
 		want string
 	}{
-		{"New", func() error { _, err := tensor.New[float64](1 << 17, 2); return err }, text("[131072, 2]", "float64", 2<<20)},
+		{"New", func() error { _, err := tensor.New[float64](1<<17, 2); return err }, text("[131072, 2]", "float64", 2<<20)},
 		{"Zeros", func() error { _, err := tensor.Zeros[uint8](limit + 1); return err }, text("[1048577]", "uint8", limit+1)},
 		{"Ones", func() error { _, err := tensor.Ones[int8](1 << 21); return err }, text("[2097152]", "int8", 2<<20)},
 		{"Full", func() error { _, err := tensor.Full[int32](7, 1<<19); return err }, text("[524288]", "int32", 2<<20)},

@@ -9,6 +9,7 @@ import "fmt"
 // ReshapeView to insist on a view. A shape that does not fit t's element
 // count is a *ReshapeError.
 func (t *Tensor[T]) Reshape(shape ...int) (*Tensor[T], error) {
+	t = t.orEmpty()
 	target, err := t.resolveShape(shape)
 	if err != nil {
 		return nil, err
@@ -27,6 +28,7 @@ func (t *Tensor[T]) Reshape(shape ...int) (*Tensor[T], error) {
 // the new shape (e.g. a transposed matrix flattened) it returns a
 // *ReshapeError with NotView set, as torch.Tensor.view does.
 func (t *Tensor[T]) ReshapeView(shape ...int) (*Tensor[T], error) {
+	t = t.orEmpty()
 	target, err := t.resolveShape(shape)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import "fmt"
 // end"). step must be positive (negative strides are not representable); a
 // step <= 0 is an *ArgError, a bad axis an *AxisError.
 func (t *Tensor[T]) Slice(axis, start, stop, step int) (*Tensor[T], error) {
+	t = t.orEmpty()
 	ax, err := Axis(axis, len(t.shape))
 	if err != nil {
 		return nil, err
@@ -74,6 +75,7 @@ func clampIndex(i, n int) int {
 // negative i counts from the end; an index outside the axis is an
 // *IndexError, a bad axis an *AxisError.
 func (t *Tensor[T]) Index(axis, i int) (*Tensor[T], error) {
+	t = t.orEmpty()
 	ax, err := Axis(axis, len(t.shape))
 	if err != nil {
 		return nil, err

@@ -38,10 +38,32 @@ type Any interface {
 	// MayOverlap reports whether the memory spans of the two tensors'
 	// elements intersect.
 	MayOverlap(o Any) bool
+	// IsZero reports whether this is the zero Tensor, Tensor[T]{}, which
+	// reads as an empty 1-D tensor.
+	IsZero() bool
 	anyTensor()
 }
 
 func (t *Tensor[T]) anyTensor() {}
+
+// IsZero reports whether t is the zero Tensor, Tensor[T]{}: a tensor no
+// constructor returns, which every method treats as the empty 1-D tensor
+// FromSlice[T](nil, 0) (shape [0], strides [1], no storage). Packages that
+// take tensors from callers can use it to refuse one that was never made.
+// A nil *Tensor is not zero (IsZero returns false); its other methods
+// panic, as for any nil pointer.
+func (t *Tensor[T]) IsZero() bool { return t != nil && len(t.shape) == 0 && len(t.data) == 0 }
+
+// orEmpty returns t, or for the zero Tensor the empty 1-D tensor it stands
+// for. Every exported method that reads t's layout starts with it. (No
+// constructor or view makes a 0-d tensor without storage: a 0-d tensor
+// has one element.)
+func (t *Tensor[T]) orEmpty() *Tensor[T] {
+	if len(t.shape) == 0 && len(t.data) == 0 {
+		return &Tensor[T]{shape: Shape{0}, strides: []int{1}}
+	}
+	return t
+}
 
 // FromSlice wraps data as a row-major tensor of the given shape without
 // copying. len(data) must equal the number of elements.
@@ -118,10 +140,16 @@ func (t *Tensor[T]) view(offset int, shape Shape, strides []int) *Tensor[T] {
 func (t *Tensor[T]) DType() dtype.DType { return dtype.Of[T]() }
 
 // Shape returns the extents. The result must not be modified.
-func (t *Tensor[T]) Shape() Shape { return t.shape }
+func (t *Tensor[T]) Shape() Shape {
+	t = t.orEmpty()
+	return t.shape
+}
 
 // Strides returns the strides in elements. The result must not be modified.
-func (t *Tensor[T]) Strides() []int { return t.strides }
+func (t *Tensor[T]) Strides() []int {
+	t = t.orEmpty()
+	return t.strides
+}
 
 // Offset returns the storage index of the first element.
 func (t *Tensor[T]) Offset() int { return t.offset }
@@ -158,6 +186,7 @@ func (t *Tensor[T]) SameStorage(o Any) bool {
 // that take alternate elements count as overlapping; two that take its
 // halves do not. Empty tensors overlap nothing.
 func (t *Tensor[T]) MayOverlap(o Any) bool {
+	t = t.orEmpty()
 	u, ok := o.(*Tensor[T])
 	if !ok || t.Numel() == 0 || u.Numel() == 0 {
 		return false
@@ -190,10 +219,14 @@ func (t *Tensor[T]) SameBase(o Any) bool {
 }
 
 // Rank returns the number of axes.
-func (t *Tensor[T]) Rank() int { return len(t.shape) }
+func (t *Tensor[T]) Rank() int {
+	t = t.orEmpty()
+	return len(t.shape)
+}
 
 // Numel returns the number of elements.
 func (t *Tensor[T]) Numel() int {
+	t = t.orEmpty()
 	n, _, _ := shapeCount(t.shape)
 	return n
 }
@@ -201,6 +234,7 @@ func (t *Tensor[T]) Numel() int {
 // Dim returns the extent of axis i (negative counts from the end), or an
 // *AxisError.
 func (t *Tensor[T]) Dim(i int) (int, error) {
+	t = t.orEmpty()
 	a, err := Axis(i, len(t.shape))
 	if err != nil {
 		return 0, err
@@ -211,6 +245,7 @@ func (t *Tensor[T]) Dim(i int) (int, error) {
 // IsContiguous reports whether t is row-major and dense (ignoring the strides
 // of size-1 axes), so that its elements are Data()[Offset():Offset()+Numel()].
 func (t *Tensor[T]) IsContiguous() bool {
+	t = t.orEmpty()
 	if t.Numel() == 0 {
 		return true
 	}
@@ -241,6 +276,7 @@ func (t *Tensor[T]) Contiguous() *Tensor[T] {
 // Values it panics with an *AllocError when the copy is over the memory
 // limit.
 func (t *Tensor[T]) Clone() *Tensor[T] {
+	t = t.orEmpty()
 	s := t.shape.Clone()
 	return &Tensor[T]{data: t.Values(), shape: s, strides: rowMajorStrides(s)}
 }
@@ -254,6 +290,7 @@ func (t *Tensor[T]) Clone() *Tensor[T] {
 // memory error; call CheckAlloc(t.DType(), t.Shape()) first where that can
 // happen.
 func (t *Tensor[T]) Values() []T {
+	t = t.orEmpty()
 	n := t.Numel()
 	if n == 0 {
 		return []T{}
