@@ -41,14 +41,19 @@ func (e *ShapeError) Error() string {
 	return fmt.Sprintf("invalid shape %v: %s", e.Shape, e.Reason)
 }
 
-// AxisError reports an axis outside [-rank, rank).
+// AxisError reports an axis outside [-rank, rank), or any axis of a 0-d
+// tensor, which has none.
 type AxisError struct {
 	Axis, Rank int
 }
 
 // Error is PyTorch's text: "Dimension out of range (expected to be in range
-// of [-2, 1], but got 2)".
+// of [-2, 1], but got 2)", and for a 0-d tensor "Dimension specified as 0
+// but tensor has no dimensions".
 func (e *AxisError) Error() string {
+	if e.Rank == 0 {
+		return fmt.Sprintf("Dimension specified as %d but tensor has no dimensions", e.Axis)
+	}
 	return fmt.Sprintf("Dimension out of range (expected to be in range of [%d, %d], but got %d)",
 		-e.Rank, e.Rank-1, e.Axis)
 }

@@ -288,7 +288,9 @@ func TestViewErrors(t *testing.T) {
 		{"index negative out of range", func() (*tensor.Tensor[float64], error) { return x.Index(1, -4) },
 			&ie, "index -4 is out of bounds for dimension 1 with size 3"},
 		{"index of a scalar", func() (*tensor.Tensor[float64], error) { return grid(t).Index(0, 0) },
-			&axe, "Dimension out of range (expected to be in range of [0, -1], but got 0)"},
+			&axe, "Dimension specified as 0 but tensor has no dimensions"},
+		{"negative index of a scalar", func() (*tensor.Tensor[float64], error) { return grid(t).Slice(-1, 0, 1, 1) },
+			&axe, "Dimension specified as -1 but tensor has no dimensions"},
 		{"expand non-1", func() (*tensor.Tensor[float64], error) { return x.Expand(4, 3) },
 			&ee, "The expanded size of the tensor (4) must match the existing size (2) at non-singleton dimension 0.  Target sizes: [4, 3].  Tensor sizes: [2, 3]"},
 		{"expand fewer sizes", func() (*tensor.Tensor[float64], error) { return x.Expand(3) },
@@ -317,6 +319,31 @@ func TestViewErrors(t *testing.T) {
 			assert.Nil(t, got)
 			assert.True(t, errors.As(err, tt.target), "error type %T", err)
 			assert.EqualError(t, err, tt.msg)
+		})
+	}
+}
+
+// TestAxisErrorText checks tensor.Axis's errors in PyTorch's words: the
+// range for a tensor with axes, and "no dimensions" for a 0-d tensor,
+// whose range [0, -1] would be empty.
+func TestAxisErrorText(t *testing.T) {
+	tests := []struct {
+		axis, rank int
+		want       string
+	}{
+		{2, 2, "Dimension out of range (expected to be in range of [-2, 1], but got 2)"},
+		{-3, 2, "Dimension out of range (expected to be in range of [-2, 1], but got -3)"},
+		{0, 0, "Dimension specified as 0 but tensor has no dimensions"},
+		{-1, 0, "Dimension specified as -1 but tensor has no dimensions"},
+		{math.MinInt, 1, fmt.Sprintf("Dimension out of range (expected to be in range of [-1, 0], but got %d)", math.MinInt)},
+		{math.MaxInt, 3, fmt.Sprintf("Dimension out of range (expected to be in range of [-3, 2], but got %d)", math.MaxInt)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.want, func(t *testing.T) {
+			_, err := tensor.Axis(tc.axis, tc.rank)
+			var ae *tensor.AxisError
+			require.ErrorAs(t, err, &ae)
+			assert.EqualError(t, err, tc.want)
 		})
 	}
 }
