@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
@@ -14,6 +15,11 @@ import (
 
 // Executor evaluates graphs with a fixed pool of workers. Its zero value is
 // not usable; create one with New. Executors are safe for concurrent use.
+//
+// The workers start on first use and stop at Close, or once the executor
+// is unreachable (it need not be closed to be collected). Every method and
+// function given a nil or closed executor returns an error
+// (ErrNilExecutor, ErrClosed).
 type Executor struct {
 	workers int
 	grain   int
@@ -24,6 +30,7 @@ type Executor struct {
 
 	poolOnce sync.Once
 	workPool *pool
+	closed   atomic.Bool
 
 	cache planCache
 }
@@ -98,7 +105,11 @@ func New(opts ...Option) *Executor {
 // With returns a new executor with x's options and then opts applied: the
 // same settings, its own workers and plan cache. bench uses it to run a
 // workload on an executor like the caller's but with compiled kernels off.
+// A nil x gives New(opts...).
 func (x *Executor) With(opts ...Option) *Executor {
+	if x == nil {
+		return New(opts...)
+	}
 	y := &Executor{workers: x.workers, grain: x.grain, block: x.block, debug: x.debug, noKernels: x.noKernels}
 	for _, o := range opts {
 		o(y)
@@ -106,22 +117,68 @@ func (x *Executor) With(opts ...Option) *Executor {
 	return y
 }
 
-// Workers returns the number of goroutines x evaluates with.
-func (x *Executor) Workers() int { return x.workers }
+// Workers returns the number of goroutines x evaluates with (0 for a nil x).
+func (x *Executor) Workers() int {
+	if x == nil {
+		return 0
+	}
+	return x.workers
+}
 
-// Close stops x's worker goroutines. x must not be used afterwards. The
-// workers start on first use, so an executor that never ran in parallel has
-// none to stop.
+// Close stops x's worker goroutines. Later evaluations with x return
+// ErrClosed; evaluations running when Close is called finish on their
+// calling goroutines. Closing twice, or a nil x, is harmless. The workers
+// start on first use, so an executor that never ran in parallel has none
+// to stop; and an executor that is dropped without Close has its workers
+// stopped once it is collected.
 func (x *Executor) Close() {
+	if x == nil {
+		return
+	}
+	x.closed.Store(true)
 	x.poolOnce.Do(func() {}) // no pool may start after Close
 	if x.workPool != nil {
-		close(x.workPool.work)
+		x.workPool.close()
 	}
 }
 
+// pool returns x's workers, starting them on first use; nil after Close.
+// The workers hold only the pool, so x can become unreachable while they
+// wait: its cleanup then closes the pool and they exit.
 func (x *Executor) pool() *pool {
-	x.poolOnce.Do(func() { x.workPool = newPool(x.workers) })
+	x.poolOnce.Do(func() {
+		p := newPool(x.workers)
+		x.workPool = p
+		runtime.AddCleanup(x, (*pool).close, p)
+	})
 	return x.workPool
+}
+
+// usable reports why x cannot evaluate: nil or closed.
+func (x *Executor) usable() error {
+	switch {
+	case x == nil:
+		return ErrNilExecutor
+	case x.closed.Load():
+		return ErrClosed
+	}
+	return nil
+}
+
+// eval is evaluate behind the last line of defence: a failure inside the
+// run (see failure) is returned as its error, and any other panic, on the
+// calling goroutine or (through pool.parallel) on a worker, as an
+// *InternalError, so that no evaluation kills the program.
+func (x *Executor) eval(roots []*expr.Node, dsts []tensor.Any, binds []Binding, results []tensor.Any) (err error) {
+	if err := x.usable(); err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = recoveredError(r)
+		}
+	}()
+	return x.evaluate(roots, dsts, binds, results)
 }
 
 // Default is the executor of the package-level functions.
@@ -151,13 +208,16 @@ func Eval[T dtype.Elem](e expr.Expr[T], binds ...Binding) (*tensor.Tensor[T], er
 
 // EvalWith evaluates e with executor x into a new tensor.
 func EvalWith[T dtype.Elem](x *Executor, e expr.Expr[T], binds ...Binding) (*tensor.Tensor[T], error) {
+	if err := x.usable(); err != nil {
+		return nil, err
+	}
 	root := e.Node()
 	if err := root.Err(); err != nil {
 		return nil, err
 	}
 	roots := [1]*expr.Node{root}
 	var res [1]tensor.Any
-	if err := x.evaluate(roots[:], nil, binds, res[:]); err != nil {
+	if err := x.eval(roots[:], nil, binds, res[:]); err != nil {
 		return nil, err
 	}
 	return res[0].(*tensor.Tensor[T]), nil
@@ -194,6 +254,9 @@ func EvalTo[T dtype.Elem](dst *tensor.Tensor[T], e expr.Expr[T], binds ...Bindin
 
 // EvalToWith evaluates e into dst with executor x.
 func EvalToWith[T dtype.Elem](x *Executor, dst *tensor.Tensor[T], e expr.Expr[T], binds ...Binding) error {
+	if err := x.usable(); err != nil {
+		return err
+	}
 	if dst == nil {
 		return &InplaceError{Reason: "nil destination"}
 	}
@@ -210,6 +273,9 @@ func EvalToWith[T dtype.Elem](x *Executor, dst *tensor.Tensor[T], e expr.Expr[T]
 // returns the tensors holding the roots' values. Every check runs before
 // anything is written: on error no destination has changed.
 func (x *Executor) Run(roots []*expr.Node, dsts []tensor.Any, binds ...Binding) ([]tensor.Any, error) {
+	if err := x.usable(); err != nil {
+		return nil, err
+	}
 	if dsts != nil && len(dsts) != len(roots) {
 		return nil, &InplaceError{Reason: "one destination per root is needed"}
 	}
@@ -231,14 +297,14 @@ func (x *Executor) Run(roots []*expr.Node, dsts []tensor.Any, binds ...Binding) 
 	}
 	for _, r := range roots {
 		if r == nil {
-			return nil, errNilRoot
+			return nil, ErrNilExpr
 		}
 		if err := r.Err(); err != nil {
 			return nil, err
 		}
 	}
 	out := make([]tensor.Any, len(roots))
-	if err := x.evaluate(roots, dsts, binds, out); err != nil {
+	if err := x.eval(roots, dsts, binds, out); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -151,5 +151,5 @@ func (x *Executor) runTo(root *expr.Node, dst tensor.Any, binds []Binding) error
 		return err
 	}
 	roots, dsts := [1]*expr.Node{root}, [1]tensor.Any{dst}
-	return x.evaluate(roots[:], dsts[:], binds, nil)
+	return x.eval(roots[:], dsts[:], binds, nil)
 }

@@ -13,9 +13,15 @@ type tasker interface {
 // pool is a fixed set of worker goroutines. A job wakes at most n-1 of them
 // with one channel send each; they and the caller take task indices from an
 // atomic counter until none are left. No goroutine is started per job or task.
+//
+// The workers hold the pool, never the Executor, so that an executor
+// dropped without Close can be collected; its cleanup closes the pool (see
+// Executor.pool). A closed pool runs jobs on the calling goroutine alone.
 type pool struct {
-	work chan *job
-	n    int
+	mu     sync.RWMutex // held for reading while a job is handed out, for writing by close
+	closed bool
+	work   chan *job
+	n      int
 }
 
 type job struct {
@@ -23,16 +29,23 @@ type job struct {
 	tasks int64
 	t     tasker
 	wg    sync.WaitGroup
+
+	mu  sync.Mutex
+	err error // the first task's failure (see fail)
 }
 
 var jobs = sync.Pool{New: func() any { return new(job) }}
+
+// taskHook, when set (by tests), is called before every task the pool
+// runs, with worker true on a worker goroutine.
+var taskHook func(worker bool)
 
 func newPool(workers int) *pool {
 	p := &pool{work: make(chan *job, workers), n: workers}
 	for i := 0; i < workers-1; i++ {
 		go func() {
 			for j := range p.work {
-				j.drain()
+				j.drain(true)
 				j.wg.Done()
 			}
 		}()
@@ -40,28 +53,72 @@ func newPool(workers int) *pool {
 	return p
 }
 
+// close stops the workers once they have finished the jobs they were given.
+// Closing twice is harmless.
+func (p *pool) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.closed {
+		p.closed = true
+		close(p.work)
+	}
+}
+
 // parallel runs tasks 0..tasks-1 of t on the pool and the calling goroutine
-// and returns when all have finished.
+// and returns when all have finished. A nil or closed pool (an executor
+// closed while it evaluates) runs them on the calling goroutine.
+//
+// A task that panics stops the job: the tasks not yet started are skipped,
+// and once every running task has returned, parallel panics on the calling
+// goroutine with the failure (see fail), which the entry point that started
+// the evaluation returns as its error. The workers carry on.
 func (p *pool) parallel(tasks int, t tasker) {
 	j := jobs.Get().(*job)
 	j.t, j.tasks = t, int64(tasks)
 	j.next.Store(0)
-	helpers := min(p.n-1, tasks-1)
-	j.wg.Add(helpers)
-	for i := 0; i < helpers; i++ {
-		p.work <- j
+	helpers := 0
+	if p != nil {
+		p.mu.RLock()
+		if !p.closed {
+			helpers = min(p.n-1, tasks-1)
+			j.wg.Add(helpers)
+			for i := 0; i < helpers; i++ {
+				p.work <- j
+			}
+		}
+		p.mu.RUnlock()
 	}
-	j.drain()
+	j.drain(false)
 	j.wg.Wait()
-	j.t = nil
+	err := j.err
+	j.t, j.err = nil, nil
 	jobs.Put(j)
+	if err != nil {
+		panic(failure{err})
+	}
 }
 
-func (j *job) drain() {
+// drain runs tasks until none are left. A panic in a task is recovered
+// here, on the goroutine that ran it, and recorded as the job's failure.
+func (j *job) drain(worker bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			err := recoveredError(r)
+			j.mu.Lock()
+			if j.err == nil {
+				j.err = err
+			}
+			j.mu.Unlock()
+			j.next.Store(j.tasks) // start no more tasks
+		}
+	}()
 	for {
 		i := j.next.Add(1) - 1
 		if i >= j.tasks {
 			return
+		}
+		if h := taskHook; h != nil {
+			h(worker)
 		}
 		j.t.runTask(int(i))
 	}

@@ -165,8 +165,14 @@ func (impl[T]) newSlot(block int, scalar bool) slotAny { return newSlot[T](block
 
 func (impl[T]) newSlots(lens []int, scalar []bool) []slotAny { return newSlots[T](lens, scalar) }
 
+// alloc allocates a result, temporary or staging tensor of a run. One
+// that does not fit (tensor.New's error) stops the run before any step
+// has written anything: the run allocates all its tensors first.
 func (impl[T]) alloc(shape tensor.Shape) tensor.Any {
-	t, _ := tensor.New[T](shape...)
+	t, err := tensor.New[T](shape...)
+	if err != nil {
+		fail(err)
+	}
 	return t
 }
 
