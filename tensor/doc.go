@@ -11,6 +11,31 @@
 // row-major (C order). A Shape of rank 0 is a scalar with one element; an
 // extent of 0 is allowed everywhere and makes an empty tensor.
 //
+// An extent of 0 makes the element count 0 whatever the other extents (see
+// Shape.Numel); otherwise the product of the extents must fit int, or the
+// shape is a *ShapeError wherever it is made. A new empty tensor's strides
+// are row-major with extents of 0 counted as 1, as NumPy's are, and stop at
+// math.MaxInt where those products would pass it (only an empty shape can
+// get there, and its strides address nothing): strides never overflow.
+//
+// # The zero Tensor
+//
+// The zero value Tensor[T]{}, which no constructor returns, reads through
+// every method as the empty 1-D tensor FromSlice[T](nil, 0): shape [0],
+// strides [1], no storage. IsZero reports whether a tensor is that value,
+// for APIs that would rather refuse it. A nil *Tensor is not a tensor.
+//
+// # Memory limit
+//
+// Every allocation of storage the package makes is checked first against
+// MemoryLimit: by default the machine's memory (on Linux the physical
+// memory, or the process's cgroup limit when lower), at most 64 TiB. A
+// request over it is an *AllocError, not the runtime's unrecoverable out of
+// memory; SetMemoryLimit changes the limit, and CheckAlloc makes the check
+// for code that allocates tensor storage itself. Values, Clone and
+// Contiguous have no error result and panic with the *AllocError instead,
+// as bytes.Buffer panics with ErrTooLarge.
+//
 // Storage of 4 MiB or more that the package allocates can be backed by
 // transparent huge pages on Linux, as NumPy's is (see SetHugePages; off by
 // default).
@@ -43,10 +68,13 @@
 // Functions that can fail on their arguments return an error and never panic:
 // *ShapeError (negative extent, element count overflow, data of the wrong
 // length), *AxisError, *IndexError, *ExpandError, *ReshapeError, *ArgError
-// (zero step, ragged nested slices, repeated axes) and, for broadcasting,
-// *BroadcastError and *BroadcastConditionError. Their texts follow PyTorch's
-// (or CANN's) wording and name the shapes and the axis. Must turns an error
-// into a panic for arguments known to be valid.
+// (zero step, ragged nested slices, repeated axes), *AllocError (storage over
+// the memory limit) and, for broadcasting, *BroadcastError and
+// *BroadcastConditionError. Their texts follow PyTorch's (or CANN's) wording
+// and name the shapes and the axis. Must turns an error into a panic for
+// arguments known to be valid; Values, Clone and Contiguous panic with an
+// *AllocError over the memory limit. Those are the only panics the package
+// raises.
 //
 // # Broadcasting
 //
