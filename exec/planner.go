@@ -121,13 +121,21 @@ func (pl *planner) cse(roots []*expr.Node) []*expr.Node {
 	return out
 }
 
+// args returns n's canonical operands. The slice must not be modified: it
+// is n's own when every operand is canonical, as most are.
 func (pl *planner) args(n *expr.Node) []*expr.Node {
 	args := n.Args()
-	out := make([]*expr.Node, len(args))
 	for i, a := range args {
-		out[i] = pl.canon[a]
+		if c := pl.canon[a]; c != a {
+			out := append([]*expr.Node(nil), args...)
+			out[i] = c
+			for j := i + 1; j < len(args); j++ {
+				out[j] = pl.canon[args[j]]
+			}
+			return out
+		}
 	}
-	return out
+	return args
 }
 
 // checkDsts applies the in-place rules to destinations before anything runs.
@@ -175,9 +183,23 @@ func (pl *planner) materialize(roots []*expr.Node, dsts []tensor.Any) {
 		pl.computeLevels()
 		claim := map[*expr.Node]any{}
 		changed := false
-		var visit func(n *expr.Node, owner any)
-		visit = func(n *expr.Node, owner any) {
-			for _, a := range pl.args(n) {
+		// visit claims for owner the fused operands below n, depth first
+		// with a stack of its own (chains may be any length).
+		type frame struct {
+			args []*expr.Node
+			next int
+		}
+		var stack []frame
+		visit := func(n *expr.Node, owner any) {
+			stack = append(stack[:0], frame{args: pl.args(n)})
+			for len(stack) > 0 {
+				f := &stack[len(stack)-1]
+				if f.next == len(f.args) {
+					stack = stack[:len(stack)-1]
+					continue
+				}
+				a := f.args[f.next]
+				f.next++
 				if !a.Op().Elementwise() || pl.mat[a] {
 					continue
 				}
@@ -189,7 +211,7 @@ func (pl *planner) materialize(roots []*expr.Node, dsts []tensor.Any) {
 					continue
 				}
 				claim[a] = owner
-				visit(a, owner)
+				stack = append(stack, frame{args: pl.args(a)})
 			}
 		}
 		for _, n := range pl.order {

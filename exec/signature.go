@@ -20,7 +20,10 @@ type walker struct {
 	index     map[*expr.Node]int // for large graphs; small ones search nodes
 	leaves    []tensor.Any       // the tensor of each leaf, in walk order
 	leafNodes []*expr.Node
+	leafOf    []int              // per node in walk order: its leaf ordinal, or -1
+	sameLeaf  map[tensor.Any]int // for many leaves: a tensor's first leaf ordinal
 	sig       []uint64
+	probes    int // node and tensor comparisons and lookups: the walk's work, tested to grow linearly
 }
 
 type walkFrame struct {
@@ -36,15 +39,21 @@ func (w *walker) reset() {
 	clear(w.nodes)
 	clear(w.leaves)
 	clear(w.leafNodes)
+	clear(w.stack)
 	w.nodes, w.leaves, w.leafNodes, w.sig, w.stack = w.nodes[:0], w.leaves[:0], w.leafNodes[:0], w.sig[:0], w.stack[:0]
+	w.leafOf, w.probes = w.leafOf[:0], 0
 	if w.index != nil {
 		clear(w.index)
+	}
+	if w.sameLeaf != nil {
+		clear(w.sameLeaf)
 	}
 }
 
 func (w *walker) lookup(n *expr.Node) (int, bool) {
 	if len(w.nodes) <= linearSearchMax {
 		for i, m := range w.nodes {
+			w.probes++
 			if m == n {
 				return i, true
 			}
@@ -59,6 +68,7 @@ func (w *walker) lookup(n *expr.Node) (int, bool) {
 			w.index[m] = i
 		}
 	}
+	w.probes++
 	i, ok := w.index[n]
 	return i, ok
 }
@@ -82,7 +92,11 @@ func (w *walker) walk(roots []*expr.Node, dsts []tensor.Any, binds []Binding) {
 			if f.arg < len(args) {
 				a := args[f.arg]
 				f.arg++
-				if _, ok := w.lookup(a); !ok && !w.onStack(a) {
+				// The stack is a path of operands, and a node's operands
+				// are built before it, so a node on the stack is never
+				// met again before it is visited: only visited nodes are
+				// skipped.
+				if _, ok := w.lookup(a); !ok {
 					w.stack = append(w.stack, walkFrame{a, 0})
 				}
 				continue
@@ -120,17 +134,9 @@ func (w *walker) walk(roots []*expr.Node, dsts []tensor.Any, binds []Binding) {
 	}
 }
 
-func (w *walker) onStack(n *expr.Node) bool {
-	for _, f := range w.stack {
-		if f.n == n {
-			return true
-		}
-	}
-	return false
-}
-
 func (w *walker) visit(n *expr.Node, binds []Binding) {
 	w.nodes = append(w.nodes, n)
+	w.leafOf = append(w.leafOf, -1)
 	if w.index != nil {
 		w.index[n] = len(w.nodes) - 1
 	}
@@ -154,13 +160,8 @@ func (w *walker) visit(n *expr.Node, binds []Binding) {
 				}
 			}
 		}
-		same := uint64(len(w.leaves))
-		for i, l := range w.leaves {
-			if t != nil && l == t {
-				same = uint64(i)
-				break
-			}
-		}
+		same := uint64(w.firstLeaf(t))
+		w.leafOf[len(w.leafOf)-1] = len(w.leaves)
 		w.leaves = append(w.leaves, t)
 		w.leafNodes = append(w.leafNodes, n)
 		w.sig = append(w.sig, same)
@@ -201,12 +202,43 @@ func (w *walker) hash() uint64 {
 	return h
 }
 
-// leafOrdinal returns the position of leaf node n in the walk.
-func (w *walker) leafOrdinal(n *expr.Node) int {
-	for i, m := range w.leafNodes {
-		if m == n {
-			return i
+// firstLeaf returns the ordinal of the first leaf walked so far whose
+// tensor is t, or the ordinal t's leaf is about to get.
+func (w *walker) firstLeaf(t tensor.Any) int {
+	if t == nil {
+		return len(w.leaves)
+	}
+	if len(w.leaves) <= linearSearchMax {
+		for i, l := range w.leaves {
+			w.probes++
+			if l == t {
+				return i
+			}
 		}
+		return len(w.leaves)
+	}
+	if w.sameLeaf == nil {
+		w.sameLeaf = make(map[tensor.Any]int)
+	}
+	if len(w.sameLeaf) == 0 {
+		for i := len(w.leaves) - 1; i >= 0; i-- { // the first ordinal wins
+			if l := w.leaves[i]; l != nil {
+				w.sameLeaf[l] = i
+			}
+		}
+	}
+	w.probes++
+	if i, ok := w.sameLeaf[t]; ok {
+		return i
+	}
+	w.sameLeaf[t] = len(w.leaves)
+	return len(w.leaves)
+}
+
+// leafOrdinal returns the position of leaf node n in the walk, or -1.
+func (w *walker) leafOrdinal(n *expr.Node) int {
+	if i, ok := w.lookup(n); ok {
+		return w.leafOf[i]
 	}
 	return -1
 }

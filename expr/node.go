@@ -89,6 +89,18 @@ func newNode(op Op, args ...*Node) (*Node, bool) {
 	return n, true
 }
 
+// setShape gives n its concrete shape. Every node gets its shape here (a
+// symbolic node through setDims), so that every shape rule ends in this one
+// check: a shape whose element count does not fit an int is a
+// *tensor.ShapeError, and no node has one. A test holds the package to it.
+func setShape(n *Node, s tensor.Shape) {
+	if _, err := s.Numel(); err != nil {
+		n.err, n.shape = err, nil
+		return
+	}
+	n.shape = s
+}
+
 // errNode returns a node that carries err.
 func errNode(op Op, err error) *Node {
 	return &Node{id: nextID.Add(1), op: op, err: err}
@@ -156,23 +168,36 @@ type Any interface {
 }
 
 // PostOrder returns every node reachable from roots, each once, operands
-// before the nodes that use them.
+// before the nodes that use them (operands in order). It walks with a stack
+// of its own, so a graph of any depth is walked.
 func PostOrder(roots ...*Node) []*Node {
 	seen := make(map[*Node]bool)
 	var order []*Node
-	var visit func(n *Node)
-	visit = func(n *Node) {
-		if n == nil || seen[n] {
-			return
-		}
-		seen[n] = true
-		for _, a := range n.args {
-			visit(a)
-		}
-		order = append(order, n)
+	type frame struct {
+		n   *Node
+		arg int
 	}
+	var stack []frame
 	for _, r := range roots {
-		visit(r)
+		if r == nil || seen[r] {
+			continue
+		}
+		seen[r] = true
+		stack = append(stack, frame{r, 0})
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			if f.arg < len(f.n.args) {
+				a := f.n.args[f.arg]
+				f.arg++
+				if a != nil && !seen[a] {
+					seen[a] = true
+					stack = append(stack, frame{a, 0})
+				}
+				continue
+			}
+			order = append(order, f.n)
+			stack = stack[:len(stack)-1]
+		}
 	}
 	return order
 }

@@ -30,29 +30,38 @@ func Param[T dtype.Elem](name string, t *tensor.Tensor[T]) Expr[T] {
 // Nodes are told apart by creation order, so build must not use nodes that
 // other goroutines create while it runs.
 func Scope[T dtype.Elem](name string, build func() Expr[T]) Expr[T] {
+	if build == nil {
+		return Expr[T]{errNode(OpInvalid, &tensor.ArgError{Op: "expr.Scope", Reason: "build func is nil"})}
+	}
 	start := nextID.Load()
 	y := build()
 	n := y.Node()
 	if n.err != nil || n.id <= start || len(n.args) == 0 {
 		return y // nothing new to name
 	}
+	// The inputs, in depth-first order of first use: an explicit stack of
+	// operand lists, so that a composite of any depth is walked.
 	var in []*Node
-	seen := map[*Node]bool{}
-	var visit func(m *Node)
-	visit = func(m *Node) {
+	seen := map[*Node]bool{n: true}
+	stack := [][]*Node{n.args}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if len(*top) == 0 {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		m := (*top)[0]
+		*top = (*top)[1:]
 		if seen[m] {
-			return
+			continue
 		}
 		seen[m] = true
 		if m.id <= start {
 			in = append(in, m)
-			return
+			continue
 		}
-		for _, a := range m.args {
-			visit(a)
-		}
+		stack = append(stack, m.args)
 	}
-	visit(n)
 	// The root is a copy that carries the name: nodes never change once
 	// returned, and the copy computes what n does from the same operands.
 	c := *n
@@ -90,7 +99,7 @@ func (n *Node) ScopeName() string {
 // into it (parameters and constants are not listed) and of its result.
 // Parameters counts the elements of every Param leaf.
 func Summary(root Any) string {
-	r := root.Node()
+	r := nodeOf(root)
 	if r.err != nil {
 		return "Network: error: " + r.err.Error()
 	}
@@ -140,17 +149,20 @@ func summaryRows(order []*Node) []*Node {
 		for _, in := range n.ext.scopeIn {
 			stop[in] = true
 		}
-		var claim func(m *Node)
-		claim = func(m *Node) {
-			for _, a := range m.args {
-				if stop[a] || owned[a] || a.op.Class() == ClassLeaf {
-					continue
-				}
-				owned[a] = true
-				claim(a)
+		for stack := [][]*Node{n.args}; len(stack) > 0; {
+			top := &stack[len(stack)-1]
+			if len(*top) == 0 {
+				stack = stack[:len(stack)-1]
+				continue
 			}
+			a := (*top)[0]
+			*top = (*top)[1:]
+			if stop[a] || owned[a] || a.op.Class() == ClassLeaf {
+				continue
+			}
+			owned[a] = true
+			stack = append(stack, a.args)
 		}
-		claim(n)
 	}
 	var rows []*Node
 	for _, n := range order {
