@@ -40,7 +40,7 @@ func broadcastAdd(a, b *Node) *Node {
 		return n
 	}
 	if a.sym() == nil && b.sym() == nil {
-		if err := checkRestrictedRank(a, b); err != nil {
+		if err := checkRestrictedRank(a.dt, a.shape, b.shape); err != nil {
 			n.err = err
 			return n
 		}

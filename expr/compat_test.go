@@ -231,3 +231,39 @@ func TestWhereRestrictedRank(t *testing.T) {
 	defer compat.Apply(compat.Settings{Unrestricted: true})()
 	assert.NoError(t, expr.Where(c, a, b).Err())
 }
+
+// TestWarnOnlyForBuiltOps checks that the backcompat warning is given only
+// by an op that is built: one that then fails a check warns of nothing.
+func TestWarnOnlyForBuiltOps(t *testing.T) {
+	cases := []struct {
+		name  string
+		build func() expr.Any
+		warns bool
+	}{
+		{"float64 merged rank 6", func() expr.Any {
+			return expr.Placeholder[float64]("a", 5, 1, 5, 1, 5, 1).Add(expr.Placeholder[float64]("b", 1, 5, 1, 5, 1, 5))
+		}, false},
+		{"float32 merged rank 6 is not restricted", func() expr.Any {
+			return expr.Placeholder[float32]("a", 5, 1, 5, 1, 5, 1).Add(expr.Placeholder[float32]("b", 1, 5, 1, 5, 1, 5))
+		}, true},
+		{"float64 merged rank 2", func() expr.Any {
+			return expr.Placeholder[float64]("a", 4, 1).Add(expr.Placeholder[float64]("b", 1, 4))
+		}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rec, restore := compat.Capture()
+			defer restore()
+			defer compat.Apply(compat.Settings{BroadcastWarning: true})()
+			err := c.build().Node().Err()
+			if c.warns {
+				require.NoError(t, err)
+				assert.Equal(t, []compat.Kind{compat.BackcompatBroadcast}, rec.Kinds())
+				return
+			}
+			var re *expr.RestrictedRankError
+			require.True(t, errors.As(err, &re), "want a *RestrictedRankError, got %v", err)
+			assert.Empty(t, rec.Warnings())
+		})
+	}
+}

@@ -19,10 +19,11 @@ func unary(op Op, a *Node) *Node {
 		return a
 	}
 	n.dt = resultDType(op, a.dt)
-	n.shape = a.shape
 	if d := a.sym(); d != nil {
-		n.extra().dims = d
+		setDims(n, d)
+		return n
 	}
+	setShape(n, a.shape)
 	return n
 }
 
@@ -40,15 +41,46 @@ func binary(op Op, a, b *Node) *Node {
 	if symbolic(a, b) {
 		return symBroadcast(n, resultDType(op, a.dt), a, b)
 	}
-	shape, b2, err := broadcastOperands(op, a, b)
+	if op == OpPow && a.dt.IsInteger() && negativeScalar(b) {
+		n.err = &IntegerPowerError{DType: a.dt}
+		return n
+	}
+	shape, b2, warn, err := broadcastOperands(a, b)
 	if err != nil {
 		n.err = err
 		return n
 	}
 	n.args[1] = b2
 	n.dt = resultDType(op, a.dt)
-	n.shape = shape
+	setShape(n, shape)
+	if n.err == nil && warn != "" {
+		warnBuilt(warn) // the node is built: every check passed
+	}
 	return n
+}
+
+// negativeScalar reports whether n is a scalar leaf of a signed integer type
+// holding a negative value.
+func negativeScalar(n *Node) bool {
+	if n.op != OpScalar {
+		return false
+	}
+	switch t := n.leaf.(type) {
+	case *tensor.Tensor[int8]:
+		return negativeItem(t)
+	case *tensor.Tensor[int16]:
+		return negativeItem(t)
+	case *tensor.Tensor[int32]:
+		return negativeItem(t)
+	case *tensor.Tensor[int64]:
+		return negativeItem(t)
+	}
+	return false
+}
+
+func negativeItem[T int8 | int16 | int32 | int64](t *tensor.Tensor[T]) bool {
+	v, err := t.Item()
+	return err == nil && v < 0
 }
 
 // Elementwise binary ops. The operands broadcast (NumPy's rules); an
@@ -79,8 +111,10 @@ func (x Expr[T]) DivFloor(y Expr[T]) Expr[T] {
 	return Expr[T]{binary(OpDivFloor, x.Node(), y.Node())}
 }
 
-// Pow returns x ** y. For integers a negative exponent truncates toward zero
-// (1 for x == 1, ±1 for x == -1, else 0).
+// Pow returns x ** y. Integers to negative integer powers are not allowed,
+// as in NumPy: a negative scalar exponent (PowScalar(-1), Pow(Scalar(-1)))
+// makes the node carry an *IntegerPowerError when it is built; a tensor
+// exponent is checked when the graph is evaluated.
 func (x Expr[T]) Pow(y Expr[T]) Expr[T] { return Expr[T]{binary(OpPow, x.Node(), y.Node())} }
 
 // Maximum returns the elementwise maximum; NaN in either operand gives NaN.
@@ -125,11 +159,12 @@ func (x Expr[T]) MulScalar(s T) Expr[T] { return x.Mul(Scalar(s)) }
 // DivScalar returns x / s (true division; see Div).
 func (x Expr[T]) DivScalar(s T) Expr[T] { return x.Div(Scalar(s)) }
 
-// PowScalar returns x ** s.
+// PowScalar returns x ** s; for integer T, s must not be negative (see Pow).
 func (x Expr[T]) PowScalar(s T) Expr[T] { return x.Pow(Scalar(s)) }
 
-// Where returns a where cond is true and b elsewhere; the three broadcast,
-// and a with b is held to the restricted-rank rule as binary ops are.
+// Where returns a where cond is true and b elsewhere. The three broadcast,
+// and their broadcast is held to the restricted-rank rule for a's dtype:
+// the merged rank of cond, a and b together (see compat).
 func Where[T dtype.Elem](cond Expr[bool], a, b Expr[T]) Expr[T] {
 	return Expr[T]{where(cond.Node(), a.Node(), b.Node())}
 }
@@ -144,13 +179,14 @@ func where(c, an, bn *Node) *Node {
 	}
 	shape, err := tensor.BroadcastShapes(c.shape, an.shape, bn.shape)
 	if err == nil {
-		err = checkRestrictedRank(an, bn)
+		err = checkRestrictedRank(an.dt, c.shape, an.shape, bn.shape)
 	}
 	if err != nil {
 		n.err = err
 		return n
 	}
-	n.dt, n.shape = an.dt, shape
+	n.dt = an.dt
+	setShape(n, shape)
 	return n
 }
 
@@ -244,12 +280,15 @@ func cast(a *Node, to dtype.DType) *Node {
 		return a
 	}
 	n, ok := newNode(OpCast, a)
-	if ok {
-		n.dt, n.shape = to, a.shape
-		if d := a.sym(); d != nil {
-			n.extra().dims = d
-		}
+	if !ok {
+		return n
 	}
+	n.dt = to
+	if d := a.sym(); d != nil {
+		setDims(n, d)
+		return n
+	}
+	setShape(n, a.shape)
 	return n
 }
 

@@ -1,14 +1,14 @@
 package expr
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
-var errZeroExpr = errors.New("expr: use of a zero Expr (build expressions with Of, Scalar or Placeholder)")
+// errZeroExpr is the error of a zero Expr, a nil node or a nil Any.
+var errZeroExpr = &tensor.ArgError{Op: "expr", Reason: "use of a zero Expr (build expressions with Of, Scalar or Placeholder)"}
 
 // DTypeError reports an op applied to a dtype it is not defined for.
 type DTypeError struct {
@@ -66,11 +66,27 @@ func (e *ShapeOpError) Error() string { return "expr: " + e.Op + ": " + e.Reason
 type RestrictedRankError struct {
 	DType  dtype.DType
 	A, B   tensor.Shape
+	Cond   tensor.Shape // Where's condition; nil for a binary op
 	Merged tensor.Shape
 }
 
 // Error returns the message.
 func (e *RestrictedRankError) Error() string {
-	return fmt.Sprintf("expr: broadcasting %s tensors of shapes %v and %v merges to rank %d (%v); %s broadcasts must merge to fewer than %d dimensions",
-		e.DType, e.A, e.B, len(e.Merged), e.Merged, e.DType, MaxRestrictedRank)
+	with := ""
+	if e.Cond != nil {
+		with = fmt.Sprintf(" under a condition of shape %v", e.Cond)
+	}
+	return fmt.Sprintf("expr: broadcasting %s tensors of shapes %v and %v%s merges to rank %d (%v); %s broadcasts must merge to fewer than %d dimensions",
+		e.DType, e.A, e.B, with, len(e.Merged), e.Merged, e.DType, MaxRestrictedRank)
+}
+
+// IntegerPowerError reports an integer raised to a negative integer power,
+// which NumPy refuses (the result is not an integer).
+type IntegerPowerError struct {
+	DType dtype.DType
+}
+
+// Error returns NumPy's message, naming the dtype.
+func (e *IntegerPowerError) Error() string {
+	return fmt.Sprintf("expr: pow of %s: Integers to negative integer powers are not allowed.", e.DType)
 }

@@ -26,6 +26,14 @@ func Wrap[T dtype.Elem](n *Node) Expr[T] {
 	return Expr[T]{n}
 }
 
+// nodeOf returns a's node; a nil a gives a node carrying a *tensor.ArgError.
+func nodeOf(a Any) *Node {
+	if a == nil {
+		return errNode(OpInvalid, errZeroExpr)
+	}
+	return a.Node()
+}
+
 // Node returns the untyped node.
 func (x Expr[T]) Node() *Node {
 	if x.n == nil {
@@ -47,13 +55,14 @@ func (x Expr[T]) DType() dtype.DType { return dtype.Of[T]() }
 // when it is evaluated, not before: later writes to it are seen.
 func Of[T dtype.Elem](t *tensor.Tensor[T]) Expr[T] {
 	if t == nil {
-		return Expr[T]{errNode(OpTensor, fmt.Errorf("expr: Of(nil)"))}
+		return Expr[T]{errNode(OpTensor, &tensor.ArgError{Op: "expr.Of", Reason: "tensor is nil"})}
 	}
 	if err := goIntErr[T](); err != nil {
 		return Expr[T]{errNode(OpTensor, err)}
 	}
 	// A tensor's shape never changes, so the node shares it.
-	n := &Node{id: nextID.Add(1), op: OpTensor, dt: dtype.Of[T](), shape: t.Shape(), leaf: t}
+	n := &Node{id: nextID.Add(1), op: OpTensor, dt: dtype.Of[T](), leaf: t}
+	setShape(n, t.Shape())
 	return Expr[T]{n}
 }
 
@@ -73,7 +82,8 @@ func Scalar[T dtype.Elem](v T) Expr[T] {
 		return Expr[T]{errNode(OpScalar, err)}
 	}
 	t, _ := tensor.FromSlice([]T{v})
-	n := &Node{id: nextID.Add(1), op: OpScalar, dt: dtype.Of[T](), shape: tensor.Shape{}, leaf: t}
+	n := &Node{id: nextID.Add(1), op: OpScalar, dt: dtype.Of[T](), leaf: t}
+	setShape(n, tensor.Shape{})
 	return Expr[T]{n}
 }
 
@@ -81,14 +91,11 @@ func Scalar[T dtype.Elem](v T) Expr[T] {
 // when the graph is evaluated (exec.Bind). Graphs can be built, checked and
 // printed before any data exists.
 func Placeholder[T dtype.Elem](name string, shape ...int) Expr[T] {
-	s := tensor.Shape(shape).Clone()
-	if _, err := s.Numel(); err != nil {
-		return Expr[T]{errNode(OpPlaceholder, err)}
-	}
 	if err := goIntErr[T](); err != nil {
 		return Expr[T]{errNode(OpPlaceholder, err)}
 	}
-	n := &Node{id: nextID.Add(1), op: OpPlaceholder, dt: dtype.Of[T](), shape: s, name: name}
+	n := &Node{id: nextID.Add(1), op: OpPlaceholder, dt: dtype.Of[T](), name: name}
+	setShape(n, tensor.Shape(shape).Clone())
 	return Expr[T]{n}
 }
 

@@ -36,7 +36,8 @@ func matmul(a, b *Node) *Node {
 		n.err = err
 		return n
 	}
-	n.dt, n.shape = a.dt, shape
+	n.dt = a.dt
+	setShape(n, shape)
 	return n
 }
 
@@ -66,9 +67,6 @@ func matmulShape(a, b tensor.Shape) (tensor.Shape, error) {
 	}
 	if len(b) > 1 {
 		out = append(out, m)
-	}
-	if _, err := out.Numel(); err != nil {
-		return nil, err
 	}
 	return out, nil
 }

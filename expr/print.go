@@ -22,7 +22,7 @@ func (x Expr[T]) String() string { return Format(x) }
 func Format(roots ...Any) string {
 	nodes := make([]*Node, len(roots))
 	for i, r := range roots {
-		nodes[i] = r.Node()
+		nodes[i] = nodeOf(r)
 	}
 	order := PostOrder(nodes...)
 	num := make(map[*Node]int, len(order))

@@ -60,13 +60,15 @@ func reduce(op Op, a *Node, axes []int, keepDim bool) *Node {
 	if shape == nil {
 		shape = tensor.Shape{}
 	}
-	n.dt, n.shape, n.axes, n.keepDim = resultDType(op, a.dt), shape, list, keepDim
-	if a.sym() != nil {
-		symReduce(n, a, red, keepDim)
-	}
+	n.dt, n.axes, n.keepDim = resultDType(op, a.dt), list, keepDim
 	if op == OpArgMax || op == OpArgMin {
 		n.dt = dtype.Int64
 	}
+	if a.sym() != nil {
+		symReduce(n, a, red, keepDim)
+		return n
+	}
+	setShape(n, shape)
 	return n
 }
 

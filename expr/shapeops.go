@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/tensorplay/tensorplay/tensor"
@@ -31,7 +32,8 @@ func reshape(a *Node, shape []int) *Node {
 	if s.Equal(a.shape) {
 		return a
 	}
-	n.dt, n.shape = a.dt, s
+	n.dt = a.dt
+	setShape(n, s)
 	return n
 }
 
@@ -44,8 +46,12 @@ func inferReshape(from tensor.Shape, shape []int) (tensor.Shape, error) {
 		switch {
 		case d == -1 && infer < 0:
 			infer = i
+		case d == -1:
+			return nil, &ShapeOpError{Op: "reshape", Reason: fmt.Sprintf("invalid shape %v: only one dimension can be inferred", s)}
 		case d < 0:
-			return nil, &ShapeOpError{Op: "reshape", Reason: fmt.Sprintf("invalid shape %v: extent %d at dimension %d", s, d, i)}
+			return nil, &ShapeOpError{Op: "reshape", Reason: fmt.Sprintf("invalid shape %v: invalid shape dimension %d", s, d)}
+		case d != 0 && known > math.MaxInt/d:
+			return nil, &tensor.ShapeError{Shape: s, Axis: i, Reason: "number of elements overflows int"}
 		default:
 			known *= d
 		}
@@ -102,14 +108,16 @@ func permute(a *Node, axes []int) *Node {
 	for i, p := range perm {
 		shape[i] = a.shape[p]
 	}
-	n.dt, n.shape, n.axes = a.dt, shape, perm
+	n.dt, n.axes = a.dt, perm
 	if src := a.sym(); src != nil {
 		d := make(Dims, len(perm))
 		for i, p := range perm {
 			d[i] = src[p]
 		}
 		setDims(n, d)
+		return n
 	}
+	setShape(n, shape)
 	return n
 }
 
@@ -183,7 +191,7 @@ func expand(a *Node, shape []int) *Node {
 		}
 	}
 	if _, err := s.Numel(); err != nil {
-		n.err = err
+		n.err = err // a negative extent, reported before the broadcast rule
 		return n
 	}
 	if _, err := tensor.BroadcastStrides(a.shape, make([]int, len(a.shape)), s); err != nil {
@@ -193,7 +201,8 @@ func expand(a *Node, shape []int) *Node {
 	if s.Equal(a.shape) {
 		return a
 	}
-	n.dt, n.shape = a.dt, s
+	n.dt = a.dt
+	setShape(n, s)
 	return n
 }
 
@@ -269,19 +278,32 @@ func slice(a *Node, axis, start, stop, step int) *Node {
 	if a.sym() != nil {
 		return symSlice(n, a, p, start, stop, step)
 	}
-	d := a.shape[p]
-	clamp := func(i int) int {
-		if i < 0 {
-			i += d
-		}
-		return min(max(i, 0), d)
+	spec, length, err := sliceOf(p, a.shape[p], start, stop, step)
+	if err != nil {
+		n.err = err
+		return n
 	}
-	lo, hi := clamp(start), clamp(stop)
-	hi = max(hi, lo)
 	shape := a.shape.Clone()
-	shape[p] = (hi - lo + step - 1) / step
-	n.dt, n.shape, n.slice = a.dt, shape, sliceSpec{p, lo, hi, step}
+	shape[p] = length
+	n.dt, n.slice = a.dt, spec
+	setShape(n, shape)
 	return n
+}
+
+// sliceOf resolves start:stop:step on axis p of the given extent with
+// tensor.SliceRange, the checked computation tensor.Slice shares. A slice
+// of at most one element is given step 1 and its tight stop, so that its
+// step, which reads nothing, never scales a stride (step*stride could
+// overflow for a step as large as math.MaxInt).
+func sliceOf(p, extent, start, stop, step int) (sliceSpec, int, error) {
+	begin, end, length, err := tensor.SliceRange(extent, start, stop, step)
+	if err != nil {
+		return sliceSpec{}, 0, err
+	}
+	if length <= 1 {
+		end, step = begin+length, 1
+	}
+	return sliceSpec{p, begin, end, step}, length, nil
 }
 
 // Embed is the adjoint of Slice: a tensor of zeros whose axis has extent
@@ -301,31 +323,45 @@ func embed(a *Node, axis, start, step, size int) *Node {
 		n.err = err
 		return n
 	}
-	k := a.shape[p]
-	if step < 1 || start < 0 || size < 0 || (k > 0 && start+(k-1)*step >= size) {
+	k := a.shape[p] // -1 when not known: a symbolic operand
+	spec, ok := embedOf(p, k, start, step, size)
+	if !ok {
 		n.err = &ShapeOpError{Op: "embed", Reason: fmt.Sprintf("%d elements at %d::%d do not fit in extent %d", k, start, step, size)}
 		return n
 	}
+	n.dt, n.slice = a.dt, spec
 	if src := a.sym(); src != nil {
 		d := slices.Clone(src)
 		d[p] = Known(size)
-		stop := size
-		if k >= 0 {
-			stop = min(start+k*step, size)
-			if k == 0 {
-				stop = start
-			}
-		}
-		n.dt, n.slice = a.dt, sliceSpec{p, start, stop, step}
 		setDims(n, d)
 		return n
 	}
 	shape := a.shape.Clone()
 	shape[p] = size
-	stop := start + k*step
-	if k == 0 {
-		stop = start
-	}
-	n.dt, n.shape, n.slice = a.dt, shape, sliceSpec{p, start, min(stop, size), step}
+	setShape(n, shape)
 	return n
+}
+
+// embedOf checks that k elements at start, start+step, … fit in an axis of
+// extent size, without overflow for any int arguments, and returns the
+// slice of the result that holds them (normalised as sliceOf's are). A
+// negative k (not known yet) is checked when the graph is specialised; its
+// slice runs to the end of the axis.
+func embedOf(p, k, start, step, size int) (sliceSpec, bool) {
+	if step < 1 || start < 0 || size < 0 {
+		return sliceSpec{}, false
+	}
+	switch {
+	case k < 0:
+		return sliceSpec{p, min(start, size), size, step}, true
+	case k == 0:
+		start = min(start, size)
+		return sliceSpec{p, start, start, 1}, true
+	case start >= size || (k-1) > (size-1-start)/step:
+		return sliceSpec{}, false // the last element, start+(k-1)*step, is past the end
+	case k == 1:
+		return sliceSpec{p, start, start + 1, 1}, true
+	}
+	last := start + (k-1)*step // < size: no overflow
+	return sliceSpec{p, start, last + min(step, size-last), step}, true
 }

@@ -46,8 +46,27 @@ func NewSpecializer(sizes map[string]int) *Specializer {
 	return s
 }
 
+// errNilSpecializer is the error of a nil *Specializer.
+var errNilSpecializer = &tensor.ArgError{Op: "expr.Specializer", Reason: "Specializer is nil (use NewSpecializer)"}
+
+// init makes the maps of a zero Specializer, which is one with no sizes.
+func (s *Specializer) init() {
+	if s.sizes == nil {
+		s.sizes = map[string]int{}
+	}
+	if s.shapes == nil {
+		s.shapes = map[*Node]tensor.Shape{}
+	}
+	if s.done == nil {
+		s.done = map[*Node]*Node{}
+	}
+}
+
 // Size returns the size of a symbol, if it has one.
 func (s *Specializer) Size(sym string) (int, bool) {
+	if s == nil {
+		return 0, false
+	}
 	v, ok := s.sizes[sym]
 	return v, ok
 }
@@ -58,7 +77,11 @@ func (s *Specializer) Size(sym string) (int, bool) {
 // specialising the nodes that use p; nodes that failed to specialise before
 // are tried again.
 func (s *Specializer) Match(p Any, shape tensor.Shape) error {
-	n := p.Node()
+	if s == nil {
+		return errNilSpecializer
+	}
+	s.init()
+	n := nodeOf(p)
 	if n.err != nil {
 		return n.err
 	}
@@ -98,14 +121,23 @@ func (s *Specializer) Match(p Any, shape tensor.Shape) error {
 	return nil
 }
 
-// Specialize returns the concrete counterpart of x (see Specializer).
+// Specialize returns the concrete counterpart of x (see Specializer). A nil
+// s gives an expression carrying a *tensor.ArgError.
 func Specialize[T dtype.Elem](s *Specializer, x Expr[T]) Expr[T] {
 	return Expr[T]{s.Node(x.Node())}
 }
 
 // Node returns the concrete counterpart of n. A placeholder that cannot be
-// made concrete carries a *SpecializeError, and so does every node above it.
+// made concrete carries a *SpecializeError, and so does every node above it;
+// a nil s or n gives a node carrying a *tensor.ArgError.
 func (s *Specializer) Node(n *Node) *Node {
+	switch {
+	case s == nil:
+		return errNode(OpInvalid, errNilSpecializer)
+	case n == nil:
+		return errNode(OpInvalid, errZeroExpr)
+	}
+	s.init()
 	for _, m := range PostOrder(n) {
 		if _, ok := s.done[m]; ok {
 			continue
@@ -127,7 +159,9 @@ func (s *Specializer) rebuild(n *Node) *Node {
 		if err != nil {
 			return errNode(OpPlaceholder, err)
 		}
-		return &Node{id: nextID.Add(1), op: OpPlaceholder, dt: n.dt, shape: shape, name: n.name}
+		c := &Node{id: nextID.Add(1), op: OpPlaceholder, dt: n.dt, name: n.name}
+		setShape(c, shape)
+		return c
 	}
 	args := make([]*Node, len(n.args))
 	same := true

@@ -84,12 +84,15 @@ func (x Expr[T]) SumToDims(dims ...Dim) Expr[T] {
 // not known), the symbolic shape only when s is not concrete.
 func setDims(n *Node, s Dims) {
 	shape, ok := s.Shape()
-	n.shape = shape
-	if !ok {
-		n.extra().dims = s
-	} else if n.ext != nil {
-		n.ext.dims = nil
+	if ok {
+		if n.ext != nil {
+			n.ext.dims = nil
+		}
+		setShape(n, shape)
+		return
 	}
+	n.shape = shape // -1 where not known: counted once the graph is concrete
+	n.extra().dims = s
 }
 
 func symbolic(args ...*Node) bool {
@@ -136,7 +139,7 @@ func reshapeDims(a *Node, target Dims) *Node {
 	for i, d := range out {
 		if d.IsUnknown() {
 			if infer >= 0 {
-				n.err = &ShapeOpError{Op: "reshape", Reason: fmt.Sprintf("invalid shape %v: only one extent can be inferred", target)}
+				n.err = &ShapeOpError{Op: "reshape", Reason: fmt.Sprintf("invalid shape %v: only one dimension can be inferred", target)}
 				return n
 			}
 			infer = i
@@ -169,9 +172,9 @@ func reshapeDims(a *Node, target Dims) *Node {
 // symReshape is Reshape(ints) on a symbolic operand: -1 is the Unknown
 // extent of reshapeDims.
 func symReshape(a *Node, shape []int) *Node {
-	for i, d := range shape {
+	for _, d := range shape {
 		if d < -1 {
-			return errNode(OpReshape, &ShapeOpError{Op: "reshape", Reason: fmt.Sprintf("invalid shape %v: extent %d at dimension %d", shape, d, i)})
+			return errNode(OpReshape, &ShapeOpError{Op: "reshape", Reason: fmt.Sprintf("invalid shape %v: invalid shape dimension %d", shape, d)})
 		}
 	}
 	return reshapeDims(a, DimsOf(shape...))
@@ -275,16 +278,13 @@ func symSlice(n, a *Node, p, start, stop, step int) *Node {
 	out := slices.Clone(src)
 	d := src[p]
 	if d.known {
-		clamp := func(i int) int {
-			if i < 0 {
-				i += d.n
-			}
-			return min(max(i, 0), d.n)
+		spec, length, err := sliceOf(p, d.n, start, stop, step)
+		if err != nil {
+			n.err = err
+			return n
 		}
-		lo, hi := clamp(start), clamp(stop)
-		hi = max(hi, lo)
-		out[p] = Known((hi - lo + step - 1) / step)
-		n.slice = sliceSpec{p, lo, hi, step}
+		out[p] = Known(length)
+		n.slice = spec
 	} else {
 		if !(start == 0 && stop >= math.MaxInt/2 && step == 1) {
 			out[p] = Unknown()

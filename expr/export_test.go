@@ -1,0 +1,4 @@
+package expr
+
+// MergedBroadcastShape exports mergedBroadcastShape for the tests.
+var MergedBroadcastShape = mergedBroadcastShape
