@@ -3,8 +3,8 @@ package matmul
 import (
 	"fmt"
 	"runtime"
+	"unsafe"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/cblas64"
@@ -78,9 +78,19 @@ func checkShapes[T dtype.Numeric](dst, a, b Matrix[T]) {
 func gemmRowMajor[T dtype.Numeric](dst, a, b Matrix[T], workers int) {
 	switch d := any(dst).(type) {
 	case Matrix[float32]:
-		gemmBLAS(d, any(a).(Matrix[float32]), any(b).(Matrix[float32]), blas32.Implementation().Sgemm)
+		a, b := any(a).(Matrix[float32]), any(b).(Matrix[float32])
+		if useBLAS.Load() {
+			gemmBLAS(d, a, b, blas32.Implementation().Sgemm)
+			return
+		}
+		gemmFloat(d, a, b, workers, kernel32)
 	case Matrix[float64]:
-		gemmBLAS(d, any(a).(Matrix[float64]), any(b).(Matrix[float64]), blas64.Implementation().Dgemm)
+		a, b := any(a).(Matrix[float64]), any(b).(Matrix[float64])
+		if useBLAS.Load() {
+			gemmBLAS(d, a, b, blas64.Implementation().Dgemm)
+			return
+		}
+		gemmFloat(d, a, b, workers, kernel64)
 	case Matrix[complex64]:
 		gemmBLAS(d, any(a).(Matrix[complex64]), any(b).(Matrix[complex64]), cblas64.Implementation().Cgemm)
 	default:
@@ -91,46 +101,17 @@ func gemmRowMajor[T dtype.Numeric](dst, a, b Matrix[T], workers int) {
 	}
 }
 
-// blasElem is an element type that goes through BLAS.
-type blasElem interface {
-	float32 | float64 | complex64
-}
-
-// gemmFunc is the signature shared by Sgemm, Dgemm and Cgemm.
-type gemmFunc[T blasElem] func(tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int)
-
-// gemmBLAS is gemmRowMajor through BLAS: C = 1·op(A)·op(B) + 0·C.
-func gemmBLAS[T blasElem](dst, a, b Matrix[T], gemm gemmFunc[T]) {
-	sa, tA := blasOperand(a)
-	sb, tB := blasOperand(b)
-	if tA == blas.Trans && (tB == blas.Trans || dst.Cols >= transCopyMin) {
-		sa, tA = contiguous(a), blas.NoTrans
-	}
-	gemm(tA, tB, dst.Rows, dst.Cols, a.Cols,
-		1, sa.Data[sa.Offset:], sa.leading(),
-		sb.Data[sb.Offset:], sb.leading(),
-		0, dst.Data[dst.Offset:], dst.leading())
-}
-
-// transCopyMin is the width of dst from which gemmBLAS copies a transposed a
-// rather than pass it with blas.Trans. gonum's gemm is slow with a transposed
-// first operand: at 512³ float64, NoTrans·NoTrans runs at 14.5 GFLOP/s,
-// NoTrans·Trans at 14.7, Trans·NoTrans at 10 and Trans·Trans at 1.3 (at 128³
-// Trans·NoTrans is 3x slower). The copy costs m·k moves against m·k·n
-// multiply-adds; it breaks even near n = 64 and wins beyond. Trans·Trans is
-// always copied, making it NoTrans·Trans.
-const transCopyMin = 64
-
-// blasOperand returns the row-major matrix BLAS reads for m and whether BLAS
-// is to transpose it: m itself, m's transpose (m has unit row stride), or, for
-// any other layout (broadcast, overlapping or doubly strided), a contiguous copy.
-func blasOperand[T blasElem](m Matrix[T]) (Matrix[T], blas.Transpose) {
+// gemmFloat is gemmRowMajor for float32 and float64 off BLAS: a product
+// with one column or one row goes to gemv, any other to gemmPacked.
+func gemmFloat[F float](dst, a, b Matrix[F], workers int, kern microKernel[F]) {
 	switch {
-	case m.rowMajor():
-		return m, blas.NoTrans
-	case m.T().rowMajor():
-		return m.T(), blas.Trans
+	case dst.Cols == 1:
+		gemv(dst, a, b)
+	case dst.Rows == 1:
+		gemv(dst.T(), b.T(), a.T())
 	default:
-		return contiguous(m), blas.NoTrans
+		var size F
+		bl := blockingFor(machineCaches(), int(unsafe.Sizeof(size)), kern.mr, kern.nr)
+		gemmPacked(dst, a, b, workers, kern, bl)
 	}
 }

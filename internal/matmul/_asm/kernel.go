@@ -1,0 +1,151 @@
+// Command _asm generates internal/matmul's AVX2+FMA micro-kernels with avo.
+//
+// It is its own module, so that the main module does not depend on avo. Run
+// it with go generate in internal/matmul, which runs:
+//
+//	cd _asm && go run . -out ../kernel_amd64.s -stubs ../kernel_amd64.go -pkg matmul
+//
+// Each kernel is the reference loop of goKernel64 or goKernel32 in
+// kernel.go: an mr×nr block of C from an mr-row panel of packed A and an
+// nr-column panel of packed B, with mr×nr/lanes YMM accumulators.
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// elem is an element type and the AVX instructions that handle it.
+type elem struct {
+	name      string              // Go type
+	size      int                 // bytes
+	broadcast func(...operand.Op) // mem, y: y = mem in every lane
+	fma       func(...operand.Op) // b, a, acc: acc += a*b, rounded once
+	add       func(...operand.Op) // x, y, z: z = x + y
+	move      func(...operand.Op) // src, dst
+}
+
+var (
+	f64 = elem{"float64", 8, VBROADCASTSD, VFMADD231PD, VADDPD, VMOVUPD}
+	f32 = elem{"float32", 4, VBROADCASTSS, VFMADD231PS, VADDPS, VMOVUPS}
+)
+
+// mr is the number of rows of every kernel; each row of C is two YMM
+// registers wide, so the 12 accumulators, two registers of B and one
+// broadcast of A use 15 of the 16 YMM registers.
+const (
+	mr     = 6
+	cols   = 2 // YMM registers per row of C
+	unroll = 4 // steps of k per pass of the main loop
+)
+
+func main() {
+	ConstraintExpr("!purego")
+	kernel(f64)
+	kernel(f32)
+	Generate()
+}
+
+// kernel emits avxKernel32 or avxKernel64 for e: NR = 2 YMM registers of e's lanes.
+func kernel(e elem) {
+	lanes := 32 / e.size
+	nr := cols * lanes
+	bits := e.name[len("float"):]
+	name := "avxKernel" + bits
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(k int, a, b, c []%s, ldc int, add bool)", e.name))
+	Doc(fmt.Sprintf("%s is goKernel%s in AVX2+FMA, on %d×%d blocks: c[i*ldc+j] (+)= Σ_p a[p*%d+i]·b[p*%d+j],", name, bits, mr, nr, mr, nr),
+		"with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.",
+		fmt.Sprintf("len(a) >= k*%d, len(b) >= k*%d and c holds %d rows of %d at stride ldc: the caller's.", mr, nr, mr, nr))
+
+	k := Load(Param("k"), GP64())
+	pa := Load(Param("a").Base(), GP64())
+	pb := Load(Param("b").Base(), GP64())
+
+	var acc [mr][cols]reg.VecVirtual
+	for i := range acc {
+		for j := range acc[i] {
+			acc[i][j] = YMM()
+			VXORPS(acc[i][j], acc[i][j], acc[i][j])
+		}
+	}
+	bv := [cols]reg.VecVirtual{YMM(), YMM()}
+	av := YMM()
+
+	// step emits one step of k, at element offset u of the panels.
+	step := func(u int) {
+		for j := range bv {
+			e.move(Mem{Base: pb, Disp: (u*nr + j*lanes) * e.size}, bv[j])
+		}
+		for i := range acc {
+			e.broadcast(Mem{Base: pa, Disp: (u*mr + i) * e.size}, av)
+			for j := range bv {
+				e.fma(bv[j], av, acc[i][j])
+			}
+		}
+	}
+
+	Comment("Main loop: unroll steps of k per pass.")
+	Label(name + "_unrolled")
+	CMPQ(k, U8(unroll))
+	JL(LabelRef(name + "_tail"))
+	for u := range unroll {
+		step(u)
+	}
+	ADDQ(U32(unroll*mr*e.size), pa)
+	ADDQ(U32(unroll*nr*e.size), pb)
+	SUBQ(U8(unroll), k)
+	JMP(LabelRef(name + "_unrolled"))
+
+	Label(name + "_tail")
+	TESTQ(k, k)
+	JZ(LabelRef(name + "_write"))
+	step(0)
+	ADDQ(U32(mr*e.size), pa)
+	ADDQ(U32(nr*e.size), pb)
+	DECQ(k)
+	JMP(LabelRef(name + "_tail"))
+
+	Label(name + "_write")
+	pc := Load(Param("c").Base(), GP64())
+	ldc := Load(Param("ldc"), GP64())
+	SHLQ(U8(log2(e.size)), ldc)
+	add := Load(Param("add"), GP8())
+	TESTB(add, add)
+	JZ(LabelRef(name + "_store"))
+	Comment("c += acc")
+	row := GP64()
+	MOVQ(pc, row)
+	for i := range acc {
+		for j := range acc[i] {
+			e.add(Mem{Base: row, Disp: j * 32}, acc[i][j], acc[i][j])
+		}
+		if i < mr-1 {
+			ADDQ(ldc, row)
+		}
+	}
+
+	Label(name + "_store")
+	for i := range acc {
+		for j := range acc[i] {
+			e.move(acc[i][j], Mem{Base: pc, Disp: j * 32})
+		}
+		if i < mr-1 {
+			ADDQ(ldc, pc)
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+func log2(n int) int {
+	l := 0
+	for n > 1 {
+		n >>= 1
+		l++
+	}
+	return l
+}

@@ -1,0 +1,89 @@
+package matmul
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// caches are the data cache sizes, in bytes, of one core (l1, l2) and of the
+// chip (l3).
+type caches struct{ l1, l2, l3 int }
+
+// defaultCaches are used for a level sysfs does not report: small enough
+// for any x86 or arm64 core of the last decade.
+var defaultCaches = caches{l1: 32 << 10, l2: 256 << 10, l3: 8 << 20}
+
+// machineCaches reads the cache sizes of CPU 0 from Linux's sysfs once.
+var machineCaches = sync.OnceValue(func() caches {
+	return readCaches("/sys/devices/system/cpu/cpu0/cache")
+})
+
+// readCaches parses the index*/{level,type,size} files under dir, keeping
+// the default for each level it cannot read.
+func readCaches(dir string) caches {
+	c := defaultCaches
+	paths, _ := filepath.Glob(filepath.Join(dir, "index*"))
+	for _, p := range paths {
+		read := func(name string) string {
+			b, _ := os.ReadFile(filepath.Join(p, name))
+			return strings.TrimSpace(string(b))
+		}
+		if t := read("type"); t != "Data" && t != "Unified" {
+			continue
+		}
+		size := parseSize(read("size"))
+		if size <= 0 {
+			continue
+		}
+		switch read("level") {
+		case "1":
+			c.l1 = size
+		case "2":
+			c.l2 = size
+		case "3":
+			c.l3 = size
+		}
+	}
+	return c
+}
+
+// parseSize parses sysfs's "32K", "1024K", "32M"; it returns 0 for anything
+// else.
+func parseSize(s string) int {
+	mult := 1
+	switch {
+	case strings.HasSuffix(s, "K"):
+		mult, s = 1<<10, s[:len(s)-1]
+	case strings.HasSuffix(s, "M"):
+		mult, s = 1<<20, s[:len(s)-1]
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n * mult
+}
+
+// blocking is the cache blocking of gemmPacked: kc steps of the inner
+// dimension per block, an mc×kc block of A and a kc×nc block of B.
+type blocking struct{ kc, mc, nc int }
+
+// blockingFor sizes the blocks for a kernel of mr×nr elements of size bytes,
+// as in BLIS: a kc×nr panel of B fills half of L1 (it is reused for every
+// mr rows of A, which stream past it), an mc×kc block of A half of L2, and a
+// kc×nc block of B a quarter of L3 (shared by the cores, and each worker
+// packs its own). kc fixes the order in which each element of C is summed,
+// so it depends on the machine's L1 only, never on the number of workers.
+func blockingFor(c caches, size, mr, nr int) blocking {
+	kc := clamp(c.l1/2/(nr*size)/8*8, 64, 1024)
+	mc := clamp(c.l2/2/(kc*size)/mr*mr, mr, 1020/mr*mr)
+	nc := clamp(c.l3/4/(kc*size)/nr*nr, nr, 4096/nr*nr)
+	return blocking{kc: kc, mc: mc, nc: nc}
+}
+
+func clamp(x, lo, hi int) int {
+	return max(lo, min(x, hi))
+}

@@ -1,0 +1,122 @@
+package matmul
+
+import "math"
+
+// float is an element type with packed micro-kernels.
+type float interface {
+	float32 | float64
+}
+
+// microKernel computes an mr×nr block of C from a packed panel of A (mr rows,
+// stored column after column: a[p*mr+i] is A(i, p)) and a packed panel of B
+// (nr columns, row after row: b[p*nr+j] is B(p, j)). It is:
+//
+//	for i := range mr {
+//		for j := range nr {
+//			var s F // +0
+//			for p := range k {
+//				s = fma(a[p*mr+i], b[p*nr+j], s)
+//			}
+//			if add {
+//				c[i*ldc+j] += s
+//			} else {
+//				c[i*ldc+j] = s
+//			}
+//		}
+//	}
+//
+// with fma rounding once. Every variant of a type computes exactly these
+// operations in this order, so all give the same bits.
+type microKernel[F float] struct {
+	name   string
+	mr, nr int
+	run    func(k int, a, b, c []F, ldc int, add bool)
+}
+
+// The kernels gemmPacked uses; kernels64 and kernels32 list every variant
+// this CPU can run, the Go kernel first. Tests set kernel64 and kernel32 to
+// each in turn.
+var (
+	kernels64 = []microKernel[float64]{{"go", 6, 8, goKernel64}}
+	kernels32 = []microKernel[float32]{{"go", 6, 16, goKernel32}}
+	kernel64  = kernels64[0]
+	kernel32  = kernels32[0]
+)
+
+// goKernel64 is the microKernel reference loop for float64 on 6×8 blocks.
+func goKernel64(k int, a, b, c []float64, ldc int, add bool) {
+	const mr, nr = 6, 8
+	var acc [mr * nr]float64
+	a, b = a[:k*mr], b[:k*nr]
+	for p := range k {
+		ap, bp := a[p*mr:p*mr+mr], b[p*nr:p*nr+nr]
+		for i, ai := range ap {
+			row := acc[i*nr : i*nr+nr]
+			for j, bj := range bp {
+				row[j] = math.FMA(ai, bj, row[j])
+			}
+		}
+	}
+	writeBlock(c, ldc, acc[:], nr, add)
+}
+
+// goKernel32 is the microKernel reference loop for float32 on 6×16 blocks.
+func goKernel32(k int, a, b, c []float32, ldc int, add bool) {
+	const mr, nr = 6, 16
+	var acc [mr * nr]float32
+	a, b = a[:k*mr], b[:k*nr]
+	for p := range k {
+		ap, bp := a[p*mr:p*mr+mr], b[p*nr:p*nr+nr]
+		for i, ai := range ap {
+			row := acc[i*nr : i*nr+nr]
+			for j, bj := range bp {
+				row[j] = fma32(ai, bj, row[j])
+			}
+		}
+	}
+	writeBlock(c, ldc, acc[:], nr, add)
+}
+
+// writeBlock is: for each row i of acc (nr wide), c[i*ldc:][:nr] (+)= that row.
+func writeBlock[F float](c []F, ldc int, acc []F, nr int, add bool) {
+	for i := range len(acc) / nr {
+		ci, ai := c[i*ldc:i*ldc+nr], acc[i*nr:i*nr+nr]
+		if !add {
+			copy(ci, ai)
+			continue
+		}
+		for j := range ci {
+			ci[j] += ai[j]
+		}
+	}
+}
+
+// fma32 returns x*y + z rounded once to float32, as VFMADD231PS does.
+//
+// The product is exact in float64 (24+24 bits), so only the sum rounds
+// there. Rounding that sum to nearest and then to float32 is wrong only when
+// the first rounding lands on a float32 halfway point (or the result is a
+// float32 subnormal, with fewer bits); then the sum is redone with its error
+// term and rounded to odd, which makes the second rounding correct
+// (Boldo and Melquiond, "Emulation of FMA and correctly rounded sums", 2008).
+func fma32(x, y, z float32) float32 {
+	p := float64(x) * float64(y)
+	s := p + float64(z)
+	bits := math.Float64bits(s)
+	const tail = 1<<29 - 1 // the float64 bits below float32's last
+	if bits&tail != 1<<28 && (math.Abs(s) >= 0x1p-126 || s == 0) {
+		return float32(s)
+	}
+	// TwoSum: s + e == p + z exactly.
+	zz := float64(z)
+	pv := s - zz
+	e := (p - pv) + (zz - (s - pv))
+	if e != 0 && bits&1 == 0 {
+		if (e > 0) == (s > 0) {
+			bits++
+		} else {
+			bits--
+		}
+	}
+	return float32(math.Float64frombits(bits))
+}
