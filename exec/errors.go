@@ -44,14 +44,21 @@ func (e *InplaceError) Error() string {
 type OverlapError = tensor.InternalOverlapError
 
 // BindError reports a placeholder without a tensor, or bound to a tensor of
-// another shape or dtype.
+// another shape or dtype, or to a nil one; or a binding of a node that is
+// not a placeholder.
 type BindError struct {
-	Name   string
+	Name   string // the placeholder's name
+	Node   string // a node that is not a placeholder, by op, dtype and shape (tensor:i64[2])
 	Reason string
 }
 
 // Error returns the message.
-func (e *BindError) Error() string { return fmt.Sprintf("exec: placeholder %q: %s", e.Name, e.Reason) }
+func (e *BindError) Error() string {
+	if e.Node != "" {
+		return fmt.Sprintf("exec: cannot bind a tensor to %s: %s", e.Node, e.Reason)
+	}
+	return fmt.Sprintf("exec: placeholder %q: %s", e.Name, e.Reason)
+}
 
 // InternalError reports a panic inside an evaluation: a bug in the executor
 // or in a registered kernel, recovered on the goroutine where it happened

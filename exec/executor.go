@@ -173,6 +173,9 @@ func (x *Executor) eval(roots []*expr.Node, dsts []tensor.Any, binds []Binding, 
 	if err := x.usable(); err != nil {
 		return err
 	}
+	if err := checkBinds(binds); err != nil {
+		return err
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = recoveredError(r)
@@ -193,12 +196,45 @@ var Default = func() *Executor {
 // Binding gives a placeholder its tensor for one evaluation.
 type Binding struct {
 	node *expr.Node
-	t    tensor.Any
+	t    tensor.Any // nil for a nil tensor
 }
 
-// Bind binds placeholder p to t for an evaluation.
+// Bind binds placeholder p to t for an evaluation. Only placeholders can
+// be bound, to a tensor of their declared shape: an evaluation given any
+// other binding (of another node, of a nil tensor) returns a *BindError.
 func Bind[T dtype.Elem](p expr.Expr[T], t *tensor.Tensor[T]) Binding {
-	return Binding{node: p.Node(), t: t}
+	b := Binding{node: p.Node()}
+	if t != nil {
+		b.t = t
+	}
+	return b
+}
+
+// checkBinds refuses the bindings that cannot be honoured: of a node that
+// is not a placeholder (the graph would read the node's own value and
+// ignore the tensor), of no node (a zero Binding), or of a nil tensor.
+// Shapes and dtypes are checked where the placeholders are planned.
+func checkBinds(binds []Binding) error {
+	for _, b := range binds {
+		switch n := b.node; {
+		case n == nil:
+			return &BindError{Reason: "a zero Binding (make bindings with Bind)"}
+		case n.Op() != expr.OpPlaceholder:
+			return &BindError{Node: nodeName(n), Reason: "it is not a placeholder; only placeholders can be bound"}
+		case b.t == nil || nilTensor(b.t):
+			return &BindError{Name: n.Name(), Reason: "bound to a nil tensor"}
+		}
+	}
+	return nil
+}
+
+// nodeName names a node by its op, dtype and shape, as graphs print them
+// (sum:f64[], tensor:i64[2]).
+func nodeName(n *expr.Node) string {
+	if n.Err() != nil {
+		return fmt.Sprintf("%s (an invalid expression: %v)", n.Op(), n.Err())
+	}
+	return fmt.Sprintf("%s:%s%v", n.Op(), n.DType().Short(), n.Shape())
 }
 
 // Eval evaluates e with the default executor into a new tensor.
@@ -284,6 +320,9 @@ func (x *Executor) Run(roots []*expr.Node, dsts []tensor.Any, binds ...Binding) 
 	for i, d := range dsts {
 		if d == nil {
 			continue
+		}
+		if nilTensor(d) {
+			return nil, &InplaceError{Reason: fmt.Sprintf("destination %d is a nil tensor (give nil, not a nil *Tensor, for a new tensor)", i)}
 		}
 		if err := checkDst(d); err != nil {
 			return nil, err

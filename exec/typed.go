@@ -16,6 +16,7 @@ type typed interface {
 	newSlot(block int, scalar bool) slotAny
 	newSlots(lens []int, scalar []bool) []slotAny
 	alloc(shape tensor.Shape) tensor.Any
+	isNil(t tensor.Any) bool
 	asStrided(t tensor.Any, shape tensor.Shape, strides []int, off int) tensor.Any
 	// instr builds the kernel call of an elementwise node whose result has
 	// this element type, reading args and writing d.
@@ -174,6 +175,22 @@ func (impl[T]) alloc(shape tensor.Shape) tensor.Any {
 		fail(err)
 	}
 	return t
+}
+
+// isNil reports whether t is a nil *tensor.Tensor[T].
+func (impl[T]) isNil(t tensor.Any) bool {
+	p, ok := t.(*tensor.Tensor[T])
+	return ok && p == nil
+}
+
+// nilTensor reports whether t is nil or holds a nil *tensor.Tensor, whose
+// methods (but DType) would panic.
+func nilTensor(t tensor.Any) bool {
+	if t == nil {
+		return true
+	}
+	m := typedFor(t.DType())
+	return m != nil && m.isNil(t)
 }
 
 func (impl[T]) asStrided(t tensor.Any, shape tensor.Shape, strides []int, off int) tensor.Any {
