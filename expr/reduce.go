@@ -17,8 +17,8 @@ func reduce(op Op, a *Node, axes []int, keepDim bool) *Node {
 		return n
 	}
 	if err := checkAccepts(op, a.dt); err != nil {
-		if op == OpMean && a.dt.IsInteger() {
-			err.(*DTypeError).Hint = "use expr.MeanAs[float64] for NumPy's float64 mean of integers"
+		if de, ok := err.(*DTypeError); ok && op == OpMean && a.dt.IsInteger() {
+			de.Hint = "use expr.MeanAs[float64] for NumPy's float64 mean of integers"
 		}
 		n.err = err
 		return n
