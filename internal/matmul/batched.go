@@ -17,10 +17,10 @@ import (
 // When the products are small (on average below a few hundred thousand
 // multiply-adds) the batch is cut into up to workers contiguous ranges, one
 // goroutine each, and each product runs on one goroutine; otherwise the
-// products run one after another, each split over workers goroutines (the
-// BLAS types leave that split to gonum, which uses GOMAXPROCS). workers < 1
-// counts as 1. Broadcast batch dimensions are the caller's: a[i] and b[i]
-// may be the same view for many i.
+// products run one after another, each split over workers goroutines (with
+// UseBLAS, and for complex64, that split is gonum's, over GOMAXPROCS).
+// workers < 1 counts as 1. Broadcast batch dimensions are the caller's: a[i]
+// and b[i] may be the same view for many i.
 //
 // Preconditions: those of Gemm for every i, len(a) == len(dst) == len(b), and
 // no two dst[i] overlap. Shapes and bounds are all checked, on the caller's

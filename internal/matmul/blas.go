@@ -1,6 +1,7 @@
 package matmul
 
 import (
+	"os"
 	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
@@ -9,10 +10,19 @@ import (
 // useBLAS routes float32 and float64 products through gonum's BLAS.
 var useBLAS atomic.Bool
 
+// blasEnv is the environment variable that turns UseBLAS on at start-up,
+// for programs outside this module, which cannot call UseBLAS.
+const blasEnv = "TENSORPLAY_MATMUL"
+
+func init() {
+	useBLAS.Store(os.Getenv(blasEnv) == "blas")
+}
+
 // UseBLAS sets whether float32 and float64 products go to the BLAS
 // implementation registered with gonum's blas32 and blas64 packages (see
 // blas64.Use) rather than to this package's packed kernels, and returns the
-// previous setting. It is off by default; turn it on to run products on
+// previous setting. It is off by default (on when the environment has
+// TENSORPLAY_MATMUL=blas at start-up); turn it on to run products on
 // another BLAS plugged into gonum, such as OpenBLAS through a cgo binding.
 // complex64 always goes to cblas64's implementation. Products already
 // running finish on the path they started on.

@@ -6,8 +6,8 @@ import (
 	"github.com/tensorplay/tensorplay/internal/matmul"
 )
 
-// A transposed operand is a view, not a copy: Gemm hands it to BLAS as
-// transposed.
+// A transposed operand is a view, not a copy: Gemm packs it straight from
+// its strides.
 func ExampleGemm() {
 	a := matmul.RowMajor([]float64{1, 2, 3, 4, 5, 6}, 2, 3) // 2×3
 	dst := matmul.RowMajor(make([]float64, 4), 2, 2)

@@ -11,8 +11,9 @@ import (
 
 // FuzzGemm runs Gemm on operands with arbitrary sizes, offsets and strides
 // (zero and overlapping included) against the reference loop, for a type of
-// each path: float64 and complex64 through BLAS, int32 and complex128 through
-// the Go loop.
+// each path: float64 and float32 through the packed GEMM (float64 also through
+// gonum's BLAS), complex64 through BLAS, int32 and complex128 through the Go
+// loop.
 func FuzzGemm(f *testing.F) {
 	f.Add(uint8(3), uint8(4), uint8(5), uint8(0), uint8(4), uint8(1), uint8(0), uint8(5), uint8(1), uint8(0), uint64(1))
 	f.Add(uint8(3), uint8(4), uint8(5), uint8(2), uint8(1), uint8(3), uint8(1), uint8(1), uint8(4), uint8(1), uint64(2))
@@ -25,6 +26,10 @@ func FuzzGemm(f *testing.F) {
 		ld := dstLayouts[int(dstLayout)%len(dstLayouts)]
 		r := rand.New(rand.NewPCG(seed, 0))
 		fuzzOne(t, fillFloat[float64](r), mi, ki, ni, la, lb, ld)
+		fuzzOne(t, fillFloat[float32](r), mi, ki, ni, la, lb, ld)
+		was := UseBLAS(true)
+		fuzzOne(t, fillFloat[float64](r), mi, ki, ni, la, lb, ld)
+		UseBLAS(was)
 		fuzzOne(t, fillComplex[complex64](r), mi, ki, ni, la, lb, ld)
 		fuzzOne(t, fillInt[int32](r), mi, ki, ni, la, lb, ld)
 		fuzzOne(t, fillComplex[complex128](r), mi, ki, ni, la, lb, ld)

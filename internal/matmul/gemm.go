@@ -24,12 +24,13 @@ import (
 //		}
 //	}
 //
-// float32, float64 and complex64 go through gonum's BLAS (the implementation
-// registered with blas32, blas64 and cblas64); complex128, the integer types
-// and named element types use a cache-blocked Go loop, with Go's wrapping
-// integer arithmetic. Large products use up to GOMAXPROCS goroutines, as
-// gonum's Dgemm does; the order in which each element is summed does not
-// depend on their number, so results are the same from run to run.
+// float32 and float64 run on the packed GEMM with fused multiply-adds (or on
+// gonum's BLAS after UseBLAS(true)); complex64 goes through gonum's BLAS
+// (cblas64); complex128, the integer types and named element types use a
+// cache-blocked Go loop, with Go's wrapping integer arithmetic. Large
+// products use up to GOMAXPROCS goroutines; the order in which each element
+// is summed does not depend on their number, so results are the same from
+// run to run.
 //
 // Preconditions, the caller's: a.Rows == dst.Rows, b.Cols == dst.Cols and
 // a.Cols == b.Rows; every view lies inside its Data; no two elements of dst
@@ -40,7 +41,7 @@ func Gemm[T dtype.Numeric](dst, a, b Matrix[T]) {
 	gemm(dst, a, b, runtime.GOMAXPROCS(0))
 }
 
-// gemm is Gemm with the integer loop limited to workers goroutines.
+// gemm is Gemm on up to workers goroutines (gonum's BLAS takes GOMAXPROCS).
 func gemm[T dtype.Numeric](dst, a, b Matrix[T], workers int) {
 	checkShapes(dst, a, b)
 	if dst.Rows == 0 || dst.Cols == 0 {
