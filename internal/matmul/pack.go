@@ -1,6 +1,9 @@
 package matmul
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // packA copies a (m×k, any strides) into buf as ⌈m/mr⌉ panels of mr rows,
 // each stored column after column: buf[(i/mr)*k*mr + p*mr + i%mr] = a(i, p).
@@ -15,6 +18,17 @@ func packA[F float](buf []F, a Matrix[F], mr int) {
 			for p := range k {
 				s := a.Offset + i0 + p*a.ColStride
 				copy(panel[p*mr:p*mr+mr], a.Data[s:s+mr])
+			}
+			continue
+		}
+		if rows == mr && a.ColStride == 1 && mr == 6 {
+			// A row-major block: six rows read side by side.
+			s, rs := a.Offset+i0*a.RowStride, a.RowStride
+			r0, r1, r2 := a.Data[s:s+k], a.Data[s+rs:s+rs+k], a.Data[s+2*rs:s+2*rs+k]
+			r3, r4, r5 := a.Data[s+3*rs:s+3*rs+k], a.Data[s+4*rs:s+4*rs+k], a.Data[s+5*rs:s+5*rs+k]
+			for p := range r0 {
+				d := panel[p*6 : p*6+6]
+				d[0], d[1], d[2], d[3], d[4], d[5] = r0[p], r1[p], r2[p], r3[p], r4[p], r5[p]
 			}
 			continue
 		}
@@ -36,25 +50,47 @@ func packA[F float](buf []F, a Matrix[F], mr int) {
 // packB copies b (k×n, any strides) into buf as ⌈n/nr⌉ panels of nr
 // columns, each stored row after row: buf[(j/nr)*k*nr + p*nr + j%nr] = b(p, j).
 // The columns of the last panel past n are zero.
+//
+// It goes along the rows of b, each row feeding every panel, so that a
+// row-major b is read in order rather than one cache line from each row.
 func packB[F float](buf []F, b Matrix[F], nr int) {
 	k, n := b.Rows, b.Cols
-	for j0 := 0; j0 < n; j0 += nr {
-		panel := buf[j0*k : (j0+nr)*k]
-		cols := min(nr, n-j0)
-		for p := range k {
-			row := panel[p*nr : p*nr+nr]
-			s := b.Offset + p*b.RowStride + j0*b.ColStride
-			if b.ColStride == 1 {
-				copy(row, b.Data[s:s+cols])
-			} else {
-				for j := range cols {
-					row[j] = b.Data[s]
+	full := n / nr * nr
+	for p := range k {
+		s := b.Offset + p*b.RowStride
+		if b.ColStride == 1 {
+			row := b.Data[s : s+n]
+			for j0 := 0; j0 < full; j0 += nr {
+				copyPanelRow(buf[j0*k+p*nr:][:nr], row[j0:j0+nr])
+			}
+		} else {
+			for j0 := 0; j0 < full; j0 += nr {
+				d := buf[j0*k+p*nr:][:nr]
+				for j := range d {
+					d[j] = b.Data[s]
 					s += b.ColStride
 				}
 			}
-			clear(row[cols:])
+		}
+		if full < n {
+			d := buf[full*k+p*nr:][:nr]
+			for j := range n - full {
+				d[j] = b.At(p, full+j)
+			}
+			clear(d[n-full:])
 		}
 	}
+}
+
+// copyPanelRow is copy(dst, src) for one row of a panel of B; nr is 64
+// bytes wide for both element types, a size the compiler copies in four
+// vector moves where copy would call memmove.
+func copyPanelRow[F float](dst, src []F) {
+	if len(dst)*int(unsafe.Sizeof(dst[0])) == 64 && len(src) >= len(dst) {
+		*(*[64]byte)(unsafe.Pointer(&dst[0])) = *(*[64]byte)(unsafe.Pointer(&src[0]))
+		return
+	}
+	copy(dst, src)
 }
 
 // Packing buffers are reused across calls: a 256×4096 block of B is 8 MiB.

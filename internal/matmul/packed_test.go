@@ -82,9 +82,10 @@ func testPacked[F float](fill func([]F)) func(t *testing.T) {
 // small products.
 var smallBlocking = blocking{kc: 8, mc: 12, nc: 32}
 
-// TestKernelsAgree runs every kernel variant on the same random inputs, at
-// the default blocking and at smallBlocking, and checks that they give the
-// same bits, and the reference loop's value within the error bound of a sum
+// TestKernelsAgree runs every kernel variant, on 1, 2, 3 and 8 workers, on
+// the same random inputs, at the default blocking and at smallBlocking
+// (where the workers share many packed blocks of b), and checks that they
+// give the same bits, and the reference loop's value within the error bound of a sum
 // of k products: |error| <= k·ε·Σ|a||b| (with a factor 2 to spare).
 func TestKernelsAgree(t *testing.T) {
 	t.Run("float64", testAgree[float64](0x1p-52))
@@ -99,7 +100,7 @@ func testAgree[F float](eps float64) func(t *testing.T) {
 				s[i] = F(r.NormFloat64())
 			}
 		}
-		for _, s := range [][3]int{{7, 5, 9}, {13, 31, 47}, {19, 257, 23}, {50, 300, 70}} {
+		for _, s := range [][3]int{{7, 5, 9}, {13, 31, 47}, {19, 257, 23}, {50, 300, 70}, {130, 70, 10}, {8, 90, 200}} {
 			m, k, n := s[0], s[1], s[2]
 			a := newMatrix(operandLayouts[2], m, k, normal)
 			b := newMatrix(operandLayouts[1], k, n, normal)
@@ -107,14 +108,14 @@ func testAgree[F float](eps float64) func(t *testing.T) {
 			abs := naive(absMatrix(a), absMatrix(b))
 			for _, bl := range []blocking{blockingFor(machineCaches(), sizeOf[F](), 6, 16), smallBlocking} {
 				var first []F
-				for i := range kernels64 {
-					kern := kernelOf[F](i)
+				for i, w := range []int{1, 2, 3, 8} {
+					kern := kernelOf[F](i % len(kernels64))
 					dst := RowMajor(make([]F, m*n), m, n)
-					gemmPacked(dst, a, b, 2, kern, bl)
+					gemmPacked(dst, a, b, w, kern, bl)
 					if first == nil {
 						first = dst.Data
 					} else {
-						assert.Equal(t, first, dst.Data, "%v kc=%d: %s against %s", s, bl.kc, kern.name, kernelOf[F](0).name)
+						assert.Equal(t, first, dst.Data, "%v kc=%d: %s on %d workers against %s on 1", s, bl.kc, kern.name, w, kernelOf[F](0).name)
 					}
 					for j := range want {
 						tol := 2 * float64(k) * eps * float64(abs[j])
