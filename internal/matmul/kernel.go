@@ -25,20 +25,23 @@ type float interface {
 //		}
 //	}
 //
-// with fma rounding once. Every variant of a type computes exactly these
-// operations in this order, so all give the same bits.
+// with fma rounding once. rows is the same loop for A read in place, row
+// after row: a[i*lda+p] in place of a[p*mr+i]. Every variant of a type
+// computes exactly these operations in this order, so all, packed or not,
+// give the same bits.
 type microKernel[F float] struct {
 	name   string
 	mr, nr int
 	run    func(k int, a, b, c []F, ldc int, add bool)
+	rows   func(k int, a []F, lda int, b, c []F, ldc int, add bool)
 }
 
 // The kernels gemmPacked uses; kernels64 and kernels32 list every variant
 // this CPU can run, the Go kernel first. Tests set kernel64 and kernel32 to
 // each in turn.
 var (
-	kernels64 = []microKernel[float64]{{"go", 6, 8, goKernel64}}
-	kernels32 = []microKernel[float32]{{"go", 6, 16, goKernel32}}
+	kernels64 = []microKernel[float64]{{"go", 6, 8, goKernel64, goKernelRows64}}
+	kernels32 = []microKernel[float32]{{"go", 6, 16, goKernel32, goKernelRows32}}
 	kernel64  = kernels64[0]
 	kernel32  = kernels32[0]
 )
@@ -70,6 +73,38 @@ func goKernel32(k int, a, b, c []float32, ldc int, add bool) {
 		for i, ai := range ap {
 			row := acc[i*nr : i*nr+nr]
 			for j, bj := range bp {
+				row[j] = fma32(ai, bj, row[j])
+			}
+		}
+	}
+	writeBlock(c, ldc, acc[:], nr, add)
+}
+
+// goKernelRows64 is goKernel64 with A read in place: a[i*lda+p].
+func goKernelRows64(k int, a []float64, lda int, b, c []float64, ldc int, add bool) {
+	const mr, nr = 6, 8
+	var acc [mr * nr]float64
+	b = b[:k*nr]
+	for i := range mr {
+		row := acc[i*nr : i*nr+nr]
+		for p, ai := range a[i*lda : i*lda+k] {
+			for j, bj := range b[p*nr : p*nr+nr] {
+				row[j] = math.FMA(ai, bj, row[j])
+			}
+		}
+	}
+	writeBlock(c, ldc, acc[:], nr, add)
+}
+
+// goKernelRows32 is goKernel32 with A read in place: a[i*lda+p].
+func goKernelRows32(k int, a []float32, lda int, b, c []float32, ldc int, add bool) {
+	const mr, nr = 6, 16
+	var acc [mr * nr]float32
+	b = b[:k*nr]
+	for i := range mr {
+		row := acc[i*nr : i*nr+nr]
+		for p, ai := range a[i*lda : i*lda+k] {
+			for j, bj := range b[p*nr : p*nr+nr] {
 				row[j] = fma32(ai, bj, row[j])
 			}
 		}

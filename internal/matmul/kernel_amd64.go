@@ -13,3 +13,13 @@ func avxKernel64(k int, a []float64, b []float64, c []float64, ldc int, add bool
 // with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
 // len(a) >= k*6, len(b) >= k*16 and c holds 6 rows of 16 at stride ldc: the caller's.
 func avxKernel32(k int, a []float32, b []float32, c []float32, ldc int, add bool)
+
+// avxKernelRows64 is goKernelRows64 in AVX2+FMA, on 6×8 blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*8+j],
+// with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
+// a holds 6 rows of k at stride lda, len(b) >= k*8 and c holds 6 rows of 8 at stride ldc: the caller's.
+func avxKernelRows64(k int, a []float64, lda int, b []float64, c []float64, ldc int, add bool)
+
+// avxKernelRows32 is goKernelRows32 in AVX2+FMA, on 6×16 blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*16+j],
+// with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
+// a holds 6 rows of k at stride lda, len(b) >= k*16 and c holds 6 rows of 16 at stride ldc: the caller's.
+func avxKernelRows32(k int, a []float32, lda int, b []float32, c []float32, ldc int, add bool)

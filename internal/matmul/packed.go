@@ -115,6 +115,7 @@ func packedRows[F float](dst, a, b Matrix[F], kern microKernel[F], bl blocking, 
 	bufA := getBuffer[F](mc * kc)
 	defer putBuffer(bufA)
 	tile := make([]F, mr*nr)
+	inPlace := readInPlace(a, n, nr)
 	step := 0
 	for jc := 0; jc < n; jc += nc {
 		nb := min(nc, n-jc)
@@ -130,8 +131,15 @@ func packedRows[F float](dst, a, b Matrix[F], kern microKernel[F], bl blocking, 
 			team.wait()
 			for ic := r0; ic < r1; ic += mc {
 				mb := min(mc, r1-ic)
-				packA(*bufA, a.Slice(ic, ic+mb, pc, pc+kb), mr)
-				macroKernel(dst.Slice(ic, ic+mb, jc, jc+nb), *bufA, packed, kb, pc > 0, kern, tile)
+				ab := a.Slice(ic, ic+mb, pc, pc+kb)
+				if inPlace {
+					// Only a last partial block of rows is packed.
+					whole := mb / mr * mr
+					packA(*bufA, ab.Slice(whole, mb, 0, kb), mr)
+				} else {
+					packA(*bufA, ab, mr)
+				}
+				macroKernel(dst.Slice(ic, ic+mb, jc, jc+nb), ab, inPlace, *bufA, packed, kb, pc > 0, kern, tile)
 			}
 		}
 	}
@@ -166,25 +174,50 @@ func (b *barrier) wait() {
 	}
 }
 
+// inPlaceMaxCols is the widest product whose a the micro-kernel reads in
+// place rather than packed. Packing costs a pass over a and pays back over
+// the nr-column panels of b that reuse it; beyond a few panels, the packed
+// panels' contiguity wins.
+const inPlaceMaxCols = 8
+
+// readInPlace reports whether packedRows lets the micro-kernel read a's
+// rows in place: a has unit column stride and dst has at most
+// inPlaceMaxCols panels of nr columns.
+func readInPlace[F float](a Matrix[F], n, nr int) bool {
+	return a.ColStride == 1 && n <= inPlaceMaxCols*nr
+}
+
 // macroKernel runs the micro-kernel over every mr×nr block of dst, from
-// packed panels of kb steps. Whole blocks are written in place; a partial
+// packed panels of b of kb steps, and of a: packed in pa, or, when inPlace,
+// the whole blocks of mr rows read from a itself and only a partial last
+// block packed in pa. Whole blocks of dst are written in place; a partial
 // block at the right or bottom edge is computed into tile and only its part
 // inside dst copied (or added) out.
-func macroKernel[F float](dst Matrix[F], pa, pb []F, kb int, add bool, kern microKernel[F], tile []F) {
+func macroKernel[F float](dst, a Matrix[F], inPlace bool, pa, pb []F, kb int, add bool, kern microKernel[F], tile []F) {
 	mr, nr := kern.mr, kern.nr
 	rs := dst.RowStride
+	whole := dst.Rows / mr * mr
 	for jr := 0; jr < dst.Cols; jr += nr {
 		bp := pb[jr*kb:]
 		cols := min(nr, dst.Cols-jr)
 		for ir := 0; ir < dst.Rows; ir += mr {
-			ap := pa[ir*kb:]
 			rows := min(mr, dst.Rows-ir)
 			off := dst.Offset + ir*rs + jr
+			c, ldc, cAdd := dst.Data[off:], rs, add
+			if rows < mr || cols < nr {
+				c, ldc, cAdd = tile, nr, false
+			}
+			switch {
+			case inPlace && rows == mr:
+				kern.rows(kb, a.Data[a.Offset+ir*a.RowStride:], a.RowStride, bp, c, ldc, cAdd)
+			case inPlace:
+				kern.run(kb, pa[(ir-whole)*kb:], bp, c, ldc, cAdd)
+			default:
+				kern.run(kb, pa[ir*kb:], bp, c, ldc, cAdd)
+			}
 			if rows == mr && cols == nr {
-				kern.run(kb, ap, bp, dst.Data[off:], rs, add)
 				continue
 			}
-			kern.run(kb, ap, bp, tile, nr, false)
 			for i := range rows {
 				c, t := dst.Data[off+i*rs:off+i*rs+cols], tile[i*nr:i*nr+cols]
 				if !add {

@@ -106,6 +106,10 @@ func testAgree[F float](eps float64) func(t *testing.T) {
 			b := newMatrix(operandLayouts[1], k, n, normal)
 			want := naive(a, b)
 			abs := naive(absMatrix(a), absMatrix(b))
+			// The same a column-major, so that it is packed where a is
+			// read in place.
+			aCol := newMatrix(operandLayouts[1], m, k, func([]F) {})
+			copyTo(aCol, a)
 			for _, bl := range []blocking{blockingFor(machineCaches(), sizeOf[F](), 6, 16), smallBlocking} {
 				var first []F
 				for i, w := range []int{1, 2, 3, 8} {
@@ -117,6 +121,9 @@ func testAgree[F float](eps float64) func(t *testing.T) {
 					} else {
 						assert.Equal(t, first, dst.Data, "%v kc=%d: %s on %d workers against %s on 1", s, bl.kc, kern.name, w, kernelOf[F](0).name)
 					}
+					packed := RowMajor(make([]F, m*n), m, n)
+					gemmPacked(packed, aCol, b, w, kern, bl)
+					assert.Equal(t, first, packed.Data, "%v kc=%d: %s with a packed", s, bl.kc, kern.name)
 					for j := range want {
 						tol := 2 * float64(k) * eps * float64(abs[j])
 						require.InDelta(t, float64(want[j]), float64(dst.Data[j]), tol, "%v kc=%d %s element %d", s, bl.kc, kern.name, j)

@@ -45,24 +45,74 @@ const (
 
 func main() {
 	ConstraintExpr("!purego")
-	kernel(f64)
-	kernel(f32)
+	kernel(f64, packedA)
+	kernel(f32, packedA)
+	kernel(f64, rowsA)
+	kernel(f32, rowsA)
 	Generate()
 }
 
-// kernel emits avxKernel32 or avxKernel64 for e: NR = 2 YMM registers of e's lanes.
-func kernel(e elem) {
+// aLayout is how a kernel reads A: packed (a[p*mr+i], as packA writes it)
+// or in place, row after row (a[i*lda+p], a row-major operand).
+type aLayout int
+
+const (
+	packedA aLayout = iota
+	rowsA
+)
+
+// kernel emits avxKernel32 or avxKernel64 (packed A), or avxKernelRows32 or
+// avxKernelRows64 (A in place), for e: NR = 2 YMM registers of e's lanes.
+func kernel(e elem, layout aLayout) {
 	lanes := 32 / e.size
 	nr := cols * lanes
 	bits := e.name[len("float"):]
-	name := "avxKernel" + bits
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(k int, a, b, c []%s, ldc int, add bool)", e.name))
-	Doc(fmt.Sprintf("%s is goKernel%s in AVX2+FMA, on %d×%d blocks: c[i*ldc+j] (+)= Σ_p a[p*%d+i]·b[p*%d+j],", name, bits, mr, nr, mr, nr),
+	if layout == packedA {
+		name := "avxKernel" + bits
+		TEXT(name, NOSPLIT, fmt.Sprintf("func(k int, a, b, c []%s, ldc int, add bool)", e.name))
+		Doc(fmt.Sprintf("%s is goKernel%s in AVX2+FMA, on %d×%d blocks: c[i*ldc+j] (+)= Σ_p a[p*%d+i]·b[p*%d+j],", name, bits, mr, nr, mr, nr),
+			"with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.",
+			fmt.Sprintf("len(a) >= k*%d, len(b) >= k*%d and c holds %d rows of %d at stride ldc: the caller's.", mr, nr, mr, nr))
+		pa := Load(Param("a").Base(), GP64())
+		body(e, name, func(u, i int) Mem { return Mem{Base: pa, Disp: (u*mr + i) * e.size} },
+			func(steps int) { ADDQ(U32(steps*mr*e.size), pa) })
+		return
+	}
+	name := "avxKernelRows" + bits
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(k int, a []%s, lda int, b, c []%s, ldc int, add bool)", e.name, e.name))
+	Doc(fmt.Sprintf("%s is goKernelRows%s in AVX2+FMA, on %d×%d blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*%d+j],", name, bits, mr, nr, nr),
 		"with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.",
-		fmt.Sprintf("len(a) >= k*%d, len(b) >= k*%d and c holds %d rows of %d at stride ldc: the caller's.", mr, nr, mr, nr))
+		fmt.Sprintf("a holds %d rows of k at stride lda, len(b) >= k*%d and c holds %d rows of %d at stride ldc: the caller's.", mr, nr, mr, nr))
+	// Rows 0-2 of A from row0, rows 3-5 from row3, each plus 0, 1 or 2 lda.
+	row0 := Load(Param("a").Base(), GP64())
+	lda := Load(Param("lda"), GP64())
+	SHLQ(U8(log2(e.size)), lda)
+	row3 := GP64()
+	LEAQ(Mem{Base: lda, Index: lda, Scale: 2}, row3)
+	ADDQ(row0, row3)
+	body(e, name, func(u, i int) Mem {
+		base := row0
+		if i >= 3 {
+			base = row3
+		}
+		m := Mem{Base: base, Disp: u * e.size}
+		if i%3 > 0 {
+			m.Index, m.Scale = lda, uint8(i%3)
+		}
+		return m
+	}, func(steps int) {
+		ADDQ(U32(steps*e.size), row0)
+		ADDQ(U32(steps*e.size), row3)
+	})
+}
 
+// body emits the loop and write-back of a kernel whose element (i, p) of A,
+// at step u past the current position, is aAt(u, i); advanceA moves A on by
+// steps steps of k.
+func body(e elem, name string, aAt func(u, i int) Mem, advanceA func(steps int)) {
+	lanes := 32 / e.size
+	nr := cols * lanes
 	k := Load(Param("k"), GP64())
-	pa := Load(Param("a").Base(), GP64())
 	pb := Load(Param("b").Base(), GP64())
 
 	var acc [mr][cols]reg.VecVirtual
@@ -81,7 +131,7 @@ func kernel(e elem) {
 			e.move(Mem{Base: pb, Disp: (u*nr + j*lanes) * e.size}, bv[j])
 		}
 		for i := range acc {
-			e.broadcast(Mem{Base: pa, Disp: (u*mr + i) * e.size}, av)
+			e.broadcast(aAt(u, i), av)
 			for j := range bv {
 				e.fma(bv[j], av, acc[i][j])
 			}
@@ -95,7 +145,7 @@ func kernel(e elem) {
 	for u := range unroll {
 		step(u)
 	}
-	ADDQ(U32(unroll*mr*e.size), pa)
+	advanceA(unroll)
 	ADDQ(U32(unroll*nr*e.size), pb)
 	SUBQ(U8(unroll), k)
 	JMP(LabelRef(name + "_unrolled"))
@@ -104,7 +154,7 @@ func kernel(e elem) {
 	TESTQ(k, k)
 	JZ(LabelRef(name + "_write"))
 	step(0)
-	ADDQ(U32(mr*e.size), pa)
+	advanceA(1)
 	ADDQ(U32(nr*e.size), pb)
 	DECQ(k)
 	JMP(LabelRef(name + "_tail"))
