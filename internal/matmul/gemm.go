@@ -107,9 +107,9 @@ func gemmRowMajor[T dtype.Numeric](dst, a, b Matrix[T], workers int) {
 func gemmFloat[F float](dst, a, b Matrix[F], workers int, kern microKernel[F]) {
 	switch {
 	case dst.Cols == 1:
-		gemv(dst, a, b)
+		gemv(dst, a, b, kern)
 	case dst.Rows == 1:
-		gemv(dst.T(), b.T(), a.T())
+		gemv(dst.T(), b.T(), a.T(), kern)
 	default:
 		var size F
 		bl := blockingFor(machineCaches(), int(unsafe.Sizeof(size)), kern.mr, kern.nr)

@@ -34,14 +34,17 @@ type microKernel[F float] struct {
 	mr, nr int
 	run    func(k int, a, b, c []F, ldc int, add bool)
 	rows   func(k int, a []F, lda int, b, c []F, ldc int, add bool)
+	// gemv is y[i*incy] = Σ_p a[i*lda+p]·x[p] for i < m, p < k, each sum
+	// in the order of goDot64 and goDot32.
+	gemv func(m, k int, a []F, lda int, x, y []F, incy int)
 }
 
 // The kernels gemmPacked uses; kernels64 and kernels32 list every variant
 // this CPU can run, the Go kernel first. Tests set kernel64 and kernel32 to
 // each in turn.
 var (
-	kernels64 = []microKernel[float64]{{"go", 6, 8, goKernel64, goKernelRows64}}
-	kernels32 = []microKernel[float32]{{"go", 6, 16, goKernel32, goKernelRows32}}
+	kernels64 = []microKernel[float64]{{"go", 6, 8, goKernel64, goKernelRows64, goGemv64}}
+	kernels32 = []microKernel[float32]{{"go", 6, 16, goKernel32, goKernelRows32, goGemv32}}
 	kernel64  = kernels64[0]
 	kernel32  = kernels32[0]
 )
@@ -110,6 +113,80 @@ func goKernelRows32(k int, a []float32, lda int, b, c []float32, ldc int, add bo
 		}
 	}
 	writeBlock(c, ldc, acc[:], nr, add)
+}
+
+// goGemv64 is the gemv of the Go variant for float64.
+func goGemv64(m, k int, a []float64, lda int, x, y []float64, incy int) {
+	for i := range m {
+		y[i*incy] = goDot64(a[i*lda:i*lda+k], x[:k])
+	}
+}
+
+// goGemv32 is the gemv of the Go variant for float32.
+func goGemv32(m, k int, a []float32, lda int, x, y []float32, incy int) {
+	for i := range m {
+		y[i*incy] = goDot32(a[i*lda:i*lda+k], x[:k])
+	}
+}
+
+// goDot64 is Σ a[p]·x[p] in the order of two YMM registers of partial
+// sums: s[p mod 8] by fused multiply-adds while 8 steps remain, then one
+// step of 4 if 4 remain, the eight sums added in halves (s[l] + s[l+4],
+// then l and l+2, then l and l+1), then the last steps fused one by one.
+func goDot64(a, x []float64) float64 {
+	x = x[:len(a)]
+	var s [8]float64
+	p := 0
+	for ; p+8 <= len(a); p += 8 {
+		for l := range s {
+			s[l] = math.FMA(a[p+l], x[p+l], s[l])
+		}
+	}
+	if p+4 <= len(a) {
+		for l := range 4 {
+			s[l] = math.FMA(a[p+l], x[p+l], s[l])
+		}
+		p += 4
+	}
+	r := halve(s[:])
+	for ; p < len(a); p++ {
+		r = math.FMA(a[p], x[p], r)
+	}
+	return r
+}
+
+// goDot32 is goDot64 for float32, in sixteen partial sums.
+func goDot32(a, x []float32) float32 {
+	x = x[:len(a)]
+	var s [16]float32
+	p := 0
+	for ; p+16 <= len(a); p += 16 {
+		for l := range s {
+			s[l] = fma32(a[p+l], x[p+l], s[l])
+		}
+	}
+	if p+8 <= len(a) {
+		for l := range 8 {
+			s[l] = fma32(a[p+l], x[p+l], s[l])
+		}
+		p += 8
+	}
+	r := halve(s[:])
+	for ; p < len(a); p++ {
+		r = fma32(a[p], x[p], r)
+	}
+	return r
+}
+
+// halve adds the upper half of s to the lower, lane by lane, until one
+// element is left, and returns it; len(s) is a power of 2.
+func halve[F float](s []F) F {
+	for w := len(s) / 2; w >= 1; w /= 2 {
+		for l := range w {
+			s[l] += s[l+w]
+		}
+	}
+	return s[0]
 }
 
 // writeBlock is: for each row i of acc (nr wide), c[i*ldc:][:nr] (+)= that row.

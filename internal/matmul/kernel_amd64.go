@@ -23,3 +23,11 @@ func avxKernelRows64(k int, a []float64, lda int, b []float64, c []float64, ldc 
 // with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
 // a holds 6 rows of k at stride lda, len(b) >= k*16 and c holds 6 rows of 16 at stride ldc: the caller's.
 func avxKernelRows32(k int, a []float32, lda int, b []float32, c []float32, ldc int, add bool)
+
+// avxGemv64 is goGemv64 in AVX2+FMA: y[i*incy] = Σ_p a[i*lda+p]·x[p] for i < m, p < k, summed as goDot64 sums.
+// a holds m rows of k at stride lda and len(x) >= k: the caller's.
+func avxGemv64(m int, k int, a []float64, lda int, x []float64, y []float64, incy int)
+
+// avxGemv32 is goGemv32 in AVX2+FMA: y[i*incy] = Σ_p a[i*lda+p]·x[p] for i < m, p < k, summed as goDot32 sums.
+// a holds m rows of k at stride lda and len(x) >= k: the caller's.
+func avxGemv32(m int, k int, a []float32, lda int, x []float32, y []float32, incy int)

@@ -755,3 +755,143 @@ avxKernelRows32_store:
 	VMOVUPS Y11, 32(AX)
 	VZEROUPPER
 	RET
+
+// func avxGemv64(m int, k int, a []float64, lda int, x []float64, y []float64, incy int)
+// Requires: AVX, FMA3
+TEXT ·avxGemv64(SB), NOSPLIT, $0-104
+	MOVQ  m+0(FP), AX
+	MOVQ  a_base+16(FP), CX
+	MOVQ  lda+40(FP), DX
+	SHLQ  $0x03, DX
+	MOVQ  y_base+72(FP), BX
+	MOVQ  incy+96(FP), SI
+	SHLQ  $0x03, SI
+	TESTQ AX, AX
+	JZ    avxGemv64_done
+
+avxGemv64_row:
+	MOVQ   k+8(FP), DI
+	MOVQ   x_base+48(FP), R8
+	MOVQ   CX, R9
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+
+avxGemv64_pair:
+	CMPQ        DI, $0x08
+	JL          avxGemv64_single
+	VMOVUPD     (R8), Y2
+	VFMADD231PD (R9), Y2, Y0
+	VMOVUPD     32(R8), Y2
+	VFMADD231PD 32(R9), Y2, Y1
+	ADDQ        $0x40, R9
+	ADDQ        $0x40, R8
+	SUBQ        $0x08, DI
+	JMP         avxGemv64_pair
+
+avxGemv64_single:
+	CMPQ        DI, $0x04
+	JL          avxGemv64_reduce
+	VMOVUPD     (R8), Y2
+	VFMADD231PD (R9), Y2, Y0
+	ADDQ        $0x20, R9
+	ADDQ        $0x20, R8
+	SUBQ        $0x04, DI
+
+avxGemv64_reduce:
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X2
+	VADDPD       X2, X0, X0
+	VPERMILPD    $0x01, X0, X2
+	VADDSD       X2, X0, X0
+
+avxGemv64_tail:
+	TESTQ       DI, DI
+	JZ          avxGemv64_store
+	VMOVSD      (R9), X2
+	VFMADD231SD (R8), X2, X0
+	ADDQ        $0x08, R9
+	ADDQ        $0x08, R8
+	DECQ        DI
+	JMP         avxGemv64_tail
+
+avxGemv64_store:
+	VMOVSD X0, (BX)
+	ADDQ   SI, BX
+	ADDQ   DX, CX
+	DECQ   AX
+	JNZ    avxGemv64_row
+
+avxGemv64_done:
+	VZEROUPPER
+	RET
+
+// func avxGemv32(m int, k int, a []float32, lda int, x []float32, y []float32, incy int)
+// Requires: AVX, FMA3
+TEXT ·avxGemv32(SB), NOSPLIT, $0-104
+	MOVQ  m+0(FP), AX
+	MOVQ  a_base+16(FP), CX
+	MOVQ  lda+40(FP), DX
+	SHLQ  $0x02, DX
+	MOVQ  y_base+72(FP), BX
+	MOVQ  incy+96(FP), SI
+	SHLQ  $0x02, SI
+	TESTQ AX, AX
+	JZ    avxGemv32_done
+
+avxGemv32_row:
+	MOVQ   k+8(FP), DI
+	MOVQ   x_base+48(FP), R8
+	MOVQ   CX, R9
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+
+avxGemv32_pair:
+	CMPQ        DI, $0x10
+	JL          avxGemv32_single
+	VMOVUPS     (R8), Y2
+	VFMADD231PS (R9), Y2, Y0
+	VMOVUPS     32(R8), Y2
+	VFMADD231PS 32(R9), Y2, Y1
+	ADDQ        $0x40, R9
+	ADDQ        $0x40, R8
+	SUBQ        $0x10, DI
+	JMP         avxGemv32_pair
+
+avxGemv32_single:
+	CMPQ        DI, $0x08
+	JL          avxGemv32_reduce
+	VMOVUPS     (R8), Y2
+	VFMADD231PS (R9), Y2, Y0
+	ADDQ        $0x20, R9
+	ADDQ        $0x20, R8
+	SUBQ        $0x08, DI
+
+avxGemv32_reduce:
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X2
+	VADDPS       X2, X0, X0
+	VMOVHLPS     X0, X0, X2
+	VADDPS       X2, X0, X0
+	VMOVSHDUP    X0, X2
+	VADDSS       X2, X0, X0
+
+avxGemv32_tail:
+	TESTQ       DI, DI
+	JZ          avxGemv32_store
+	VMOVSS      (R9), X2
+	VFMADD231SS (R8), X2, X0
+	ADDQ        $0x04, R9
+	ADDQ        $0x04, R8
+	DECQ        DI
+	JMP         avxGemv32_tail
+
+avxGemv32_store:
+	VMOVSS X0, (BX)
+	ADDQ   SI, BX
+	ADDQ   DX, CX
+	DECQ   AX
+	JNZ    avxGemv32_row
+
+avxGemv32_done:
+	VZEROUPPER
+	RET

@@ -49,6 +49,8 @@ func main() {
 	kernel(f32, packedA)
 	kernel(f64, rowsA)
 	kernel(f32, rowsA)
+	gemv(f64)
+	gemv(f32)
 	Generate()
 }
 
@@ -198,4 +200,103 @@ func log2(n int) int {
 		l++
 	}
 	return l
+}
+
+// gemv emits avxGemv32 or avxGemv64: y[i*incy] = a's row i · x for each of
+// m rows, each dot product in the order of goDot32 and goDot64: two YMM
+// registers of partial sums (2·lanes of them, p mod 2·lanes), then one
+// register's worth of steps, the partial sums added in halves down to one,
+// then the last steps one by one, all fused multiply-adds.
+func gemv(e elem) {
+	lanes := 32 / e.size
+	bits := e.name[len("float"):]
+	name := "avxGemv" + bits
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(m, k int, a []%s, lda int, x, y []%s, incy int)", e.name, e.name))
+	Doc(fmt.Sprintf("%s is goGemv%s in AVX2+FMA: y[i*incy] = Σ_p a[i*lda+p]·x[p] for i < m, p < k, summed as goDot%s sums.", name, bits, bits),
+		"a holds m rows of k at stride lda and len(x) >= k: the caller's.")
+	m := Load(Param("m"), GP64())
+	pa := Load(Param("a").Base(), GP64())
+	lda := Load(Param("lda"), GP64())
+	SHLQ(U8(log2(e.size)), lda)
+	py := Load(Param("y").Base(), GP64())
+	incy := Load(Param("incy"), GP64())
+	SHLQ(U8(log2(e.size)), incy)
+	TESTQ(m, m)
+	JZ(LabelRef(name + "_done"))
+
+	Label(name + "_row")
+	k := Load(Param("k"), GP64())
+	px := Load(Param("x").Base(), GP64())
+	ra := GP64()
+	MOVQ(pa, ra)
+	acc := [2]reg.VecVirtual{YMM(), YMM()}
+	t := YMM()
+	for _, r := range acc {
+		VXORPS(r, r, r)
+	}
+	Label(name + "_pair")
+	CMPQ(k, U8(2*lanes))
+	JL(LabelRef(name + "_single"))
+	for j, r := range acc {
+		e.move(Mem{Base: px, Disp: j * 32}, t)
+		e.fma(Mem{Base: ra, Disp: j * 32}, t, r)
+	}
+	ADDQ(U8(64), ra)
+	ADDQ(U8(64), px)
+	SUBQ(U8(2*lanes), k)
+	JMP(LabelRef(name + "_pair"))
+
+	Label(name + "_single")
+	CMPQ(k, U8(lanes))
+	JL(LabelRef(name + "_reduce"))
+	e.move(Mem{Base: px}, t)
+	e.fma(Mem{Base: ra}, t, acc[0])
+	ADDQ(U8(32), ra)
+	ADDQ(U8(32), px)
+	SUBQ(U8(lanes), k)
+
+	Label(name + "_reduce")
+	e.add(acc[1], acc[0], acc[0])
+	s, h := acc[0].AsX(), t.AsX()
+	VEXTRACTF128(U8(1), acc[0], h)
+	e.add(h, s, s)
+	if e.size == 8 {
+		VPERMILPD(U8(1), s, h)
+		VADDSD(h, s, s)
+	} else {
+		VMOVHLPS(s, s, h)
+		VADDPS(h, s, s)
+		VMOVSHDUP(s, h)
+		VADDSS(h, s, s)
+	}
+
+	Label(name + "_tail")
+	TESTQ(k, k)
+	JZ(LabelRef(name + "_store"))
+	if e.size == 8 {
+		VMOVSD(Mem{Base: ra}, h)
+		VFMADD231SD(Mem{Base: px}, h, s)
+	} else {
+		VMOVSS(Mem{Base: ra}, h)
+		VFMADD231SS(Mem{Base: px}, h, s)
+	}
+	ADDQ(U8(e.size), ra)
+	ADDQ(U8(e.size), px)
+	DECQ(k)
+	JMP(LabelRef(name + "_tail"))
+
+	Label(name + "_store")
+	if e.size == 8 {
+		VMOVSD(s, Mem{Base: py})
+	} else {
+		VMOVSS(s, Mem{Base: py})
+	}
+	ADDQ(incy, py)
+	ADDQ(lda, pa)
+	DECQ(m)
+	JNZ(LabelRef(name + "_row"))
+
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
 }
