@@ -65,11 +65,12 @@
 //
 // # Determinism
 //
-// Elementwise results do not depend on the number of workers. Reductions cut
-// every output's reduction into a fixed number of chunks that depends only on
-// the shapes and the input's layout, sum each chunk pairwise and combine the
-// chunks in order, so their bits depend neither on the number of workers, nor
-// on the executor's options, nor on the run.
+// Elementwise results do not depend on the number of workers. A reduction
+// folds each output's elements in logical order (row-major over the reduced
+// axes) through a tree fixed by their count, so its bits depend on its
+// logical shape and reduced axes alone: not on the input's layout, nor on
+// what is fused into it, nor on the number of workers, the executor's
+// options or the run (docs/reductions.md).
 //
 // # Destinations and aliasing
 //

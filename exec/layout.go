@@ -37,6 +37,13 @@ func mergeDims(sizes []int, strides [][]int, order int) layout {
 		}
 		return 0
 	})
+	return mergeAxes(sizes, strides, axes)
+}
+
+// mergeAxes builds the layout of an iteration over the given axes of sizes,
+// in that order (outermost first), merging adjacent axes where every
+// operand allows.
+func mergeAxes(sizes []int, strides [][]int, axes []int) layout {
 	l := layout{strides: make([][]int, len(strides))}
 	for _, ax := range axes {
 		l.sizes = append(l.sizes, sizes[ax])

@@ -1,8 +1,10 @@
 package exec
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/tensorplay/tensorplay/dtype"
@@ -14,11 +16,17 @@ import (
 // the producer is computed block by block (as in a region) and each block is
 // folded into the result; no tensor of the producer's size is made.
 //
-// Determinism: the reduction sequence of every output is cut into a fixed
-// number of chunks that depends only on the shapes, never on the number of
-// workers; inside a chunk, values are combined pairwise (block sums, then a
-// binary-counter stack of block partials), and chunk partials are combined
-// in chunk order. Any worker count gives the same bits.
+// Determinism: every output folds its reduced elements in their logical
+// order (row-major over the reduced axes) through one tree that depends only
+// on their count: leaves of reduceLeaf consecutive elements, each folded in
+// eight lanes (element i into lane i%8, in order) whose partials combine as
+// ((0+1)+(2+3))+((4+5)+(6+7)), and the leaves combined by a binary counter
+// (pstack). The layout only decides how the elements are reached: along
+// rows, one output at a time (case A), or rows of the reduced axes folded
+// into runs of outputs, lane by lane (case B). Chunks, which split the work
+// between tasks, hold a power of two of leaves and combine as the counter
+// would, so neither the chunking, nor the number of workers, nor the input's
+// layout, nor what is fused in changes a bit.
 type reduceStep struct {
 	op    expr.Op
 	prod  *region // the producer: its operands are its inputs, then out
@@ -26,17 +34,17 @@ type reduceStep struct {
 	out   int     // result value
 	argDT dtype.DType
 
-	inner      bool  // case A: the innermost layout axis is reduced
+	inner      bool  // case A: the innermost layout axis is reduced (and logically last)
 	dot        bool  // case A sum of a product: the product is folded by a dot kernel
 	dotA, dotB int   // the product's operand slots
 	kept, red  []int // layout axes (outermost first), the inner one excluded
 	innerSize  int
 	c          int // block length along the innermost axis
 	innerBlks  int // blocks along the innermost axis
-	seqLen     int // per output (A) or output block (B): blocks (A) or rows (B)
+	seqLen     int // per output (A) or output block (B): elements (A) or rows (B)
 	nOut       int // outputs (A) or output blocks (B)
 	chunks     int
-	perChunk   int
+	perChunk   int // elements (A) or rows (B) of a chunk: a power of two of leaves
 	perGroup   int
 	groups     int
 	count      int // elements reduced into each output, for mean
@@ -48,8 +56,10 @@ type reduceStep struct {
 }
 
 const (
-	reduceChunk = 65536 // elements per chunk of a split reduction
-	reduceBlock = 4096  // elements per block: the pairwise sums' leaves
+	reduceChunk      = 65536 // elements per chunk of a split reduction, about
+	reduceBlock      = 4096  // elements per producer block along rows (A)
+	reduceOuterBlock = 4096  // outputs per run of case B (8 lanes of float64: 256 KiB, in L2)
+	reduceLeaf       = 128   // elements per leaf of the fixed tree (a multiple of 8)
 )
 
 func (pl *planner) buildReduce(n *expr.Node) (step, error) {
@@ -103,7 +113,7 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 	}
 	strides = append(strides, outSt)
 	g.offsets = append(g.offsets, 0)
-	g.lay = mergeDims(shape, strides, order)
+	g.lay = reduceLayout(shape, strides, isRed, order)
 	rs.prod = g
 
 	outOp := len(pr.inputs)
@@ -119,13 +129,11 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 		}
 	}
 	rs.innerSize = sizes[d-1]
-	// Along rows (A) the block length is part of the fixed partition that
-	// makes sums deterministic, so it is a constant: neither the executor's
-	// options nor what is fused into the producer change a reduction's bits.
-	// Into columns (B) it only groups outputs, and may be long.
+	// Block lengths only cut the producer's evaluation: the tree is fixed
+	// by the count alone.
 	rs.c = max(1, min(rs.innerSize, reduceBlock))
 	if !rs.inner {
-		rs.c = max(1, min(rs.innerSize, maxBlock))
+		rs.c = max(1, min(rs.innerSize, reduceOuterBlock))
 	}
 	rs.innerBlks = (rs.innerSize + rs.c - 1) / rs.c
 	rs.outNumel = 1
@@ -140,28 +148,31 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 	for _, ax := range rs.kept {
 		keptOuter *= sizes[ax]
 	}
-	// The number of chunks, which fixes the order of summation, is decided
-	// from quantities that do not depend on rs.c in case B.
 	var work int    // elements per output (A) or per run of reduceBlock outputs (B)
 	var outputs int // independent outputs (A) or runs of reduceBlock outputs (B)
 	if rs.inner {
-		rs.seqLen = redRows * rs.innerBlks
+		rs.seqLen = redRows * rs.innerSize
 		rs.nOut = keptOuter
-		work, outputs = redRows*rs.innerSize, keptOuter
+		work, outputs = rs.seqLen, keptOuter
 	} else {
 		rs.seqLen = redRows
 		rs.nOut = keptOuter * rs.innerBlks
 		work = redRows * min(rs.innerSize, reduceBlock)
 		outputs = keptOuter * ((rs.innerSize + reduceBlock - 1) / reduceBlock)
 	}
-	rs.chunks = 1
+	// Few outputs: split each one's sequence into chunks for the workers,
+	// each a power of two of leaves (see reduceStep), so that the split does
+	// not change the tree.
+	want := 1
 	if outputs < 32 && rs.op != expr.OpArgMax && rs.op != expr.OpArgMin {
-		rs.chunks = max(1, min(256, (work+reduceChunk-1)/reduceChunk, rs.seqLen))
+		want = max(1, min(256, (work+reduceChunk-1)/reduceChunk))
 	}
-	rs.perChunk = max(1, (rs.seqLen+rs.chunks-1)/rs.chunks)
-	// Chunks of perChunk may cover the range in fewer chunks than asked for
-	// (289 rows in 18 chunks of 17 leave the last one empty), and an empty
-	// chunk has no value to give: a max of negatives would come out 0.
+	leaves := (rs.seqLen + reduceLeaf - 1) / reduceLeaf
+	perChunk := 1
+	for perChunk*want < leaves {
+		perChunk *= 2
+	}
+	rs.perChunk = perChunk * reduceLeaf
 	rs.chunks = max(1, (rs.seqLen+rs.perChunk-1)/rs.perChunk)
 	rs.perGroup = max(1, reduceChunk/max(1, work))
 	rs.groups = (rs.nOut + rs.perGroup - 1) / rs.perGroup
@@ -185,6 +196,45 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 		return nil, fmt.Errorf("exec: no reduction kernels for %s", rs.argDT)
 	}
 	return rs, nil
+}
+
+// reduceLayout orders and merges the axes of a reduction. Each output folds
+// its elements in logical order, so the reduced axes keep their logical
+// order; how they are reached follows the operand `order` walked in memory
+// order. When its innermost axis is kept (case B), the reduced axes go
+// outside and the kept axes inside, in memory order, and rows of outputs are
+// folded at a time. Otherwise (case A) the kept axes go outside and the
+// reduced ones inside, the logically last innermost: that is the innermost
+// axis in memory unless the operand is transposed across reduced axes, and
+// then it is gathered by strides. Merging adjacent reduced axes keeps their
+// logical order, and a reduced axis never merges with a kept one (the
+// result's strides differ).
+func reduceLayout(sizes []int, strides [][]int, isRed []bool, order int) layout {
+	var axes []int
+	for i, d := range sizes {
+		if d != 1 {
+			axes = append(axes, i)
+		}
+	}
+	byMem := slices.Clone(axes)
+	key := strides[order]
+	slices.SortStableFunc(byMem, func(a, b int) int { return cmp.Compare(key[b], key[a]) })
+	var perm []int
+	appendAxes := func(from []int, red bool) {
+		for _, a := range from {
+			if isRed[a] == red {
+				perm = append(perm, a)
+			}
+		}
+	}
+	if len(byMem) > 0 && !isRed[byMem[len(byMem)-1]] {
+		appendAxes(axes, true)
+		appendAxes(byMem, false)
+	} else {
+		appendAxes(byMem, false)
+		appendAxes(axes, true)
+	}
+	return mergeAxes(sizes, strides, perm)
 }
 
 // reducer is implemented by impl[T]: the typed part of a reduction.

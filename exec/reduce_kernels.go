@@ -5,23 +5,26 @@ import (
 	"github.com/tensorplay/tensorplay/expr"
 )
 
-// reduceFns are one element type's reduction kernels. Every op combines with
-// an associative combine; sums additionally reduce each block pairwise, so
-// the rounding error grows with the logarithm of the length, not the length.
+// reduceFns are one element type's reduction kernels. Each op folds the
+// fixed tree described at reduceStep: lanes, leaves, a binary counter.
 type reduceFns[T dtype.Elem] struct {
 	sum, prod, max, min, any, all *reduceOp[T]
-	dot                           func(a, b []T) T  // pairwise sum of a[i]*b[i]
-	argmax, argmin                func(a, b T) bool // a beats b strictly
+	dot                           func(s *[8]T, lane int, a, b []T) // sum's lanes of a[i]*b[i]
+	argmax, argmin                func(a, b T) bool                 // a beats b strictly
 	scale                         func(d []T, count int)
 }
 
-// reduceOp is one reduction: its identity, how a block reduces to one
-// value, and how two partial results combine (elementwise for vectors).
+// reduceOp is one reduction: its identity, how elements fold into the eight
+// lanes of a leaf, and how two partial results combine (elementwise for
+// vectors).
 type reduceOp[T dtype.Elem] struct {
 	identity T
-	block    func(v []T) T
+	// lanes folds v into s, element i into lane (lane+i)%8, in order:
+	// s[l] = combine(s[l], v[i]).
+	lanes    func(s *[8]T, lane int, v []T)
 	combine  func(a, b T) T
 	vcombine func(d, a []T) // d[i] = combine(d[i], a[i])
+	vinit    func(d, a []T) // d[i] = combine(identity, a[i])
 }
 
 func (r *reduceFns[T]) op(o expr.Op) *reduceOp[T] {
@@ -42,10 +45,28 @@ func (r *reduceFns[T]) op(o expr.Op) *reduceOp[T] {
 	return nil
 }
 
+// leaf combines a leaf's eight lanes: ((0+1)+(2+3))+((4+5)+(6+7)).
+func (r *reduceOp[T]) leaf(s *[8]T) T {
+	c := r.combine
+	return c(c(c(s[0], s[1]), c(s[2], s[3])), c(c(s[4], s[5]), c(s[6], s[7])))
+}
+
+// vleaf is leaf for vectors of lanes, into s[0].
+func (r *reduceOp[T]) vleaf(s *[8][]T) {
+	vc := r.vcombine
+	vc(s[0], s[1])
+	vc(s[2], s[3])
+	vc(s[0], s[2])
+	vc(s[4], s[5])
+	vc(s[6], s[7])
+	vc(s[4], s[6])
+	vc(s[0], s[4])
+}
+
 func sumOp[T dtype.Numeric]() *reduceOp[T] {
 	return &reduceOp[T]{
 		identity: 0,
-		block:    pairwiseSum[T],
+		lanes:    sumLanes[T],
 		combine:  func(a, b T) T { return a + b },
 		vcombine: func(d, a []T) {
 			a = a[:len(d)]
@@ -53,77 +74,77 @@ func sumOp[T dtype.Numeric]() *reduceOp[T] {
 				d[i] += a[i]
 			}
 		},
+		vinit: func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = 0 + a[i] // as the lanes start: -0 becomes +0
+			}
+		},
 	}
 }
 
-// pairwiseDot is pairwiseSum of a[i]*b[i], without the products' buffer.
-// Each product is converted to T, which forces it to be rounded as a stored
+// sumLanes is: for i, x := range v { s[(lane+i)%8] += x }.
+func sumLanes[T dtype.Numeric](s *[8]T, lane int, v []T) {
+	for ; len(v) > 0 && lane != 0; lane = (lane + 1) & 7 {
+		s[lane] += v[0]
+		v = v[1:]
+	}
+	s0, s1, s2, s3, s4, s5, s6, s7 := s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
+	i := 0
+	for ; i+8 <= len(v); i += 8 {
+		w := v[i : i+8 : i+8]
+		s0 += w[0]
+		s1 += w[1]
+		s2 += w[2]
+		s3 += w[3]
+		s4 += w[4]
+		s5 += w[5]
+		s6 += w[6]
+		s7 += w[7]
+	}
+	*s = [8]T{s0, s1, s2, s3, s4, s5, s6, s7}
+	for l := 0; i < len(v); i, l = i+1, l+1 {
+		s[l] += v[i]
+	}
+}
+
+// dotLanes is sumLanes of a[i]*b[i], without the products' buffer. Each
+// product is converted to T, which forces it to be rounded as a stored
 // product would be (Go may otherwise fuse the multiply-add, as it does on
 // arm64), so the dot path gives the bits of the unfused sum.
-func pairwiseDot[T dtype.Numeric](a, b []T) T {
+func dotLanes[T dtype.Numeric](s *[8]T, lane int, a, b []T) {
 	b = b[:len(a)]
-	if len(a) <= 64 {
-		var s [8]T
-		i := 0
-		for ; i+8 <= len(a); i += 8 {
-			x, y := a[i:i+8:i+8], b[i:i+8:i+8]
-			s[0] += T(x[0] * y[0])
-			s[1] += T(x[1] * y[1])
-			s[2] += T(x[2] * y[2])
-			s[3] += T(x[3] * y[3])
-			s[4] += T(x[4] * y[4])
-			s[5] += T(x[5] * y[5])
-			s[6] += T(x[6] * y[6])
-			s[7] += T(x[7] * y[7])
-		}
-		r := ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))
-		for ; i < len(a); i++ {
-			r += T(a[i] * b[i])
-		}
-		return r
+	for ; len(a) > 0 && lane != 0; lane = (lane + 1) & 7 {
+		s[lane] += T(a[0] * b[0])
+		a, b = a[1:], b[1:]
 	}
-	h := len(a) / 2
-	h -= h % 8
-	return pairwiseDot(a[:h], b[:h]) + pairwiseDot(a[h:], b[h:])
-}
-
-// pairwiseSum is NumPy's pairwise summation: blocks of 8 summed in 8
-// lanes, halves summed recursively.
-func pairwiseSum[T dtype.Numeric](v []T) T {
-	if len(v) <= 64 {
-		var s [8]T
-		i := 0
-		for ; i+8 <= len(v); i += 8 {
-			w := v[i : i+8 : i+8]
-			s[0] += w[0]
-			s[1] += w[1]
-			s[2] += w[2]
-			s[3] += w[3]
-			s[4] += w[4]
-			s[5] += w[5]
-			s[6] += w[6]
-			s[7] += w[7]
-		}
-		r := ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))
-		for ; i < len(v); i++ {
-			r += v[i]
-		}
-		return r
+	s0, s1, s2, s3, s4, s5, s6, s7 := s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
+	i := 0
+	for ; i+8 <= len(a); i += 8 {
+		x, y := a[i:i+8:i+8], b[i:i+8:i+8]
+		s0 += T(x[0] * y[0])
+		s1 += T(x[1] * y[1])
+		s2 += T(x[2] * y[2])
+		s3 += T(x[3] * y[3])
+		s4 += T(x[4] * y[4])
+		s5 += T(x[5] * y[5])
+		s6 += T(x[6] * y[6])
+		s7 += T(x[7] * y[7])
 	}
-	h := len(v) / 2
-	h -= h % 8
-	return pairwiseSum(v[:h]) + pairwiseSum(v[h:])
+	*s = [8]T{s0, s1, s2, s3, s4, s5, s6, s7}
+	for l := 0; i < len(a); i, l = i+1, l+1 {
+		s[l] += T(a[i] * b[i])
+	}
 }
 
 func prodOp[T dtype.Numeric]() *reduceOp[T] {
 	return &reduceOp[T]{
 		identity: 1,
-		block: func(v []T) T {
-			r := T(1)
+		lanes: func(s *[8]T, lane int, v []T) {
 			for _, x := range v {
-				r *= x
+				s[lane] *= x
+				lane = (lane + 1) & 7
 			}
-			return r
 		},
 		combine: func(a, b T) T { return a * b },
 		vcombine: func(d, a []T) {
@@ -132,45 +153,101 @@ func prodOp[T dtype.Numeric]() *reduceOp[T] {
 				d[i] *= a[i]
 			}
 		},
+		vinit: func(d, a []T) { copy(d, a) }, // 1*x is x
 	}
 }
 
-func extremeOp[T dtype.Real](pick func(a, b T) T) *reduceOp[T] {
-	return &reduceOp[T]{
-		block: func(v []T) T {
-			r := v[0]
-			for _, x := range v[1:] {
-				r = pick(r, x)
+// maxOf and minOf are max and min whose result does not depend on the
+// order of the operands, so a reduction's bits do not depend on its order:
+// NaN wins (NumPy's rule), and of +0 and -0, max is +0 and min is -0.
+// (Which NaN, when NaNs with different payloads meet, is left open, as
+// IEEE 754 leaves it.)
+func maxOf[T dtype.Real](x, y T) T {
+	switch {
+	case x > y || x != x:
+		return x
+	case y > x || y != y:
+		return y
+	}
+	if x == 0 {
+		return x + y // ±0: +0 + -0 is +0
+	}
+	return x
+}
+
+func minOf[T dtype.Real](x, y T) T {
+	switch {
+	case x < y || x != x:
+		return x
+	case y < x || y != y:
+		return y
+	}
+	if x == 0 {
+		return -(-x + -y) // ±0: -(-0 + +0) is -0
+	}
+	return x
+}
+
+func extremeOp[T dtype.Real](pick func(a, b T) T, identity T, isMax bool) *reduceOp[T] {
+	lanes := func(s *[8]T, lane int, v []T) {
+		for _, x := range v {
+			s[lane] = minOf(s[lane], x)
+			lane = (lane + 1) & 7
+		}
+	}
+	if isMax {
+		lanes = func(s *[8]T, lane int, v []T) {
+			for _, x := range v {
+				s[lane] = maxOf(s[lane], x)
+				lane = (lane + 1) & 7
 			}
-			return r
-		},
-		combine: pick,
+		}
+	}
+	return &reduceOp[T]{
+		identity: identity,
+		lanes:    lanes,
+		combine:  pick,
 		vcombine: func(d, a []T) {
 			a = a[:len(d)]
 			for i := range d {
 				d[i] = pick(d[i], a[i])
 			}
 		},
+		vinit: func(d, a []T) { copy(d, a) }, // the identity loses to every x
 	}
 }
 
+// extremes returns T's lowest and highest values (±Inf for floats): the
+// identities of max and min. Doubling -1 until it stops growing finds the
+// lowest for every signed type; unsigned -1 wraps to the highest.
+func extremes[T dtype.Real]() (lo, hi T) {
+	m := -1
+	x := T(m)
+	if x > 0 {
+		return 0, x
+	}
+	for y := x * 2; y < x; y = x * 2 {
+		x = y
+	}
+	return x, -(x + 1)
+}
+
 func boolOp(and bool) *reduceOp[bool] {
+	combine := func(a, b bool) bool {
+		if and {
+			return a && b
+		}
+		return a || b
+	}
 	return &reduceOp[bool]{
 		identity: and,
-		block: func(v []bool) bool {
+		lanes: func(s *[8]bool, lane int, v []bool) {
 			for _, x := range v {
-				if x != and {
-					return x
-				}
+				s[lane] = combine(s[lane], x)
+				lane = (lane + 1) & 7
 			}
-			return and
 		},
-		combine: func(a, b bool) bool {
-			if and {
-				return a && b
-			}
-			return a || b
-		},
+		combine: combine,
 		vcombine: func(d, a []bool) {
 			a = a[:len(d)]
 			for i := range d {
@@ -181,6 +258,7 @@ func boolOp(and bool) *reduceOp[bool] {
 				}
 			}
 		},
+		vinit: func(d, a []bool) { copy(d, a) },
 	}
 }
 
@@ -191,8 +269,9 @@ func beatsMax[T dtype.Real](a, b T) bool { return (a > b || a != a) && b == b }
 func beatsMin[T dtype.Real](a, b T) bool { return (a < b || a != a) && b == b }
 
 func realReduces[T dtype.Real]() reduceFns[T] {
-	return reduceFns[T]{sum: sumOp[T](), prod: prodOp[T](), dot: pairwiseDot[T],
-		max: extremeOp(maxNaN[T]), min: extremeOp(minNaN[T]),
+	lo, hi := extremes[T]()
+	return reduceFns[T]{sum: sumOp[T](), prod: prodOp[T](), dot: dotLanes[T],
+		max: extremeOp(maxOf[T], lo, true), min: extremeOp(minOf[T], hi, false),
 		argmax: beatsMax[T], argmin: beatsMin[T]}
 }
 
@@ -209,7 +288,7 @@ func floatReduces[T dtype.Float]() reduceFns[T] {
 }
 
 func complexReduces[T dtype.Complex]() reduceFns[T] {
-	return reduceFns[T]{sum: sumOp[T](), prod: prodOp[T](), dot: pairwiseDot[T], scale: scaleComplex[T]}
+	return reduceFns[T]{sum: sumOp[T](), prod: prodOp[T](), dot: dotLanes[T], scale: scaleComplex[T]}
 }
 
 // scaleComplex divides each part by count, as NumPy's complex mean does

@@ -11,9 +11,11 @@ type reduceScratch[T dtype.Elem] struct {
 	fill   []T // a scalar block expanded (fillB: a second operand's)
 	fillB  []T
 	kbase  []int // operand offsets at the current output
-	levels [][]T // pairwise stack of row partials (outer reductions)
+	acc    leafAcc[T]
+	lanes  [8][]T // case B: the current leaf's lanes, one vector each
+	levels [][]T  // case B: the binary counter of leaf vectors
 	weight []int
-	group  []T
+	free   [][]T // vectors for levels
 	bestV  []T
 	bestI  []int64
 }
@@ -48,6 +50,50 @@ func (s *pstack[T]) total(identity T, combine func(a, b T) T) T {
 	return r
 }
 
+// leafAcc folds one output's elements, given in logical order from a leaf
+// boundary on, into the fixed tree: lanes, leaves, the binary counter.
+type leafAcc[T dtype.Elem] struct {
+	s  [8]T
+	n  int // elements in the current leaf
+	ps pstack[T]
+}
+
+func (a *leafAcc[T]) reset(r *reduceOp[T]) {
+	a.s = [8]T{r.identity, r.identity, r.identity, r.identity, r.identity, r.identity, r.identity, r.identity}
+	a.n, a.ps.n = 0, 0
+}
+
+// feed folds the next len(v) elements (with dot, the products v[i]*b[i]).
+func (a *leafAcc[T]) feed(r *reduceOp[T], dot func(s *[8]T, lane int, a, b []T), v, b []T) {
+	for len(v) > 0 {
+		k := min(len(v), reduceLeaf-a.n)
+		if dot != nil {
+			dot(&a.s, a.n&7, v[:k], b[:k])
+			b = b[k:]
+		} else {
+			r.lanes(&a.s, a.n&7, v[:k])
+		}
+		v = v[k:]
+		if a.n += k; a.n == reduceLeaf {
+			a.flush(r)
+		}
+	}
+}
+
+func (a *leafAcc[T]) flush(r *reduceOp[T]) {
+	if a.n == 0 {
+		return
+	}
+	a.ps.push(r.leaf(&a.s), r.combine)
+	a.s = [8]T{r.identity, r.identity, r.identity, r.identity, r.identity, r.identity, r.identity, r.identity}
+	a.n = 0
+}
+
+func (a *leafAcc[T]) total(r *reduceOp[T]) T {
+	a.flush(r)
+	return a.ps.total(r.identity, r.combine)
+}
+
 func (m *impl[T]) newPartial(rs *reduceStep) any {
 	return make([]T, rs.chunks*rs.outNumel)
 }
@@ -56,7 +102,7 @@ func (m *impl[T]) scratch(st *regionState, n int) *reduceScratch[T] {
 	sc, _ := st.rscratch.(*reduceScratch[T])
 	if sc == nil {
 		sc = &reduceScratch[T]{fill: make([]T, n), kbase: make([]int, len(st.offs)),
-			group: make([]T, n), bestV: make([]T, n), bestI: make([]int64, n)}
+			bestV: make([]T, n), bestI: make([]int64, n)}
 		st.rscratch = sc
 	}
 	return sc
@@ -111,40 +157,44 @@ func (m *impl[T]) reduceTask(rs *reduceStep, st *regionState, task int, outAny t
 	}
 	for o := lo; o < hi; o++ {
 		if rs.inner {
+			// Along rows: elements j0..j1 of the output, in logical order,
+			// a row (of the reduced axes) at a time.
 			rs.seek(st, g.offsets, rs.kept, o)
 			copy(sc.kbase, st.offs)
 			outOff := st.offs[outOp]
-			var ps pstack[T]
+			acc := &sc.acc
+			if !arg {
+				acc.reset(rop)
+			}
 			var bestV T
 			bestI := int64(-1)
-			for j := j0; j < j1; j++ {
-				rb, ib := j/rs.innerBlks, j%rs.innerBlks
+			for j := j0; j < j1; {
+				rb, col := j/rs.innerSize, j%rs.innerSize
+				n := min(rs.c, rs.innerSize-col, j1-j)
 				rs.seek(st, sc.kbase, rs.red, rb)
 				for op := range st.offs {
-					st.offs[op] += ib * rs.c * g.lay.strides[op][d-1]
+					st.offs[op] += col * g.lay.strides[op][d-1]
 				}
-				n := min(rs.c, rs.innerSize-ib*rs.c)
 				g.evalBlock(st, n, rs.dot)
-				if rs.dot {
+				switch {
+				case rs.dot:
 					a, b := st.slots[rs.dotA].(*slot[T]), st.slots[rs.dotB].(*slot[T])
-					ps.push(m.reduces.dot(expanded(a, n, &sc.fill), expanded(b, n, &sc.fillB)), rop.combine)
-					continue
-				}
-				v := expanded(src, n, &sc.fill)
-				if arg {
-					for i, x := range v {
+					acc.feed(rop, m.reduces.dot, expanded(a, n, &sc.fill), expanded(b, n, &sc.fillB))
+				case arg:
+					for i, x := range expanded(src, n, &sc.fill) {
 						if bestI < 0 || beats(x, bestV) {
-							bestV, bestI = x, int64(ib*rs.c+i)
+							bestV, bestI = x, int64(j+i)
 						}
 					}
-					continue
+				default:
+					acc.feed(rop, nil, expanded(src, n, &sc.fill), nil)
 				}
-				ps.push(rop.block(v), rop.combine)
+				j += n
 			}
 			if arg {
 				outIdx[outOff] = max(bestI, 0)
 			} else {
-				out[outOff] = ps.total(rop.identity, rop.combine)
+				out[outOff] = acc.total(rop)
 			}
 			continue
 		}
@@ -182,62 +232,84 @@ func (m *impl[T]) reduceTask(rs *reduceStep, st *regionState, task int, outAny t
 	}
 }
 
-// foldRows folds rows j0..j1 of an outer reduction into n outputs: rows are
-// summed eight at a time, and those groups pairwise.
+// vec returns a vector of n elements for a lane or a level.
+func (sc *reduceScratch[T]) vec(n int) []T {
+	if k := len(sc.free); k > 0 && cap(sc.free[k-1]) >= n {
+		v := sc.free[k-1][:n]
+		sc.free = sc.free[:k-1]
+		return v
+	}
+	return make([]T, n, max(n, reduceOuterBlock))
+}
+
+// foldRows folds rows j0..j1 (from a leaf boundary on) of an outer
+// reduction into n outputs, with the tree of leafAcc done a vector at a
+// time: row j goes into lane vector j%8, every reduceLeaf rows the lanes
+// combine into a leaf vector, and leaf vectors go through a binary counter.
 func (sc *reduceScratch[T]) foldRows(rs *reduceStep, st *regionState, src *slot[T], j0, j1, n int, rop *reduceOp[T], g *region) []T {
-	const groupRows = 8
-	sc.levels = sc.levels[:0]
 	sc.weight = sc.weight[:0]
-	grp := sc.group[:n]
-	inGroup := 0
-	push := func(v []T) {
-		// Reuse a level buffer beyond the current depth, if any.
-		depth := len(sc.weight)
-		if cap(sc.levels) > depth && cap(sc.levels[:depth+1][depth]) >= n {
-			sc.levels = sc.levels[:depth+1]
-		} else {
-			sc.levels = append(sc.levels[:depth], make([]T, n))
+	for l := range sc.lanes {
+		if sc.lanes[l] == nil || cap(sc.lanes[l]) < n {
+			sc.lanes[l] = sc.vec(n)
 		}
-		copy(sc.levels[depth][:n], v)
-		sc.levels[depth] = sc.levels[depth][:n]
+		sc.lanes[l] = sc.lanes[l][:n]
+	}
+	inLeaf := 0
+	endLeaf := func() {
+		for l := inLeaf; l < 8; l++ {
+			lane := sc.lanes[l]
+			for i := range lane {
+				lane[i] = rop.identity
+			}
+		}
+		rop.vleaf(&sc.lanes)
+		// Push lane 0's vector as a leaf; lane 0 takes a fresh one.
+		sc.levels = append(sc.levels[:len(sc.weight)], sc.lanes[0])
 		sc.weight = append(sc.weight, 1)
+		sc.lanes[0] = sc.vec(n)
 		for l := len(sc.weight); l >= 2 && sc.weight[l-1] == sc.weight[l-2]; l-- {
 			rop.vcombine(sc.levels[l-2], sc.levels[l-1])
+			sc.free = append(sc.free, sc.levels[l-1])
 			sc.weight[l-2] *= 2
 			sc.weight = sc.weight[:l-1]
 			sc.levels = sc.levels[:l-1]
 		}
+		inLeaf = 0
 	}
 	for j := j0; j < j1; j++ {
 		rs.seek(st, sc.kbase, rs.red, j)
 		g.evalBlock(st, n, false)
 		v := expanded(src, n, &sc.fill)
-		if inGroup == 0 {
-			copy(grp, v)
+		if inLeaf < 8 {
+			rop.vinit(sc.lanes[inLeaf], v)
 		} else {
-			rop.vcombine(grp, v)
+			rop.vcombine(sc.lanes[inLeaf&7], v)
 		}
-		inGroup++
-		if inGroup == groupRows {
-			push(grp)
-			inGroup = 0
+		if inLeaf++; inLeaf == reduceLeaf {
+			endLeaf()
 		}
 	}
-	if inGroup > 0 {
-		push(grp)
+	if inLeaf > 0 {
+		endLeaf()
 	}
 	if len(sc.weight) == 0 {
-		for i := range grp {
-			grp[i] = rop.identity
+		res := sc.lanes[0]
+		for i := range res {
+			res[i] = rop.identity
 		}
-		return grp
+		return res
 	}
 	res := sc.levels[len(sc.weight)-1]
 	for l := len(sc.weight) - 2; l >= 0; l-- {
 		// res = levels[l] combined with res, in that order.
 		rop.vcombine(sc.levels[l], res)
+		sc.free = append(sc.free, res)
 		res = sc.levels[l]
 	}
+	// res stays a level vector; give the levels back for the next call
+	// after the caller has read res (it copies res out at once).
+	sc.free = append(sc.free, res)
+	sc.levels = sc.levels[:0]
 	return res
 }
 
