@@ -69,3 +69,46 @@ func TestBatchedPanicsEarly(t *testing.T) {
 	})
 	assert.Equal(t, make([]uint8, 8), out)
 }
+
+// TestBatchedStacked checks a batch that runs as one product (one b, the
+// a[i] and dst[i] consecutive rows of one matrix each) against the products
+// one by one, bit for bit, and batches that almost stack and must not.
+func TestBatchedStacked(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 6))
+	const batch, m, k, n = 5, 7, 30, 20
+	normal := func(s []float64) {
+		for i := range s {
+			s[i] = r.NormFloat64()
+		}
+	}
+	x := RowMajor(make([]float64, batch*m*k), batch*m, k)
+	normal(x.Data)
+	w := newMatrix(operandLayouts[1], k, n, normal)
+	w2 := newMatrix(operandLayouts[1], k, n, func(s []float64) { copy(s, w.Data) })
+	for _, tc := range []struct {
+		name  string
+		b     func(i int) Matrix[float64]
+		a     func(i int) Matrix[float64]
+		stack bool
+	}{
+		{"stacked", func(int) Matrix[float64] { return w }, func(i int) Matrix[float64] { return x.Slice(i*m, (i+1)*m, 0, k) }, true},
+		{"other-b", func(i int) Matrix[float64] { return [2]Matrix[float64]{w, w2}[i%2] }, func(i int) Matrix[float64] { return x.Slice(i*m, (i+1)*m, 0, k) }, false},
+		{"same-a", func(int) Matrix[float64] { return w }, func(int) Matrix[float64] { return x.Slice(0, m, 0, k) }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := make([]float64, batch*m*n)
+			dst, as, bs := make([]Matrix[float64], batch), make([]Matrix[float64], batch), make([]Matrix[float64], batch)
+			for i := range batch {
+				dst[i], as[i], bs[i] = RowMajor(out[i*m*n:], m, n), tc.a(i), tc.b(i)
+			}
+			_, _, ok := stacked(dst, as, bs)
+			require.Equal(t, tc.stack, ok)
+			Batched(dst, as, bs, 2)
+			for i := range batch {
+				want := RowMajor(make([]float64, m*n), m, n)
+				Gemm(want, as[i], bs[i])
+				assert.Equal(t, want.Data, elements(dst[i]), "product %d", i)
+			}
+		})
+	}
+}

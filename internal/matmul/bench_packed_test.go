@@ -15,7 +15,9 @@ var matmulShapes = [][3]int{
 }
 
 // BenchmarkMatmul runs Gemm on row-major float64 and float32 operands at
-// GOMAXPROCS workers, reporting GFLOP/s (2·m·k·n per product).
+// GOMAXPROCS workers, reporting GFLOP/s (2·m·k·n per product): "packed" is
+// the default path, "blas" the same product after UseBLAS(true), gonum's
+// gemm, which was the default before the packed GEMM.
 func BenchmarkMatmul(b *testing.B) {
 	b.Run("float64", benchMatmul[float64])
 	b.Run("float32", benchMatmul[float32])
@@ -27,13 +29,17 @@ func benchMatmul[F float](b *testing.B) {
 		m, k, n := s[0], s[1], s[2]
 		x, y := RowMajor(randSlice[F](r, m*k), m, k), RowMajor(randSlice[F](r, k*n), k, n)
 		dst := RowMajor(make([]F, m*n), m, n)
-		b.Run(fmt.Sprintf("%dx%dx%d", m, k, n), func(b *testing.B) {
-			b.SetBytes(int64(sizeOf[F]() * (m*k + k*n + m*n)))
-			workers := runtime.GOMAXPROCS(0)
-			for b.Loop() {
-				gemm(dst, x, y, workers)
-			}
-			reportFlops(b, m, k, n)
-		})
+		for _, blas := range []bool{false, true} {
+			path := map[bool]string{false: "packed", true: "blas"}[blas]
+			b.Run(fmt.Sprintf("%dx%dx%d/%s", m, k, n, path), func(b *testing.B) {
+				defer UseBLAS(UseBLAS(blas))
+				b.SetBytes(int64(sizeOf[F]() * (m*k + k*n + m*n)))
+				workers := runtime.GOMAXPROCS(0)
+				for b.Loop() {
+					gemm(dst, x, y, workers)
+				}
+				reportFlops(b, m, k, n)
+			})
+		}
 	}
 }
