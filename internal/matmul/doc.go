@@ -37,9 +37,20 @@
 // on older x86. Both fuse each multiply-add (math.FMA in Go, with an exact
 // float32 emulation), so they give the same bits; the tests run both.
 //
+// Packing a costs a pass over it that pays back over the nr-column panels
+// of b that reuse it, so a product at most 8 panels wide whose a has unit
+// column stride reads a in place (the rows kernels, rows of a at any
+// stride); only a last partial block of rows is packed. It sums exactly as
+// the packed kernel does.
+//
 // A product with one column or one row (matrix-vector, vector-matrix) skips
 // packing: each element of b is used once per row of a, so gemv runs over
-// the operands as they lie, at the speed a can be read.
+// the operands as they lie, at the speed a can be read: an AVX2+FMA dot
+// product per row of a when its rows are contiguous (x copied first if it
+// is strided), a sweep down the columns when they are.
+//
+// Batched runs a batch whose b[i] are all one view and whose a[i] and
+// dst[i] are consecutive rows of one matrix each as a single product.
 //
 // UseBLAS(true), or TENSORPLAY_MATMUL=blas in the environment at start-up,
 // sends float32 and float64 products to the BLAS gemm registered with
@@ -83,8 +94,10 @@
 // dst in order: the order depends on kc alone, never on the band a worker
 // has, the worker count or the kernel variant. Results are bit-identical for
 // any worker count and from run to run on one machine; a machine with
-// another L1 size may pick another kc and round differently. gemv's order
-// depends on the operands' layout alone.
+// another L1 size may pick another kc and round differently. gemv sums each
+// row of a in 2·lanes interleaved partial sums (8 for float64, 16 for
+// float32), added pairwise at the end, with the Go and the assembly kernels
+// alike; its order depends on the operands' layout alone.
 //
 // With UseBLAS, gonum's gemm splits large products over GOMAXPROCS
 // goroutines without changing the order of any sum. The Go loop splits
