@@ -37,14 +37,17 @@ type microKernel[F float] struct {
 	// gemv is y[i*incy] = Σ_p a[i*lda+p]·x[p] for i < m, p < k, each sum
 	// in the order of goDot64 and goDot32.
 	gemv func(m, k int, a []F, lda int, x, y []F, incy int)
+	// gemvColumns is y[i] = Σ_p a[i+p*lda]·x[p*incx] for i < m, 0 < k, each
+	// sum fused in order of p from zero.
+	gemvColumns func(m, k int, a []F, lda int, x []F, incx int, y []F)
 }
 
 // The kernels gemmPacked uses; kernels64 and kernels32 list every variant
 // this CPU can run, the Go kernel first. Tests set kernel64 and kernel32 to
 // each in turn.
 var (
-	kernels64 = []microKernel[float64]{{"go", 6, 8, goKernel64, goKernelRows64, goGemv64}}
-	kernels32 = []microKernel[float32]{{"go", 6, 16, goKernel32, goKernelRows32, goGemv32}}
+	kernels64 = []microKernel[float64]{{"go", 6, 8, goKernel64, goKernelRows64, goGemv64, goGemvColumns64}}
+	kernels32 = []microKernel[float32]{{"go", 6, 16, goKernel32, goKernelRows32, goGemv32, goGemvColumns32}}
 	kernel64  = kernels64[0]
 	kernel32  = kernels32[0]
 )
@@ -176,6 +179,30 @@ func goDot32(a, x []float32) float32 {
 		r = fma32(a[p], x[p], r)
 	}
 	return r
+}
+
+// goGemvColumns64 is the gemvColumns of the Go variant for float64.
+func goGemvColumns64(m, k int, a []float64, lda int, x []float64, incx int, y []float64) {
+	y = y[:m]
+	clear(y)
+	for p := range k {
+		xp, col := x[p*incx], a[p*lda:p*lda+m]
+		for i, v := range col {
+			y[i] = math.FMA(v, xp, y[i])
+		}
+	}
+}
+
+// goGemvColumns32 is the gemvColumns of the Go variant for float32.
+func goGemvColumns32(m, k int, a []float32, lda int, x []float32, incx int, y []float32) {
+	y = y[:m]
+	clear(y)
+	for p := range k {
+		xp, col := x[p*incx], a[p*lda:p*lda+m]
+		for i, v := range col {
+			y[i] = fma32(v, xp, y[i])
+		}
+	}
 }
 
 // halve adds the upper half of s to the lower, lane by lane, until one

@@ -31,3 +31,13 @@ func avxGemv64(m int, k int, a []float64, lda int, x []float64, y []float64, inc
 // avxGemv32 is goGemv32 in AVX2+FMA: y[i*incy] = Σ_p a[i*lda+p]·x[p] for i < m, p < k, summed as goDot32 sums.
 // a holds m rows of k at stride lda and len(x) >= k: the caller's.
 func avxGemv32(m int, k int, a []float32, lda int, x []float32, y []float32, incy int)
+
+// avxGemvColumns64 is goGemvColumns64 in AVX2+FMA: y[i] = Σ_p a[i+p*lda]·x[p*incx] for i < m, p < k,
+// each sum by fused multiply-adds in order of p from zero.
+// a holds k columns of m at stride lda, x k elements at stride incx and len(y) >= m: the caller's.
+func avxGemvColumns64(m int, k int, a []float64, lda int, x []float64, incx int, y []float64)
+
+// avxGemvColumns32 is goGemvColumns32 in AVX2+FMA: y[i] = Σ_p a[i+p*lda]·x[p*incx] for i < m, p < k,
+// each sum by fused multiply-adds in order of p from zero.
+// a holds k columns of m at stride lda, x k elements at stride incx and len(y) >= m: the caller's.
+func avxGemvColumns32(m int, k int, a []float32, lda int, x []float32, incx int, y []float32)

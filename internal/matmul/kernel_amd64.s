@@ -895,3 +895,201 @@ avxGemv32_store:
 avxGemv32_done:
 	VZEROUPPER
 	RET
+
+// func avxGemvColumns64(m int, k int, a []float64, lda int, x []float64, incx int, y []float64)
+// Requires: AVX, FMA3
+TEXT ·avxGemvColumns64(SB), NOSPLIT, $0-104
+	MOVQ a_base+16(FP), AX
+	MOVQ lda+40(FP), CX
+	SHLQ $0x03, CX
+	MOVQ incx+72(FP), DX
+	SHLQ $0x03, DX
+	MOVQ y_base+80(FP), BX
+	MOVQ m+0(FP), SI
+
+avxGemvColumns64_wide:
+	CMPQ   SI, $0x00000020
+	JL     avxGemvColumns64_one
+	MOVQ   k+8(FP), DI
+	MOVQ   x_base+48(FP), R8
+	MOVQ   AX, R9
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+
+avxGemvColumns64_wide_p:
+	VBROADCASTSD (R8), Y0
+	VFMADD231PD  (R9), Y0, Y1
+	VFMADD231PD  32(R9), Y0, Y2
+	VFMADD231PD  64(R9), Y0, Y3
+	VFMADD231PD  96(R9), Y0, Y4
+	VFMADD231PD  128(R9), Y0, Y5
+	VFMADD231PD  160(R9), Y0, Y6
+	VFMADD231PD  192(R9), Y0, Y7
+	VFMADD231PD  224(R9), Y0, Y8
+	ADDQ         DX, R8
+	ADDQ         CX, R9
+	DECQ         DI
+	JNZ          avxGemvColumns64_wide_p
+	VMOVUPD      Y1, (BX)
+	VMOVUPD      Y2, 32(BX)
+	VMOVUPD      Y3, 64(BX)
+	VMOVUPD      Y4, 96(BX)
+	VMOVUPD      Y5, 128(BX)
+	VMOVUPD      Y6, 160(BX)
+	VMOVUPD      Y7, 192(BX)
+	VMOVUPD      Y8, 224(BX)
+	ADDQ         $0x00000100, AX
+	ADDQ         $0x00000100, BX
+	SUBQ         $0x00000020, SI
+	JMP          avxGemvColumns64_wide
+
+avxGemvColumns64_one:
+	CMPQ   SI, $0x00000004
+	JL     avxGemvColumns64_row
+	MOVQ   k+8(FP), DI
+	MOVQ   x_base+48(FP), R8
+	MOVQ   AX, R9
+	VXORPS Y1, Y1, Y1
+
+avxGemvColumns64_one_p:
+	VBROADCASTSD (R8), Y0
+	VFMADD231PD  (R9), Y0, Y1
+	ADDQ         DX, R8
+	ADDQ         CX, R9
+	DECQ         DI
+	JNZ          avxGemvColumns64_one_p
+	VMOVUPD      Y1, (BX)
+	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000020, BX
+	SUBQ         $0x00000004, SI
+	JMP          avxGemvColumns64_one
+
+avxGemvColumns64_row:
+	CMPQ   SI, $0x00000001
+	JL     avxGemvColumns64_done
+	MOVQ   k+8(FP), DI
+	MOVQ   x_base+48(FP), R8
+	MOVQ   AX, R9
+	VXORPS X0, X0, X0
+
+avxGemvColumns64_row_p:
+	VMOVSD      (R8), X1
+	VFMADD231SD (R9), X1, X0
+	ADDQ        DX, R8
+	ADDQ        CX, R9
+	DECQ        DI
+	JNZ         avxGemvColumns64_row_p
+	VMOVSD      X0, (BX)
+	ADDQ        $0x00000008, AX
+	ADDQ        $0x00000008, BX
+	SUBQ        $0x00000001, SI
+	JMP         avxGemvColumns64_row
+
+avxGemvColumns64_done:
+	VZEROUPPER
+	RET
+
+// func avxGemvColumns32(m int, k int, a []float32, lda int, x []float32, incx int, y []float32)
+// Requires: AVX, FMA3
+TEXT ·avxGemvColumns32(SB), NOSPLIT, $0-104
+	MOVQ a_base+16(FP), AX
+	MOVQ lda+40(FP), CX
+	SHLQ $0x02, CX
+	MOVQ incx+72(FP), DX
+	SHLQ $0x02, DX
+	MOVQ y_base+80(FP), BX
+	MOVQ m+0(FP), SI
+
+avxGemvColumns32_wide:
+	CMPQ   SI, $0x00000040
+	JL     avxGemvColumns32_one
+	MOVQ   k+8(FP), DI
+	MOVQ   x_base+48(FP), R8
+	MOVQ   AX, R9
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+
+avxGemvColumns32_wide_p:
+	VBROADCASTSS (R8), Y0
+	VFMADD231PS  (R9), Y0, Y1
+	VFMADD231PS  32(R9), Y0, Y2
+	VFMADD231PS  64(R9), Y0, Y3
+	VFMADD231PS  96(R9), Y0, Y4
+	VFMADD231PS  128(R9), Y0, Y5
+	VFMADD231PS  160(R9), Y0, Y6
+	VFMADD231PS  192(R9), Y0, Y7
+	VFMADD231PS  224(R9), Y0, Y8
+	ADDQ         DX, R8
+	ADDQ         CX, R9
+	DECQ         DI
+	JNZ          avxGemvColumns32_wide_p
+	VMOVUPS      Y1, (BX)
+	VMOVUPS      Y2, 32(BX)
+	VMOVUPS      Y3, 64(BX)
+	VMOVUPS      Y4, 96(BX)
+	VMOVUPS      Y5, 128(BX)
+	VMOVUPS      Y6, 160(BX)
+	VMOVUPS      Y7, 192(BX)
+	VMOVUPS      Y8, 224(BX)
+	ADDQ         $0x00000100, AX
+	ADDQ         $0x00000100, BX
+	SUBQ         $0x00000040, SI
+	JMP          avxGemvColumns32_wide
+
+avxGemvColumns32_one:
+	CMPQ   SI, $0x00000008
+	JL     avxGemvColumns32_row
+	MOVQ   k+8(FP), DI
+	MOVQ   x_base+48(FP), R8
+	MOVQ   AX, R9
+	VXORPS Y1, Y1, Y1
+
+avxGemvColumns32_one_p:
+	VBROADCASTSS (R8), Y0
+	VFMADD231PS  (R9), Y0, Y1
+	ADDQ         DX, R8
+	ADDQ         CX, R9
+	DECQ         DI
+	JNZ          avxGemvColumns32_one_p
+	VMOVUPS      Y1, (BX)
+	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000020, BX
+	SUBQ         $0x00000008, SI
+	JMP          avxGemvColumns32_one
+
+avxGemvColumns32_row:
+	CMPQ   SI, $0x00000001
+	JL     avxGemvColumns32_done
+	MOVQ   k+8(FP), DI
+	MOVQ   x_base+48(FP), R8
+	MOVQ   AX, R9
+	VXORPS X0, X0, X0
+
+avxGemvColumns32_row_p:
+	VMOVSS      (R8), X1
+	VFMADD231SS (R9), X1, X0
+	ADDQ        DX, R8
+	ADDQ        CX, R9
+	DECQ        DI
+	JNZ         avxGemvColumns32_row_p
+	VMOVSS      X0, (BX)
+	ADDQ        $0x00000004, AX
+	ADDQ        $0x00000004, BX
+	SUBQ        $0x00000001, SI
+	JMP         avxGemvColumns32_row
+
+avxGemvColumns32_done:
+	VZEROUPPER
+	RET

@@ -14,15 +14,24 @@ package matmul
 //
 // When a's rows are contiguous (or it has one row), each sum is the
 // variant's gemv dot product, with x copied first unless it is contiguous
-// too; when a's columns are, the loop runs down columns of a, summing in
-// order of p; otherwise a is read element by element, summed as the dot
+// too; when a's columns are, the variant's gemvColumns runs down columns of
+// a, summing each row in order of p; otherwise a is read element by element, summed as the dot
 // product sums. The order depends on the layout of a alone, never on the
 // number of workers. A row vector times a matrix (m == 1) comes here
 // transposed: dstᵀ = bᵀ @ aᵀ.
 func gemv[F float](dst, a, x Matrix[F], kern microKernel[F]) {
 	m, k := a.Rows, a.Cols
 	if a.RowStride == 1 && a.ColStride != 1 && m > 1 {
-		gemvColumns(dst, a, x)
+		y := dst.Data[dst.Offset:]
+		if dst.RowStride != 1 {
+			y = make([]F, m)
+		}
+		kern.gemvColumns(m, k, a.Data[a.Offset:], a.ColStride, x.Data[x.Offset:], x.RowStride, y)
+		if dst.RowStride != 1 {
+			for i, v := range y {
+				dst.Data[dst.Offset+i*dst.RowStride] = v
+			}
+		}
 		return
 	}
 	xs := x.Data[x.Offset:]
@@ -47,30 +56,5 @@ func gemv[F float](dst, a, x Matrix[F], kern microKernel[F]) {
 			row[p] = a.At(i, p)
 		}
 		kern.gemv(1, k, row, k, xs, y[i*dst.RowStride:], 1)
-	}
-}
-
-// gemvColumns is gemv for a column-major a: dst += a(:, p)·x(p) for each p
-// in order, so each element is summed in order of p.
-func gemvColumns[F float](dst, a, x Matrix[F]) {
-	m, k := a.Rows, a.Cols
-	var acc []F
-	if dst.RowStride == 1 {
-		acc = dst.Data[dst.Offset : dst.Offset+m]
-		clear(acc)
-	} else {
-		acc = make([]F, m)
-	}
-	for p := range k {
-		xp := x.Data[x.Offset+p*x.RowStride]
-		col := a.Data[a.Offset+p*a.ColStride:][:m]
-		for i, v := range col {
-			acc[i] += v * xp
-		}
-	}
-	if dst.RowStride != 1 {
-		for i, v := range acc {
-			dst.Data[dst.Offset+i*dst.RowStride] = v
-		}
 	}
 }

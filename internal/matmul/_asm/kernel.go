@@ -51,6 +51,8 @@ func main() {
 	kernel(f32, rowsA)
 	gemv(f64)
 	gemv(f32)
+	gemvColumns(f64)
+	gemvColumns(f32)
 	Generate()
 }
 
@@ -296,6 +298,90 @@ func gemv(e elem) {
 	DECQ(m)
 	JNZ(LabelRef(name + "_row"))
 
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// gemvColumns emits avxGemvColumns32 or avxGemvColumns64: y[i] = Σ_p
+// a[i+p*lda]·x[p*incx] for each of m rows, each sum by fused multiply-adds
+// in order of p from zero: blocks of 8 YMM registers of rows, then single
+// registers, then single rows.
+func gemvColumns(e elem) {
+	lanes := 32 / e.size
+	bits := e.name[len("float"):]
+	name := "avxGemvColumns" + bits
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(m, k int, a []%s, lda int, x []%s, incx int, y []%s)", e.name, e.name, e.name))
+	Doc(fmt.Sprintf("%s is goGemvColumns%s in AVX2+FMA: y[i] = Σ_p a[i+p*lda]·x[p*incx] for i < m, p < k,", name, bits),
+		"each sum by fused multiply-adds in order of p from zero.",
+		"a holds k columns of m at stride lda, x k elements at stride incx and len(y) >= m: the caller's.")
+	pa := Load(Param("a").Base(), GP64())
+	lda := Load(Param("lda"), GP64())
+	SHLQ(U8(log2(e.size)), lda)
+	incx := Load(Param("incx"), GP64())
+	SHLQ(U8(log2(e.size)), incx)
+	py := Load(Param("y").Base(), GP64())
+	left := Load(Param("m"), GP64())
+
+	// block emits the loop for blocks of regs registers (regs == 0: one
+	// row), labelled l, falling through to next when fewer rows are left.
+	block := func(l, next string, regs int) {
+		rows := max(1, regs*lanes)
+		Label(name + "_" + l)
+		CMPQ(left, U32(rows))
+		JL(LabelRef(name + "_" + next))
+		k := Load(Param("k"), GP64())
+		px := Load(Param("x").Base(), GP64())
+		col := GP64()
+		MOVQ(pa, col)
+		xv := YMM()
+		if regs == 0 {
+			s, xs := XMM(), XMM()
+			VXORPS(s, s, s)
+			Label(name + "_" + l + "_p")
+			if e.size == 8 {
+				VMOVSD(Mem{Base: px}, xs)
+				VFMADD231SD(Mem{Base: col}, xs, s)
+			} else {
+				VMOVSS(Mem{Base: px}, xs)
+				VFMADD231SS(Mem{Base: col}, xs, s)
+			}
+			ADDQ(incx, px)
+			ADDQ(lda, col)
+			DECQ(k)
+			JNZ(LabelRef(name + "_" + l + "_p"))
+			if e.size == 8 {
+				VMOVSD(s, Mem{Base: py})
+			} else {
+				VMOVSS(s, Mem{Base: py})
+			}
+		} else {
+			acc := make([]reg.VecVirtual, regs)
+			for j := range acc {
+				acc[j] = YMM()
+				VXORPS(acc[j], acc[j], acc[j])
+			}
+			Label(name + "_" + l + "_p")
+			e.broadcast(Mem{Base: px}, xv)
+			for j := range acc {
+				e.fma(Mem{Base: col, Disp: 32 * j}, xv, acc[j])
+			}
+			ADDQ(incx, px)
+			ADDQ(lda, col)
+			DECQ(k)
+			JNZ(LabelRef(name + "_" + l + "_p"))
+			for j := range acc {
+				e.move(acc[j], Mem{Base: py, Disp: 32 * j})
+			}
+		}
+		ADDQ(U32(rows*e.size), pa)
+		ADDQ(U32(rows*e.size), py)
+		SUBQ(U32(rows), left)
+		JMP(LabelRef(name + "_" + l))
+	}
+	block("wide", "one", 8)
+	block("one", "row", 1)
+	block("row", "done", 0)
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
