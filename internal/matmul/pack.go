@@ -63,21 +63,27 @@ func packB[F float](buf []F, b Matrix[F], nr int) {
 			for j0 := 0; j0 < full; j0 += nr {
 				copyPanelRow(buf[j0*k+p*nr:][:nr], row[j0:j0+nr])
 			}
-		} else {
-			for j0 := 0; j0 < full; j0 += nr {
-				d := buf[j0*k+p*nr:][:nr]
+			if full < n {
+				// Loops, not copy and clear: a few elements, every row.
+				d, tail := buf[full*k+p*nr:][:nr], row[full:]
 				for j := range d {
-					d[j] = b.Data[s]
-					s += b.ColStride
+					if j < len(tail) {
+						d[j] = tail[j]
+					} else {
+						d[j] = 0
+					}
 				}
 			}
+			continue
 		}
-		if full < n {
-			d := buf[full*k+p*nr:][:nr]
-			for j := range n - full {
-				d[j] = b.At(p, full+j)
+		for j0 := 0; j0 < n; j0 += nr {
+			d := buf[j0*k+p*nr:][:nr]
+			cols := min(nr, n-j0)
+			for j := range cols {
+				d[j] = b.Data[s]
+				s += b.ColStride
 			}
-			clear(d[n-full:])
+			clear(d[cols:])
 		}
 	}
 }
