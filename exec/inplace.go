@@ -80,9 +80,6 @@ func updateTo[T dtype.Elem](op expr.Op, dst, y *tensor.Tensor[T]) error {
 		if err := checkDst(dst); err != nil {
 			return err
 		}
-		if _, err := tensor.BroadcastShapes(dst.Shape(), y.Shape()); err != nil {
-			return err
-		}
 		if err := checkExpands(dst.Shape(), y.Shape()); err != nil {
 			return err
 		}
@@ -135,8 +132,16 @@ func checkDst(d tensor.Any) error {
 }
 
 // checkExpands reports whether a value of shape v can be written into a
-// destination of shape dst without changing dst's shape.
+// destination of shape dst without changing dst's shape, with checks 2 and
+// 3 of PyTorch's order (docs/inplace.md; check 1 is checkDst's): the
+// shapes must broadcast (*tensor.BroadcastError, dst as tensor a), v must
+// not have more dimensions than dst (*InplaceError) and must expand to dst
+// (*tensor.ExpandError). Every path that writes a destination — the short
+// forms, EvalTo and Run — checks with it, so that one case gives one error.
 func checkExpands(dst, v tensor.Shape) error {
+	if _, err := tensor.BroadcastShapes(dst, v); err != nil {
+		return err
+	}
 	if len(v) > len(dst) {
 		b, _ := tensor.BroadcastShapes(dst, v)
 		return &InplaceError{Dst: dst.Clone(), Value: b}
