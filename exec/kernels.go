@@ -7,6 +7,7 @@ import (
 	"math/cmplx"
 
 	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/expr"
 )
 
 // inexact is a floating or complex element type: one with true division.
@@ -116,9 +117,50 @@ func divFloorFloat[T dtype.Float](x, y T) T {
 	return fl
 }
 
+// signedPow is the integer pow of the signed types, which refuses a
+// negative exponent as NumPy does ("Integers to negative integer powers
+// are not allowed."): before computing a block it checks the block's
+// exponents, and a negative one stops the run (see fail) with an
+// *expr.IntegerPowerError, the error expr gives a negative scalar
+// exponent when the graph is built. The planner has every destination of
+// such a graph written by a copy after all the kernels (see
+// planner.mayFail), so nothing is written. It answers for OpPow ahead of
+// integerBinary; unsigned exponents cannot be negative.
+func signedPow[T dtype.Integer](op expr.Op) (binFns[T], bool) {
+	if op != expr.OpPow || dtype.Of[T]().Kind() != dtype.KindSigned {
+		return binFns[T]{}, false
+	}
+	return binFns[T]{
+		vv: func(d, a, b []T) {
+			refuseNegative(b[:len(d)])
+			binPowIntVV(d, a, b)
+		},
+		vs: func(d, a []T, y T) {
+			if y < 0 {
+				fail(&expr.IntegerPowerError{DType: dtype.Of[T]()})
+			}
+			binPowIntVS(d, a, y)
+		},
+		sv: func(d []T, x T, b []T) {
+			refuseNegative(b[:len(d)])
+			binPowIntSV(d, x, b)
+		},
+	}, true
+}
+
+// refuseNegative stops the run if an exponent in b is negative (see
+// signedPow).
+func refuseNegative[T dtype.Integer](b []T) {
+	for _, y := range b {
+		if y < 0 {
+			fail(&expr.IntegerPowerError{DType: dtype.Of[T]()})
+		}
+	}
+}
+
 // powInt is exponentiation by squaring, wrapping like Go's integer
-// arithmetic. A negative exponent truncates: 1 for x == 1, ±1 for x == -1,
-// otherwise 0.
+// arithmetic. The executor never gives it a negative exponent (see
+// signedPow); one truncates: 1 for x == 1, ±1 for x == -1, otherwise 0.
 func powInt[T dtype.Integer](x, y T) T {
 	if y < 0 {
 		one := T(1)

@@ -71,7 +71,7 @@ func typedFor(d dtype.DType) typed { return typedTable[d] }
 
 func intImpl[T dtype.Integer]() *impl[T] {
 	return &impl[T]{
-		bin:     firstOf(numericBinary[T], realBinary[T], integerBinary[T]),
+		bin:     firstOf(numericBinary[T], realBinary[T], signedPow[T], integerBinary[T]),
 		cmp:     firstOf(elemCompare[T], realCompare[T]),
 		un:      firstOf(numericUnary[T], realUnary[T], integerUnary[T]),
 		reduces: realReduces[T](),

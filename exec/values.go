@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 
+	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
 	"github.com/tensorplay/tensorplay/tensor"
 )
@@ -49,8 +50,9 @@ func (pl *planner) addMember(level int, m member) {
 // matmul its tensor, and each root its result tensor.
 func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 	rootDst := map[*expr.Node]int{}
+	mayFail := pl.mayFail()
 	for i, r := range roots {
-		if dsts == nil || dsts[i] == nil || !r.Shape().Equal(dsts[i].Shape()) {
+		if dsts == nil || dsts[i] == nil || !r.Shape().Equal(dsts[i].Shape()) || mayFail {
 			continue
 		}
 		if _, ok := rootDst[r]; ok {
@@ -118,12 +120,16 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 		case d != nil && pl.p.values[v].fixed == d:
 			// Written by its region.
 		case d != nil:
+			// With several roots, after every step that may read d; in a
+			// graph that may fail, after every step that may fail (a final
+			// copy has a region of its own, see mergeGroups).
+			final := len(roots) > 1 || mayFail
 			level := pl.level[r] + 1
-			if len(roots) > 1 {
-				level = pl.lastLevel() // after every step that may read d
+			if final {
+				level = pl.lastLevel()
 			}
 			v = pl.dstValue(r, i, d)
-			pl.addMember(level, member{node: r, value: v, shape: d.Shape(), final: len(roots) > 1})
+			pl.addMember(level, member{node: r, value: v, shape: d.Shape(), final: final})
 		case !r.Op().Elementwise() && pl.p.values[v].kind != valTemp, pl.isResult(v):
 			// A leaf or view must not be handed out as a new tensor, nor
 			// one tensor as two results: copy.
@@ -133,6 +139,21 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 		pl.p.results = append(pl.p.results, v)
 	}
 	return nil
+}
+
+// mayFail reports whether a kernel of the graph can refuse its operands
+// once it runs: an integer pow whose exponent, a tensor or computed, may
+// hold a negative value (see signedPow; expr refuses a negative scalar
+// exponent when the graph is built). The roots of such a graph are
+// computed into tensors of their own and copied into their destinations
+// after every kernel has run, so that a failed evaluation writes nothing.
+func (pl *planner) mayFail() bool {
+	for _, n := range pl.order {
+		if n.Op() == expr.OpPow && n.DType().Kind() == dtype.KindSigned && pl.args(n)[1].Op() != expr.OpScalar {
+			return true
+		}
+	}
+	return false
 }
 
 // lastLevel is a level after every step of the plan.
