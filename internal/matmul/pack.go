@@ -1,9 +1,6 @@
 package matmul
 
-import (
-	"sync"
-	"unsafe"
-)
+import "sync"
 
 // packA copies a (m×k, any strides) into buf as ⌈m/mr⌉ panels of mr rows,
 // each stored column after column: buf[(i/mr)*k*mr + p*mr + i%mr] = a(i, p).
@@ -61,7 +58,7 @@ func packB[F float](buf []F, b Matrix[F], nr int) {
 		if b.ColStride == 1 {
 			row := b.Data[s : s+n]
 			for j0 := 0; j0 < full; j0 += nr {
-				copyPanelRow(buf[j0*k+p*nr:][:nr], row[j0:j0+nr])
+				copy(buf[j0*k+p*nr:][:nr], row[j0:j0+nr])
 			}
 			if full < n {
 				// Loops, not copy and clear: a few elements, every row.
@@ -86,17 +83,6 @@ func packB[F float](buf []F, b Matrix[F], nr int) {
 			clear(d[cols:])
 		}
 	}
-}
-
-// copyPanelRow is copy(dst, src) for one row of a panel of B; nr is 64
-// bytes wide for both element types, a size the compiler copies in four
-// vector moves where copy would call memmove.
-func copyPanelRow[F float](dst, src []F) {
-	if len(dst)*int(unsafe.Sizeof(dst[0])) == 64 && len(src) >= len(dst) {
-		*(*[64]byte)(unsafe.Pointer(&dst[0])) = *(*[64]byte)(unsafe.Pointer(&src[0]))
-		return
-	}
-	copy(dst, src)
 }
 
 // Packing buffers are reused across calls: a 256×4096 block of B is 8 MiB.
