@@ -94,7 +94,13 @@ func (a *leafAcc[T]) total(r *reduceOp[T]) T {
 	return a.ps.total(r.identity, r.combine)
 }
 
+// newPartial allocates the chunk partials of a run: up to 256 per output,
+// so a result that fits can need partials that do not (they are checked
+// against the memory limit like every tensor of a run, see fail).
 func (m *impl[T]) newPartial(rs *reduceStep) any {
+	if err := tensor.CheckAlloc(dtype.Of[T](), tensor.Shape{rs.chunks, rs.outNumel}); err != nil {
+		fail(err)
+	}
 	return make([]T, rs.chunks*rs.outNumel)
 }
 
