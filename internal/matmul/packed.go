@@ -10,14 +10,14 @@ const packedParallelMin = 1 << 16
 // gemmPacked is gemm for float32 and float64 in the GotoBLAS/BLIS design,
 // for a non-empty dst with unit column stride and rows that do not overlap,
 // and a.Cols > 0. It runs on up to workers goroutines, the caller's
-// computing a share:
+// computing the first band: dst is cut into bands of whole mr-row blocks
+// (the mc loop) when it has at least two per worker, and of nr-column
+// blocks (the nc loop) otherwise, and each band runs packedBand with its own
+// packing buffers, so the workers share nothing but a and b.
 //
-//   - when dst has at least two mr-row blocks per worker, the workers split
-//     its rows (the mc loop) and share each packed kc×nc block of b, each
-//     packing a part of it (see packedRows);
-//   - otherwise, the short and wide case, dst is cut into bands of whole
-//     nr-column blocks, each computed by packedRows alone with its own
-//     packed b.
+// Workers sharing each packed block of b, as BLIS does, would pack b once
+// rather than once per band; with a barrier per block it measured the same
+// on this package's benchmarks and is not worth the synchronization.
 func gemmPacked[F float](dst, a, b Matrix[F], workers int, kern microKernel[F], bl blocking) {
 	m, n, k := dst.Rows, dst.Cols, a.Cols
 	parts := 1
@@ -27,26 +27,19 @@ func gemmPacked[F float](dst, a, b Matrix[F], workers int, kern microKernel[F], 
 	rowBlocks, colBlocks := (m+kern.mr-1)/kern.mr, (n+kern.nr-1)/kern.nr
 	switch {
 	case parts == 1 || rowBlocks == 1 && colBlocks == 1:
-		packedAlone(dst, a, b, kern, bl)
+		packedBand(dst, a, b, kern, bl)
 	case rowBlocks >= 2*parts:
-		team := newTeam[F](parts, kern, bl, k, n)
-		run(parts, func(w int) { packedRows(dst, a, b, kern, bl, team, w) })
-		team.release()
+		run(parts, func(w int) {
+			lo, hi := w*rowBlocks/parts*kern.mr, min((w+1)*rowBlocks/parts*kern.mr, m)
+			packedBand(dst.Slice(lo, hi, 0, n), a.Slice(lo, hi, 0, k), b, kern, bl)
+		})
 	default:
 		parts = min(parts, colBlocks)
-		unit := kern.nr
 		run(parts, func(w int) {
-			lo, hi := w*colBlocks/parts*unit, min((w+1)*colBlocks/parts*unit, n)
-			packedAlone(dst.Slice(0, m, lo, hi), a, b.Slice(0, k, lo, hi), kern, bl)
+			lo, hi := w*colBlocks/parts*kern.nr, min((w+1)*colBlocks/parts*kern.nr, n)
+			packedBand(dst.Slice(0, m, lo, hi), a, b.Slice(0, k, lo, hi), kern, bl)
 		})
 	}
-}
-
-// packedAlone is packedRows for a team of one.
-func packedAlone[F float](dst, a, b Matrix[F], kern microKernel[F], bl blocking) {
-	team := newTeam[F](1, kern, bl, a.Cols, dst.Cols)
-	packedRows(dst, a, b, kern, bl, team, 0)
-	team.release()
 }
 
 // run calls f(w) for w in [0, parts), f(0) on the caller's goroutine and
@@ -60,117 +53,42 @@ func run(parts int, f func(w int)) {
 	wg.Wait()
 }
 
-// A team is the state the workers of one product share: two buffers for
-// packed blocks of b, used in turn, and a barrier.
-type team[F float] struct {
-	size   int
-	packed [2]*[]F
-	barrier
-}
-
-// newTeam returns a team of size workers for a product with k×n operand b.
-func newTeam[F float](size int, kern microKernel[F], bl blocking, k, n int) *team[F] {
-	t := &team[F]{size: size, barrier: barrier{n: size}}
-	elems := min(bl.kc, k) * min(bl.nc, roundUp(n, kern.nr))
-	t.packed[0] = getBuffer[F](elems)
-	if size > 1 {
-		t.packed[1] = getBuffer[F](elems)
-	} else {
-		t.packed[1] = t.packed[0]
-	}
-	return t
-}
-
-// release returns the team's buffers to the pool.
-func (t *team[F]) release() {
-	putBuffer(t.packed[0])
-	if t.size > 1 {
-		putBuffer(t.packed[1])
-	}
-}
-
-// packedRows is worker w of team's share of dst = a @ b, with the five loops
-// of GotoBLAS: columns of dst in steps of nc, the inner dimension in steps of
-// kc, packing a kc×nc block of b, rows in steps of mc, packing an mc×kc
-// block of a, then the macro-kernel over nr-column and mr-row panels.
-//
-// The team packs each block of b together, worker w its w-th share of the
-// panels, and waits at the barrier before using it; the rows of dst are cut
-// into team.size bands of whole mr-row blocks, and worker w computes band w,
-// packing its own blocks of a. The block after next reuses the buffer of
-// this one: every worker has finished with it once all have passed the next
-// barrier.
-//
-// Each element of dst is written by the first kc step and added to by the
-// later ones, so its sum is ordered by p and cut at multiples of kc alone,
-// whatever the team size.
-func packedRows[F float](dst, a, b Matrix[F], kern microKernel[F], bl blocking, team *team[F], w int) {
+// packedBand computes dst = a @ b on the caller's goroutine with the five
+// loops of GotoBLAS: columns of dst in steps of nc, the inner dimension in
+// steps of kc (packing a kc×nc block of b), rows in steps of mc (packing an
+// mc×kc block of a, unless the micro-kernel reads a in place), then the
+// macro-kernel over nr-column and mr-row panels. Each element of dst is
+// written by the first kc step and added to by the later ones, so its sum
+// is ordered by p and cut at multiples of kc alone, whatever band of dst a
+// worker has.
+func packedBand[F float](dst, a, b Matrix[F], kern microKernel[F], bl blocking) {
 	m, n, k := dst.Rows, dst.Cols, a.Cols
 	mr, nr := kern.mr, kern.nr
 	kc := min(bl.kc, k)
+	mc := min(bl.mc, roundUp(m, mr))
 	nc := min(bl.nc, roundUp(n, nr))
-	rowBlocks := (m + mr - 1) / mr
-	r0, r1 := w*rowBlocks/team.size*mr, min((w+1)*rowBlocks/team.size*mr, m)
-	mc := min(bl.mc, roundUp(r1-r0, mr))
-	bufA := getBuffer[F](mc * kc)
+	bufA, bufB := getBuffer[F](mc*kc), getBuffer[F](kc*nc)
 	defer putBuffer(bufA)
+	defer putBuffer(bufB)
 	tile := make([]F, mr*nr)
 	inPlace := readInPlace(a, n, nr)
-	step := 0
 	for jc := 0; jc < n; jc += nc {
 		nb := min(nc, n-jc)
-		panels := (nb + nr - 1) / nr
 		for pc := 0; pc < k; pc += kc {
 			kb := min(kc, k-pc)
-			packed := *team.packed[step%2]
-			step++
-			p0, p1 := w*panels/team.size*nr, min((w+1)*panels/team.size*nr, nb)
-			if p0 < p1 {
-				packB(packed[p0*kb:], b.Slice(pc, pc+kb, jc+p0, jc+p1), nr)
-			}
-			team.wait()
-			for ic := r0; ic < r1; ic += mc {
-				mb := min(mc, r1-ic)
+			packB(*bufB, b.Slice(pc, pc+kb, jc, jc+nb), nr)
+			for ic := 0; ic < m; ic += mc {
+				mb := min(mc, m-ic)
 				ab := a.Slice(ic, ic+mb, pc, pc+kb)
 				if inPlace {
 					// Only a last partial block of rows is packed.
-					whole := mb / mr * mr
-					packA(*bufA, ab.Slice(whole, mb, 0, kb), mr)
+					packA(*bufA, ab.Slice(mb/mr*mr, mb, 0, kb), mr)
 				} else {
 					packA(*bufA, ab, mr)
 				}
-				macroKernel(dst.Slice(ic, ic+mb, jc, jc+nb), ab, inPlace, *bufA, packed, kb, pc > 0, kern, tile)
+				macroKernel(dst.Slice(ic, ic+mb, jc, jc+nb), ab, inPlace, *bufA, *bufB, kb, pc > 0, kern, tile)
 			}
 		}
-	}
-}
-
-// barrier blocks each of n goroutines in wait until all n have called it.
-type barrier struct {
-	n          int
-	mu         sync.Mutex
-	cond       *sync.Cond
-	count, gen int
-}
-
-// wait returns once all n goroutines have called it (at once for n <= 1).
-func (b *barrier) wait() {
-	if b.n <= 1 {
-		return
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.cond == nil {
-		b.cond = sync.NewCond(&b.mu)
-	}
-	gen := b.gen
-	if b.count++; b.count == b.n {
-		b.count, b.gen = 0, b.gen+1
-		b.cond.Broadcast()
-		return
-	}
-	for gen == b.gen {
-		b.cond.Wait()
 	}
 }
 

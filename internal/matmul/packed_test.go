@@ -84,7 +84,7 @@ var smallBlocking = blocking{kc: 8, mc: 12, nc: 32}
 
 // TestKernelsAgree runs every kernel variant, on 1, 2, 3 and 8 workers, on
 // the same random inputs, at the default blocking and at smallBlocking
-// (where the workers share many packed blocks of b), and checks that they
+// (where each band takes several steps of every loop), and checks that they
 // give the same bits, and the reference loop's value within the error bound of a sum
 // of k products: |error| <= k·ε·Σ|a||b| (with a factor 2 to spare).
 func TestKernelsAgree(t *testing.T) {
