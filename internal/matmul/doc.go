@@ -88,7 +88,7 @@
 //
 // The packed GEMM cuts dst into up to workers bands of whole mr-row (or
 // nr-column) blocks, one goroutine each, the caller's computing the first;
-// products of fewer than 2¹⁶ multiply-adds stay on the caller's goroutine.
+// products of fewer than 2¹⁸ multiply-adds stay on the caller's goroutine.
 // Each element of dst is summed in order of the inner index, by fused
 // multiply-adds from zero within each block of kc, the blocks' sums added to
 // dst in order: the order depends on kc alone, never on the band a worker
