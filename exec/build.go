@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 
@@ -55,6 +56,8 @@ func (pl *planner) buildSteps() error {
 		steps[i] = pl.p.steps[j]
 	}
 	pl.p.steps = steps
+	pl.dropDeadSteps()
+	pl.p.splitScratch()
 	return nil
 }
 
@@ -87,39 +90,43 @@ func (pl *planner) mergeGroups() {
 }
 
 // waitsOnlyFor reports whether the members ms read, besides the nodes in
-// own, only values made before level.
+// own, only values made before level. It walks each member's fused
+// operands with a stack of its own; a node met again needs no second look.
 func (pl *planner) waitsOnlyFor(ms []member, own map[*expr.Node]bool, level int) bool {
-	seen := map[*expr.Node]bool{}
-	var ok func(n *expr.Node, top bool) bool
-	ok = func(n *expr.Node, top bool) bool {
-		if seen[n] {
-			return true
-		}
-		seen[n] = true
-		if own[n] {
-			return true
-		}
-		if _, has := pl.valueOf[n]; has && !top {
-			if n.Op().Class() == expr.ClassLeaf {
-				return true
-			}
-			return pl.level[n] < level
-		}
-		if !n.Op().Elementwise() {
-			return pl.level[n] < level // a copy member of a view or reduction
-		}
-		for _, a := range pl.args(n) {
-			if !ok(a, false) {
-				return false
-			}
-		}
-		return true
-	}
+	nodes := pl.w.nodes
+	mark := pl.newMark()
+	var stack []int32
 	for _, m := range ms {
 		// A member written into a view (an embed) must wait for the view;
 		// a final copy must wait for everything.
-		if m.final || pl.p.values[m.value].kind == valView || !ok(m.node, true) {
+		if m.final || pl.p.values[m.value].kind == valView {
 			return false
+		}
+		stack = append(stack[:0], int32(pl.pos(m.node)))
+		for top := true; len(stack) > 0; top = false {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if pl.marks[i] == mark {
+				continue
+			}
+			pl.marks[i] = mark
+			n := nodes[i]
+			if own[n] {
+				continue
+			}
+			if _, has := pl.valueOf[n]; has && !top {
+				if n.Op().Class() != expr.ClassLeaf && pl.level[n] >= level {
+					return false
+				}
+				continue
+			}
+			if !n.Op().Elementwise() {
+				if pl.level[n] >= level { // a copy member of a view or reduction
+					return false
+				}
+				continue
+			}
+			stack = append(stack, pl.cargsAt(int(i))...)
 		}
 	}
 	return true
@@ -142,37 +149,67 @@ type program struct {
 
 // compileNodes collects what computing roots inside one kernel needs:
 // nodes with a tensor of their own (other than members) are inputs, the
-// rest are computed, operands first.
+// rest are computed, operands first. It walks the graph depth first with a
+// stack of its own, as a recursive walk would, operands in order.
 func (pl *planner) compileNodes(roots []*expr.Node, members map[*expr.Node]bool) *program {
-	pr := &program{slotOf: map[*expr.Node]int{}, inSlot: map[int]int{}, members: members}
-	var computed []*expr.Node
-	seen := map[*expr.Node]bool{}
-	var visit func(n *expr.Node)
-	visit = func(n *expr.Node) {
-		if seen[n] {
-			return
+	pr := &program{members: members}
+	nodes := pl.w.nodes
+	mark := pl.newMark()
+	var inNodes, computed []int32 // positions: inputs as met, computed nodes in order
+	var inValues []int            // the value of each of inNodes
+	enter := func(i int32) bool { // whether the node at i is computed, its operands still to visit
+		if pl.marks[i] == mark {
+			return false
 		}
-		seen[n] = true
+		pl.marks[i] = mark
+		n := nodes[i]
 		if v, ok := pl.valueOf[n]; ok && !(n.Op().Elementwise() && members[n]) {
-			if _, ok := pr.inSlot[v]; !ok {
-				pr.inSlot[v] = len(pr.inputs)
-				pr.inputs = append(pr.inputs, v)
-			}
-			pr.slotOf[n] = pr.inSlot[v]
-			return
+			inNodes = append(inNodes, i)
+			inValues = append(inValues, v)
+			return false
 		}
-		for _, a := range pl.args(n) {
-			visit(a)
-		}
-		computed = append(computed, n)
+		return true
 	}
+	type frame struct {
+		i    int32
+		next int
+	}
+	var stack []frame
 	for _, r := range roots {
-		visit(r)
+		if i := int32(pl.pos(r)); enter(i) {
+			stack = append(stack, frame{i: i})
+		}
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			if args := pl.cargsAt(int(f.i)); f.next < len(args) {
+				a := args[f.next]
+				f.next++
+				if enter(a) {
+					stack = append(stack, frame{i: a})
+				}
+				continue
+			}
+			computed = append(computed, f.i)
+			stack = stack[:len(stack)-1]
+		}
 	}
-	for i, n := range computed {
-		pr.slotOf[n] = len(pr.inputs) + i
+	pr.inSlot = make(map[int]int, len(inValues))
+	pr.slotOf = make(map[*expr.Node]int, len(inNodes)+len(computed))
+	for k, i := range inNodes {
+		v := inValues[k]
+		s, ok := pr.inSlot[v]
+		if !ok {
+			s = len(pr.inputs)
+			pr.inSlot[v] = s
+			pr.inputs = append(pr.inputs, v)
+		}
+		pr.slotOf[nodes[i]] = s
 	}
-	pr.nodes = computed
+	pr.nodes = make([]*expr.Node, len(computed))
+	for k, i := range computed {
+		pr.nodes[k] = nodes[i]
+		pr.slotOf[nodes[i]] = len(pr.inputs) + k
+	}
 	return pr
 }
 
@@ -183,7 +220,9 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 	memberSet := map[*expr.Node]bool{}
 	for i, m := range ms {
 		roots[i] = m.node
-		memberSet[m.node] = true
+		if !m.copy {
+			memberSet[m.node] = true
+		}
 	}
 	pr := pl.compileNodes(roots, memberSet)
 
@@ -211,7 +250,7 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 				exact[oi] = append(exact[oi], s)
 				continue
 			}
-			pr.inputs[s] = pl.stage(in)
+			pr.inputs[s] = pl.stage(in, fmt.Sprintf("it overlaps destination v%d other than element for element", m.value))
 		}
 	}
 	if ms[0].final {
@@ -224,11 +263,14 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		}
 		for s, in := range pr.inputs {
 			if !slices.ContainsFunc(exact, func(e []int) bool { return slices.Contains(e, s) }) && pl.finalWrites(in, own) {
-				pr.inputs[s] = pl.stage(in)
+				pr.inputs[s] = pl.stage(in, "another final pass writes its storage")
 			}
 		}
 	}
 	g := &region{shape: shape.Clone(), inputs: pr.inputs}
+	if ms[0].final {
+		g.note = finalNote(ms, exact)
+	}
 
 	// Operands: outputs, then inputs, each with strides over shape.
 	nops := len(ms) + len(pr.inputs)
@@ -489,10 +531,12 @@ func (pl *planner) finalWrites(in int, own map[int]bool) bool {
 // stage copies value in to a new contiguous tensor before the region being
 // built runs, so that the region's writes cannot change what it reads. The
 // copy is the only extra memory an overlapping in-place op costs.
-func (pl *planner) stage(in int) int {
+func (pl *planner) stage(in int, why string) int {
 	v := pl.p.values[in]
 	tmp := pl.addValue(value{kind: valTemp, node: v.node, dt: v.dt, shape: v.shape, strides: tensor.RowMajorStrides(v.shape)})
-	pl.pendingStage = append(pl.pendingStage, pl.copyRegion(in, tmp))
+	g := pl.copyRegion(in, tmp)
+	g.note = fmt.Sprintf("stages the old values of v%d: %s", in, why)
+	pl.pendingStage = append(pl.pendingStage, g)
 	return tmp
 }
 

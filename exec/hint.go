@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
@@ -34,50 +35,68 @@ func (pl *planner) tpkernelHint(pr *program, root *expr.Node) string {
 		return ""
 	}
 	names := map[int]string{} // input slot -> name
-	var render func(n *expr.Node) (string, bool)
-	render = func(n *expr.Node) (string, bool) {
+	// The expression is printed left to right with a stack of its own (a
+	// region may be a chain of any length): todo holds what is still to
+	// print, the next last, each a node to render or, with n nil, text.
+	type item struct {
+		n    *expr.Node
+		text string
+	}
+	var b strings.Builder
+	todo := []item{{n: root}}
+	for len(todo) > 0 {
+		it := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		n := it.n
+		if n == nil {
+			b.WriteString(it.text)
+			continue
+		}
 		if s, ok := pr.slotOf[n]; ok && s < len(pr.inputs) {
 			v := &pl.p.values[pr.inputs[s]]
 			if len(v.shape) == 0 {
 				// A kernel scalar (see regionKey): it prints as a literal.
 				if v.kind != valFixed {
-					return "", false
+					return ""
 				}
-				return constText(v.fixed)
+				c, ok := constText(v.fixed)
+				if !ok {
+					return ""
+				}
+				b.WriteString(c)
+				continue
 			}
 			if _, ok := names[s]; !ok {
 				if len(names) == 26 {
-					return "", false
+					return ""
 				}
 				names[s] = string(rune('a' + len(names)))
 			}
-			return names[s], true
+			b.WriteString(names[s])
+			continue
 		}
 		if n.DType() != root.DType() {
-			return "", false
+			return ""
 		}
 		args := pl.args(n)
 		if n.Op() == expr.OpNeg {
-			x, ok := render(args[0])
-			return "-(" + x + ")", ok
+			b.WriteString("-(")
+			todo = append(todo, item{text: ")"}, item{n: args[0]})
+			continue
 		}
 		sym, ok := tpkernelOps[n.Op()]
 		if !ok {
-			return "", false
+			return ""
 		}
 		if len(args) == 1 {
-			x, ok := render(args[0])
-			return sym + "(" + x + ")", ok
+			b.WriteString(sym + "(")
+			todo = append(todo, item{text: ")"}, item{n: args[0]})
+			continue
 		}
-		x, ok1 := render(args[0])
-		y, ok2 := render(args[1])
-		return "(" + x + sym + y + ")", ok1 && ok2
+		b.WriteString("(")
+		todo = append(todo, item{text: ")"}, item{n: args[1]}, item{text: sym}, item{n: args[0]})
 	}
-	s, ok := render(root)
-	if !ok {
-		return ""
-	}
-	return s
+	return b.String()
 }
 
 // constText prints a 0-d float tensor's value as a Go literal; infinities

@@ -17,9 +17,12 @@ type plan struct {
 	steps   []step
 	results []int // value of each root
 	temps   []int // values allocated per run
+	scratch []int // temporaries no result holds: reused across runs (see splitScratch)
 	sig     []uint64
+	notes   []string // what planning decided beyond the steps, for describe
 
-	runs sync.Pool // *[]tensor.Any
+	runs      sync.Pool // *[]tensor.Any
+	scratches sync.Pool // *[]tensor.Any: tensors for scratch, in order
 }
 
 type valueKind uint8
@@ -95,12 +98,17 @@ func (p *plan) exec(x *Executor, leaves, dsts []tensor.Any, results []tensor.Any
 		v := &p.values[t]
 		vals[t] = typedFor(v.dt).alloc(v.shape)
 	}
+	sp := p.getScratch()
+	for i, t := range p.scratch {
+		vals[t] = (*sp)[i]
+	}
 	var err error
 	for _, s := range p.steps {
 		if err = s.run(x, vals); err != nil {
 			break
 		}
 	}
+	p.scratches.Put(sp)
 	if err == nil && results != nil {
 		for i, r := range p.results {
 			results[i] = vals[r]
@@ -109,6 +117,49 @@ func (p *plan) exec(x *Executor, leaves, dsts []tensor.Any, results []tensor.Any
 	clear(*vp)
 	p.runs.Put(vp)
 	return err
+}
+
+// getScratch returns tensors for the plan's scratch values: those of an
+// earlier run, or new ones.
+func (p *plan) getScratch() *[]tensor.Any {
+	if sp, _ := p.scratches.Get().(*[]tensor.Any); sp != nil {
+		return sp
+	}
+	ts := make([]tensor.Any, len(p.scratch))
+	for i, t := range p.scratch {
+		v := &p.values[t]
+		ts[i] = typedFor(v.dt).alloc(v.shape)
+	}
+	return &ts
+}
+
+// splitScratch moves to p.scratch the temporaries that a run can take
+// from an earlier run's: those no result holds (the caller would keep
+// them) and that every run writes whole before it reads them (an embed's
+// tensor must start as zeros, so it is new each run). Staged copies and
+// the tensors between fused regions, reductions and matmuls are such.
+func (p *plan) splitScratch() {
+	fresh := make([]bool, len(p.values))
+	for _, r := range p.results {
+		fresh[p.values[r].storage] = true
+	}
+	for _, s := range p.steps {
+		_, writes := stepValues(s)
+		for _, w := range writes {
+			if p.values[w].kind == valView {
+				fresh[p.values[w].storage] = true
+			}
+		}
+	}
+	temps := p.temps[:0]
+	for _, t := range p.temps {
+		if fresh[t] {
+			temps = append(temps, t)
+		} else {
+			p.scratch = append(p.scratch, t)
+		}
+	}
+	p.temps = temps
 }
 
 // forget drops the references a plan needed only while it was built, so a
@@ -135,6 +186,9 @@ func (p *plan) describe(w io.Writer) {
 	fmt.Fprintf(w, "exec plan: %d values, %d steps\n", len(p.values), len(p.steps))
 	for _, s := range p.steps {
 		s.describe(w, names)
+	}
+	for _, n := range p.notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
 	}
 	fmt.Fprint(w, "  results:")
 	for _, r := range p.results {

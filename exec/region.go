@@ -16,6 +16,7 @@ import (
 // its inputs, walked over a merged layout in blocks of r rows × c columns of
 // the layout's two innermost axes.
 type region struct {
+	note    string // why the region is there, for describe: a staged copy, a final pass
 	shape   tensor.Shape
 	lay     layout
 	offsets []int // per operand, the tensor's storage offset
@@ -683,6 +684,9 @@ func (g *region) describe(w io.Writer, names func(v int) string) {
 			fmt.Fprintf(w, " s%d", a)
 		}
 		fmt.Fprintln(w)
+	}
+	if g.note != "" {
+		fmt.Fprintf(w, "    note: %s\n", g.note)
 	}
 	fmt.Fprint(w, describeHint(g))
 	for i, s := range g.inputs {

@@ -21,6 +21,8 @@ type walker struct {
 	leaves    []tensor.Any       // the tensor of each leaf, in walk order
 	leafNodes []*expr.Node
 	leafOf    []int              // per node in walk order: its leaf ordinal, or -1
+	argPos    []int32            // the walk positions of every node's operands, node after node
+	argStart  []int32            // per node in walk order: where its operands start in argPos
 	sameLeaf  map[tensor.Any]int // for many leaves: a tensor's first leaf ordinal
 	sig       []uint64
 	probes    int // node and tensor comparisons and lookups: the walk's work, tested to grow linearly
@@ -42,6 +44,7 @@ func (w *walker) reset() {
 	clear(w.stack)
 	w.nodes, w.leaves, w.leafNodes, w.sig, w.stack = w.nodes[:0], w.leaves[:0], w.leafNodes[:0], w.sig[:0], w.stack[:0]
 	w.leafOf, w.probes = w.leafOf[:0], 0
+	w.argPos, w.argStart = w.argPos[:0], w.argStart[:0]
 	if w.index != nil {
 		clear(w.index)
 	}
@@ -137,6 +140,7 @@ func (w *walker) walk(roots []*expr.Node, dsts []tensor.Any, binds []Binding) {
 func (w *walker) visit(n *expr.Node, binds []Binding) {
 	w.nodes = append(w.nodes, n)
 	w.leafOf = append(w.leafOf, -1)
+	w.argStart = append(w.argStart, int32(len(w.argPos)))
 	if w.index != nil {
 		w.index[n] = len(w.nodes) - 1
 	}
@@ -148,6 +152,7 @@ func (w *walker) visit(n *expr.Node, binds []Binding) {
 	for _, a := range args {
 		i, _ := w.lookup(a)
 		w.sig = append(w.sig, uint64(i))
+		w.argPos = append(w.argPos, int32(i))
 	}
 	switch n.Op().Class() {
 	case expr.ClassLeaf:
@@ -233,6 +238,13 @@ func (w *walker) firstLeaf(t tensor.Any) int {
 	}
 	w.sameLeaf[t] = len(w.leaves)
 	return len(w.leaves)
+}
+
+// argsAt returns the walk positions of the operands of the node at
+// position i.
+func (w *walker) argsAt(i int) []int32 {
+	s := w.argStart[i]
+	return w.argPos[s : int(s)+len(w.nodes[i].Args())]
 }
 
 // leafOrdinal returns the position of leaf node n in the walk, or -1.

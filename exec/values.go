@@ -129,7 +129,12 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 				level = pl.lastLevel()
 			}
 			v = pl.dstValue(r, i, d)
-			pl.addMember(level, member{node: r, value: v, shape: d.Shape(), final: final})
+			// A graph that may fail copies its roots' tensors, so that
+			// the final pass cannot fail half-way; any other final pass
+			// computes its roots again, from the old values, and the
+			// tensors they had are dropped with the steps that filled
+			// them (see dropDeadSteps).
+			pl.addMember(level, member{node: r, value: v, shape: d.Shape(), final: final, copy: mayFail})
 		case !r.Op().Elementwise() && pl.p.values[v].kind != valTemp, pl.isResult(v):
 			// A leaf or view must not be handed out as a new tensor, nor
 			// one tensor as two results: copy.

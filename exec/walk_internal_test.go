@@ -2,6 +2,8 @@ package exec
 
 import (
 	"fmt"
+	"runtime/debug"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -38,4 +40,34 @@ func TestWalkWorkIsLinear(t *testing.T) {
 			assert.LessOrEqual(t, perNode, 4.0, "walk: %d probes, with leafOrdinal of every leaf %d, for %d nodes", walk, w.probes, len(w.nodes))
 		})
 	}
+}
+
+// Planning walks graphs of any depth with stacks of its own: with goroutine
+// stacks limited to 1 MB, a chain of 100k AddScalar nodes is planned (its
+// one region compiled, and with Debug its tpkernel hint printed), and so is
+// a second root fused into the same region as the chain that reads it,
+// which mergeGroups decides by walking the whole chain (waitsOnlyFor). A
+// recursive walk needs several MB of stack for either.
+func TestPlanningNeedsNoDeepStack(t *testing.T) {
+	const n = 100_000
+	a, err := tensor.FromSlice([]float64{1, 2, 3}, 3)
+	require.NoError(t, err)
+	head := expr.Of(a).AddScalar(1)
+	x := head
+	for range n {
+		x = x.AddScalar(1)
+	}
+	require.NoError(t, x.Err())
+
+	defer debug.SetMaxStack(debug.SetMaxStack(1 << 20))
+	var plan strings.Builder
+	out, err := EvalWith(New(Workers(1), Debug(&plan)), x)
+	require.NoError(t, err)
+	assert.Equal(t, []float64{n + 2, n + 3, n + 4}, out.Values())
+	assert.Contains(t, plan.String(), "1 outputs, 100001 kernels")
+
+	outs, err := New(Workers(1)).Run([]*expr.Node{head.Node(), x.Node()}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []float64{2, 3, 4}, outs[0].(*tensor.Tensor[float64]).Values())
+	assert.Equal(t, []float64{n + 2, n + 3, n + 4}, outs[1].(*tensor.Tensor[float64]).Values())
 }
