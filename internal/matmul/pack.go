@@ -85,23 +85,24 @@ func packB[F float](buf []F, b Matrix[F], nr int) {
 	}
 }
 
-// Packing buffers are reused across calls: a 256×4096 block of B is 8 MiB.
+// Packing buffers are reused across calls: a 256×4096 block of b is 8 MiB.
+// Blocks of a and of b have pools of their own, so that a product does not
+// take the other's smaller buffer, drop it and allocate.
 var (
-	buffers32 sync.Pool // of *[]float32
-	buffers64 sync.Pool // of *[]float64
+	buffers32 [2]sync.Pool // of *[]float32: blocks of a, of b
+	buffers64 [2]sync.Pool // of *[]float64
 )
 
-// getBuffer returns a buffer of n elements from the pool of F; putBuffer
-// returns it.
-func getBuffer[F float](n int) *[]F {
-	var v any
-	switch any(F(0)).(type) {
-	case float32:
-		v = buffers32.Get()
-	default:
-		v = buffers64.Get()
-	}
-	if p, ok := v.(*[]F); ok && cap(*p) >= n {
+// The roles of packing buffers.
+const (
+	blockA = iota
+	blockB
+)
+
+// getBuffer returns a buffer of n elements from the pool of F for role;
+// putBuffer returns it.
+func getBuffer[F float](role, n int) *[]F {
+	if p, ok := pool[F](role).Get().(*[]F); ok && cap(*p) >= n {
 		*p = (*p)[:n]
 		return p
 	}
@@ -109,11 +110,13 @@ func getBuffer[F float](n int) *[]F {
 	return &s
 }
 
-func putBuffer[F float](p *[]F) {
-	switch any(F(0)).(type) {
-	case float32:
-		buffers32.Put(p)
-	default:
-		buffers64.Put(p)
+func putBuffer[F float](role int, p *[]F) {
+	pool[F](role).Put(p)
+}
+
+func pool[F float](role int) *sync.Pool {
+	if _, ok := any(F(0)).(float32); ok {
+		return &buffers32[role]
 	}
+	return &buffers64[role]
 }

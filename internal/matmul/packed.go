@@ -2,7 +2,7 @@ package matmul
 
 import "sync"
 
-// packedParallelMin is the number of multiply-adds below which gemmPacked
+// packedParallelMin is the number of multiply-adds up to which gemmPacked
 // runs on the caller's goroutine, OpenBLAS's threshold (64³): below it a
 // product takes under 15µs on one core, and on a loaded machine a second
 // worker measured slower at every size up to 64×784×128.
@@ -22,7 +22,7 @@ const packedParallelMin = 1 << 18
 func gemmPacked[F float](dst, a, b Matrix[F], workers int, kern microKernel[F], bl blocking) {
 	m, n, k := dst.Rows, dst.Cols, a.Cols
 	parts := 1
-	if workers > 1 && m*n*k >= packedParallelMin {
+	if workers > 1 && m*n*k > packedParallelMin {
 		parts = workers
 	}
 	rowBlocks, colBlocks := (m+kern.mr-1)/kern.mr, (n+kern.nr-1)/kern.nr
@@ -68,9 +68,9 @@ func packedBand[F float](dst, a, b Matrix[F], kern microKernel[F], bl blocking) 
 	kc := min(bl.kc, k)
 	mc := min(bl.mc, roundUp(m, mr))
 	nc := min(bl.nc, roundUp(n, nr))
-	bufA, bufB := getBuffer[F](mc*kc), getBuffer[F](kc*nc)
-	defer putBuffer(bufA)
-	defer putBuffer(bufB)
+	bufA, bufB := getBuffer[F](blockA, mc*kc), getBuffer[F](blockB, kc*nc)
+	defer putBuffer(blockA, bufA)
+	defer putBuffer(blockB, bufB)
 	tile := make([]F, mr*nr)
 	inPlace := readInPlace(a, n, nr)
 	for jc := 0; jc < n; jc += nc {
