@@ -89,8 +89,15 @@
 // Eval returns the graph's construction error (see package expr) unchanged,
 // so errors.As finds *tensor.BroadcastError and the others. Destination
 // errors are *OverlapError, *tensor.ExpandError, *tensor.BroadcastError and
-// *InplaceError, in PyTorch's order; placeholders without a matching tensor
-// give *BindError.
+// *InplaceError, in PyTorch's order; placeholders without a matching tensor,
+// and tensors bound to nodes that are not placeholders, give *BindError.
+// A nil root is ErrNilExpr, a nil executor ErrNilExecutor, and any use of
+// an executor after Close ErrClosed. A tensor of the run over the memory
+// limit is the *tensor.AllocError, and an integer pow whose exponent tensor
+// holds a negative value the *expr.IntegerPowerError; neither writes a
+// destination. A panic inside a run (a bug) is recovered on whichever
+// goroutine ran it and returned from the call that started the run as an
+// *InternalError, with the pool left usable.
 //
 // # Debugging
 //
