@@ -485,16 +485,21 @@ func (pl *planner) compileSlots(g *region, pr *program, inputScalar func(slot in
 		g.slotDT[s] = pl.p.values[in].dt
 		g.scalar[s] = inputScalar(s)
 	}
+	// One allocation for every instruction's operand slots (at most 3 each).
+	g.instrs = slices.Grow(g.instrs, len(pr.nodes))
+	argSlots := make([]int, 0, 3*len(pr.nodes))
 	for i, n := range pr.nodes {
 		s := len(pr.inputs) + i
 		g.slotDT[s] = n.DType()
 		g.scalar[s] = true
 		spec := instrSpec{op: n.Op(), dst: s}
 		args := pl.args(n)
+		start := len(argSlots)
 		for _, a := range args {
-			spec.args = append(spec.args, pr.slotOf[a])
+			argSlots = append(argSlots, pr.slotOf[a])
 			g.scalar[s] = g.scalar[s] && g.scalar[pr.slotOf[a]]
 		}
+		spec.args = argSlots[start:len(argSlots):len(argSlots)]
 		spec.argType = args[0].DType()
 		if n.Op() == expr.OpWhere {
 			spec.argType = args[1].DType() // args[0] is the bool condition

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
@@ -21,8 +22,8 @@ type plan struct {
 	sig     []uint64
 	notes   []string // what planning decided beyond the steps, for describe
 
-	runs      sync.Pool // *[]tensor.Any
-	scratches sync.Pool // *[]tensor.Any: tensors for scratch, in order
+	runs  sync.Pool                    // *[]tensor.Any
+	spare atomic.Pointer[[]tensor.Any] // the last run's tensors for scratch, in order
 }
 
 type valueKind uint8
@@ -108,7 +109,7 @@ func (p *plan) exec(x *Executor, leaves, dsts []tensor.Any, results []tensor.Any
 			break
 		}
 	}
-	p.scratches.Put(sp)
+	p.spare.Store(sp)
 	if err == nil && results != nil {
 		for i, r := range p.results {
 			results[i] = vals[r]
@@ -119,10 +120,12 @@ func (p *plan) exec(x *Executor, leaves, dsts []tensor.Any, results []tensor.Any
 	return err
 }
 
-// getScratch returns tensors for the plan's scratch values: those of an
-// earlier run, or new ones.
+// getScratch returns tensors for the plan's scratch values: those of the
+// last run, or new ones when there are none or another run holds them. A
+// cached plan keeps one set alive between runs (the price of a repeated
+// step allocating nothing), whatever the garbage collector does.
 func (p *plan) getScratch() *[]tensor.Any {
-	if sp, _ := p.scratches.Get().(*[]tensor.Any); sp != nil {
+	if sp := p.spare.Swap(nil); sp != nil {
 		return sp
 	}
 	ts := make([]tensor.Any, len(p.scratch))

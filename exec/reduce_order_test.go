@@ -177,6 +177,9 @@ func permutedLayout(t *testing.T, vals []float64, shape tensor.Shape, perm []int
 // split into chunks, transposes across reduced axes, permuted 3-d inputs
 // and broadcast inputs.
 func TestReduceBitsLayoutFreeLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long graph or input: run by the full test pass, not the -short race pass")
+	}
 	cases := []struct {
 		shape tensor.Shape
 		perms [][]int

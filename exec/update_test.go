@@ -173,6 +173,9 @@ func TestUpdatePlanSaysWhatIsStaged(t *testing.T) {
 // A repeated stateUpdate allocates only what its staging needs, once: after
 // the first step, nothing.
 func TestUpdateAllocatesNothingAfterTheFirstStep(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates on its own")
+	}
 	for _, u := range []stateUpdate{stateUpdates[2], stateUpdates[6]} { // adam, and one with a staged copy
 		t.Run(u.name, func(t *testing.T) {
 			x := exec.New(exec.Workers(2))

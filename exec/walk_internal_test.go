@@ -20,6 +20,9 @@ import (
 // with every earlier leaf and leaf node, which is quadratic: planning 100k
 // nodes took 14 s. Measured by work, not by time.
 func TestWalkWorkIsLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long graph or input: run by the full test pass, not the -short race pass")
+	}
 	a, err := tensor.FromSlice([]float64{1, 2, 3}, 3)
 	require.NoError(t, err)
 	for _, n := range []int{1_000, 16_000, 64_000} {
@@ -49,6 +52,9 @@ func TestWalkWorkIsLinear(t *testing.T) {
 // which mergeGroups decides by walking the whole chain (waitsOnlyFor). A
 // recursive walk needs several MB of stack for either.
 func TestPlanningNeedsNoDeepStack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long graph or input: run by the full test pass, not the -short race pass")
+	}
 	const n = 100_000
 	a, err := tensor.FromSlice([]float64{1, 2, 3}, 3)
 	require.NoError(t, err)

@@ -31,6 +31,9 @@ func chain(tb testing.TB, n int) expr.Expr[float64] {
 // of 100k ops, which a recursive walk needs several MB of stack for (it
 // would die of a stack overflow, as PostOrder did before issue 19).
 func TestDeepGraphsNeedNoDeepStack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long graph or input: run by the full test pass, not the -short race pass")
+	}
 	const n = 100_000
 	x := chain(t, n)
 	p := expr.SymPlaceholder[float64]("p", expr.Sym("B"))
@@ -55,6 +58,9 @@ func TestDeepGraphsNeedNoDeepStack(t *testing.T) {
 // A long chain evaluates, planned in time linear in its length (see exec's
 // TestWalkWorkIsLinear for the count of the work).
 func TestLongChainEvaluates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long graph or input: run by the full test pass, not the -short race pass")
+	}
 	const n = 20_000
 	out, err := exec.Eval(chain(t, n))
 	require.NoError(t, err)
