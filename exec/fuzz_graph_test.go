@@ -24,7 +24,7 @@ import (
 // (permutes, steps, negative starts, expands, indexes, unsqueezes, offsets
 // into storages that several leaves share, 0-d and zero-size tensors) of
 // float64, float32, int64, int32, uint8 and bool data, and checks exec
-// against the naive evaluator of reference_eval_test.go:
+// against the naive evaluator of the reference_eval*_test.go files:
 //
 //   - shape errors: a graph the reference calls illegal must carry a typed
 //     error (a type of package expr, tensor or exec) and write nothing; a
