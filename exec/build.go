@@ -292,8 +292,13 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 	}
 	g.lay = mergeDims(shape, strides, 0)
 	scratch := 0 // bytes of per-worker buffer per element of a block
+	widest := 1  // the widest element the region reads, computes or writes
 	for _, n := range pr.nodes {
 		scratch += n.DType().Size()
+		widest = max(widest, n.DType().Size())
+	}
+	for _, in := range pr.inputs {
+		widest = max(widest, pl.p.values[in].dt.Size())
 	}
 	runSize := 1 // the widest element of an operand strided along the rows
 	for oi, m := range ms {
@@ -314,7 +319,7 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 	for s, in := range pr.inputs {
 		inDTs[s] = pl.p.values[in].dt
 	}
-	g.tile(pl.x.blockFor(scratch), runSize, aliased, transposedBand(g.lay.strides[len(ms):], inDTs), pl.x.workers, len(pr.nodes) > 0)
+	g.tile(pl.x.blockFor(scratch, widest), runSize, aliased, transposedBand(g.lay.strides[len(ms):], inDTs), pl.x.workers, len(pr.nodes) > 0)
 
 	// Slots and which of them are constant within a block.
 	d := len(g.lay.sizes)
@@ -561,7 +566,7 @@ func (pl *planner) copyRegion(src, dst int) *region {
 	g.offsets = []int{d.offset, v.offset}
 	g.lay = mergeDims(v.shape, [][]int{d.strides, v.strides}, 0)
 	band := transposedBand(g.lay.strides[1:], []dtype.DType{v.dt})
-	g.tile(pl.x.blockFor(v.dt.Size()), v.dt.Size(), aliasedRows(g.lay.strides[1], v.dt.Size()), band, pl.x.workers, false)
+	g.tile(pl.x.blockFor(v.dt.Size(), v.dt.Size()), v.dt.Size(), aliasedRows(g.lay.strides[1], v.dt.Size()), band, pl.x.workers, false)
 	g.slotDT = []dtype.DType{v.dt}
 	g.scalar = []bool{false}
 	g.outputs = []regionOutput{{value: dst, src: 0}}

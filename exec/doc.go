@@ -33,9 +33,9 @@
 // time, a cache line of each of its own rows, through AVX2 register
 // transposes (internal/simd.Transpose); without AVX2 it is gathered a row
 // at a time, or a whole small tile at a time when its rows are a multiple
-// of 4 KiB apart. Each kernel
-// sizes its blocks (128 to 8192 elements) so that its per-worker buffers
-// fill about 8 KiB; BlockSize fixes the size instead. Blocks are grouped
+// of 4 KiB apart. A region that uses per-worker buffers computes in
+// blocks of one 4 KiB page of its widest element; BlockSize fixes the
+// length instead. Blocks are grouped
 // into tasks, up to 16 per worker; workers take task numbers from an
 // atomic counter. Work below Grain elements runs on the calling goroutine.
 //

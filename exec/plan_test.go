@@ -209,7 +209,7 @@ func TestPlanFusion(t *testing.T) {
 // rows (a flat axis, or the rows of [R,C]+[1,C] and the like) gets blocks
 // of up to 65536 elements of a row, fewer where the region would have
 // fewer blocks than tasks (2 workers × 16); anything else keeps the blocks
-// its scratch budget gives, as does a block length set by hand.
+// a page of its widest element, as does a block length set by hand.
 func TestLongBlocks(t *testing.T) {
 	if !simd.Enabled {
 		t.Skip("long blocks are for the AVX2 kernels")
@@ -244,9 +244,9 @@ func TestLongBlocks(t *testing.T) {
 		{"a*b+c, one fused kernel", two, expr.Of(a).Mul(expr.Of(b)).Add(expr.Of(c)), "1x65536 62"},
 		{"a*2, a scalar", two, expr.Of(a).MulScalar(2), "1x65536 62"},
 		{"a block per task", two, expr.Of(small).Add(expr.Of(small)), "1x1280 32"},
-		{"two kernels", two, expr.Of(a).Mul(expr.Of(b)).Add(expr.Of(c)).Sqrt(), "1x320 12500"},
+		{"two kernels", two, expr.Of(a).Mul(expr.Of(b)).Add(expr.Of(c)).Sqrt(), "1x512 7813"},
 		{"a strided input", two, expr.Of(a).Add(expr.Of(every2)), "1x512 7813"},
-		{"a cast", two, expr.Cast[float64](expr.Of(ints)), "1x1024 3907"},
+		{"a cast", two, expr.Cast[float64](expr.Of(ints)), "1x512 7813"},
 		{"[R,C]+[1,C], whole rows", two, expr.Of(m).Add(expr.Of(row)), "1x3000 1000"},
 		{"[R,C]+[R,1], whole rows", two, expr.Of(m).Add(expr.Of(col)), "1x3000 1000"},
 		{"[R,1]*[1,C], whole rows", two, expr.Of(col).Mul(expr.Of(row)), "1x3000 1000"},
@@ -259,7 +259,7 @@ func TestLongBlocks(t *testing.T) {
 		})
 	}
 	// Integer add is an AVX2 loop too; int64 multiply (which AVX2 lacks)
-	// is a Go loop and keeps the blocks its scratch budget gives.
+	// is a Go loop and keeps blocks of a page.
 	intTile := func(e expr.Expr[int64]) string {
 		var plan bytes.Buffer
 		_, err := exec.EvalWith(two.With(exec.Debug(&plan)), e)
