@@ -144,7 +144,7 @@ func Choice[T dtype.Elem](g *Generator, from *tensor.Tensor[T], size int, opts .
 		for i := range rows {
 			u := r.Float64() * sum
 			k := sort.Search(n, func(i int) bool { return cdf[i] > u }) // p[k] > 0
-			for k == n || c.p[k] == 0 { // u rounded up to sum: the last possible slice
+			for k == n || c.p[k] == 0 {                                 // u rounded up to sum: the last possible slice
 				k--
 			}
 			rows[i] = int64(k)
