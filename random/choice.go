@@ -143,8 +143,10 @@ func Choice[T dtype.Elem](g *Generator, from *tensor.Tensor[T], size int, opts .
 		}
 		for i := range rows {
 			u := r.Float64() * sum
-			k := sort.Search(n, func(i int) bool { return cdf[i] > u }) // p[k] > 0
-			for k == n || c.p[k] == 0 {                                 // u rounded up to sum: the last possible slice
+			// The first slice whose cumulative sum passes u has p > 0; if
+			// u rounded up to the sum, take the last slice that can be drawn.
+			k := sort.Search(n, func(i int) bool { return cdf[i] > u })
+			for k == n || c.p[k] == 0 {
 				k--
 			}
 			rows[i] = int64(k)
