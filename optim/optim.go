@@ -26,9 +26,9 @@ type Option func(*config)
 
 type config struct {
 	lr, momentum, weightDecay, beta1, beta2, eps, alpha float64
-	nesterov, centered                                   bool
-	set                                                  map[string]bool
-	x                                                    *exec.Executor
+	nesterov, centered                                  bool
+	set                                                 map[string]bool
+	x                                                   *exec.Executor
 }
 
 func (c *config) mark(name string) {
@@ -49,7 +49,9 @@ func Nesterov() Option { return func(c *config) { c.nesterov = true; c.mark("Nes
 
 // WeightDecay sets the weight decay: an L2 penalty added to the gradient
 // (SGD, Adam, RMSprop; default 0) or AdamW's decoupled decay (default 0.01).
-func WeightDecay(wd float64) Option { return func(c *config) { c.weightDecay = wd; c.mark("WeightDecay") } }
+func WeightDecay(wd float64) Option {
+	return func(c *config) { c.weightDecay = wd; c.mark("WeightDecay") }
+}
 
 // Betas sets Adam's and AdamW's decay rates of the first and second moment
 // estimates (default 0.9 and 0.999).

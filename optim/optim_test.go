@@ -131,7 +131,9 @@ func TestAgainstReference(t *testing.T) {
 		}, func() reference { return &refRMSprop{lr: 1e-2, alpha: 0.99, eps: 1e-8} }},
 		{"RMSprop centered momentum", func(ps []*tensor.Tensor[float64], x *exec.Executor) (*optim.Optimizer[float64], error) {
 			return optim.NewRMSprop(ps, optim.LR(0.01), optim.Alpha(0.9), optim.Momentum(0.5), optim.Centered(), optim.WeightDecay(1e-3), optim.Using(x))
-		}, func() reference { return &refRMSprop{lr: 0.01, alpha: 0.9, eps: 1e-8, mu: 0.5, centered: true, wd: 1e-3} }},
+		}, func() reference {
+			return &refRMSprop{lr: 0.01, alpha: 0.9, eps: 1e-8, mu: 0.5, centered: true, wd: 1e-3}
+		}},
 	}
 	shapes := [][]int{{3, 4}, {3, 4}, {5}}
 	for _, tt := range tests {
