@@ -4,6 +4,14 @@
 
 package simd
 
+import "unsafe"
+
+// signed views a slice of an unsigned type as one of its signed twin S,
+// whose loops the unsigned type's run: the same bits.
+func signed[S, U Int](u []U) []S {
+	return unsafe.Slice((*S)(unsafe.Pointer(unsafe.SliceData(u))), len(u))
+}
+
 //go:noescape
 func addVV64AVX2(d []float64, x []float64, y []float64)
 
@@ -21,12 +29,9 @@ func addVS64(d []float64, x []float64, y float64) {
 	addVS64AVX2(d, x, y)
 }
 
-//go:noescape
-func addSV64AVX2(d []float64, x float64, y []float64)
-
 func addSV64(d []float64, x float64, y []float64) {
 	y = y[:len(d)]
-	addSV64AVX2(d, x, y)
+	addVS64AVX2(d, y, x)
 }
 
 //go:noescape
@@ -71,12 +76,9 @@ func mulVS64(d []float64, x []float64, y float64) {
 	mulVS64AVX2(d, x, y)
 }
 
-//go:noescape
-func mulSV64AVX2(d []float64, x float64, y []float64)
-
 func mulSV64(d []float64, x float64, y []float64) {
 	y = y[:len(d)]
-	mulSV64AVX2(d, x, y)
+	mulVS64AVX2(d, y, x)
 }
 
 //go:noescape
@@ -115,31 +117,12 @@ func fuseAddAddL64(d []float64, x []float64, y []float64, z []float64) {
 }
 
 //go:noescape
-func fuseAddAddR64AVX2(d []float64, x []float64, y []float64, z []float64)
-
-func fuseAddAddR64(d []float64, x []float64, y []float64, z []float64) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseAddAddR64AVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseAddAddLS64AVX2(d []float64, x []float64, y float64, z []float64)
 
 func fuseAddAddLS64(d []float64, x []float64, y float64, z []float64) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseAddAddLS64AVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseAddAddRS64AVX2(d []float64, x []float64, y float64, z []float64)
-
-func fuseAddAddRS64(d []float64, x []float64, y float64, z []float64) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseAddAddRS64AVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -153,31 +136,12 @@ func fuseAddSubL64(d []float64, x []float64, y []float64, z []float64) {
 }
 
 //go:noescape
-func fuseAddSubR64AVX2(d []float64, x []float64, y []float64, z []float64)
-
-func fuseAddSubR64(d []float64, x []float64, y []float64, z []float64) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseAddSubR64AVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseAddSubLS64AVX2(d []float64, x []float64, y float64, z []float64)
 
 func fuseAddSubLS64(d []float64, x []float64, y float64, z []float64) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseAddSubLS64AVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseAddSubRS64AVX2(d []float64, x []float64, y float64, z []float64)
-
-func fuseAddSubRS64(d []float64, x []float64, y float64, z []float64) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseAddSubRS64AVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -191,31 +155,12 @@ func fuseAddMulL64(d []float64, x []float64, y []float64, z []float64) {
 }
 
 //go:noescape
-func fuseAddMulR64AVX2(d []float64, x []float64, y []float64, z []float64)
-
-func fuseAddMulR64(d []float64, x []float64, y []float64, z []float64) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseAddMulR64AVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseAddMulLS64AVX2(d []float64, x []float64, y float64, z []float64)
 
 func fuseAddMulLS64(d []float64, x []float64, y float64, z []float64) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseAddMulLS64AVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseAddMulRS64AVX2(d []float64, x []float64, y float64, z []float64)
-
-func fuseAddMulRS64(d []float64, x []float64, y float64, z []float64) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseAddMulRS64AVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -343,31 +288,12 @@ func fuseMulAddL64(d []float64, x []float64, y []float64, z []float64) {
 }
 
 //go:noescape
-func fuseMulAddR64AVX2(d []float64, x []float64, y []float64, z []float64)
-
-func fuseMulAddR64(d []float64, x []float64, y []float64, z []float64) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseMulAddR64AVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseMulAddLS64AVX2(d []float64, x []float64, y float64, z []float64)
 
 func fuseMulAddLS64(d []float64, x []float64, y float64, z []float64) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseMulAddLS64AVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseMulAddRS64AVX2(d []float64, x []float64, y float64, z []float64)
-
-func fuseMulAddRS64(d []float64, x []float64, y float64, z []float64) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseMulAddRS64AVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -381,31 +307,12 @@ func fuseMulSubL64(d []float64, x []float64, y []float64, z []float64) {
 }
 
 //go:noescape
-func fuseMulSubR64AVX2(d []float64, x []float64, y []float64, z []float64)
-
-func fuseMulSubR64(d []float64, x []float64, y []float64, z []float64) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseMulSubR64AVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseMulSubLS64AVX2(d []float64, x []float64, y float64, z []float64)
 
 func fuseMulSubLS64(d []float64, x []float64, y float64, z []float64) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseMulSubLS64AVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseMulSubRS64AVX2(d []float64, x []float64, y float64, z []float64)
-
-func fuseMulSubRS64(d []float64, x []float64, y float64, z []float64) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseMulSubRS64AVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -419,31 +326,12 @@ func fuseMulMulL64(d []float64, x []float64, y []float64, z []float64) {
 }
 
 //go:noescape
-func fuseMulMulR64AVX2(d []float64, x []float64, y []float64, z []float64)
-
-func fuseMulMulR64(d []float64, x []float64, y []float64, z []float64) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseMulMulR64AVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseMulMulLS64AVX2(d []float64, x []float64, y float64, z []float64)
 
 func fuseMulMulLS64(d []float64, x []float64, y float64, z []float64) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseMulMulLS64AVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseMulMulRS64AVX2(d []float64, x []float64, y float64, z []float64)
-
-func fuseMulMulRS64(d []float64, x []float64, y float64, z []float64) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseMulMulRS64AVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -617,12 +505,9 @@ func addVS64Stream(d []float64, x []float64, y float64) {
 	addVS64StreamAVX2(d, x, y)
 }
 
-//go:noescape
-func addSV64StreamAVX2(d []float64, x float64, y []float64)
-
 func addSV64Stream(d []float64, x float64, y []float64) {
 	y = y[:len(d)]
-	addSV64StreamAVX2(d, x, y)
+	addVS64StreamAVX2(d, y, x)
 }
 
 //go:noescape
@@ -667,12 +552,9 @@ func mulVS64Stream(d []float64, x []float64, y float64) {
 	mulVS64StreamAVX2(d, x, y)
 }
 
-//go:noescape
-func mulSV64StreamAVX2(d []float64, x float64, y []float64)
-
 func mulSV64Stream(d []float64, x float64, y []float64) {
 	y = y[:len(d)]
-	mulSV64StreamAVX2(d, x, y)
+	mulVS64StreamAVX2(d, y, x)
 }
 
 //go:noescape
@@ -711,31 +593,12 @@ func fuseAddAddL64Stream(d []float64, x []float64, y []float64, z []float64) {
 }
 
 //go:noescape
-func fuseAddAddR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
-
-func fuseAddAddR64Stream(d []float64, x []float64, y []float64, z []float64) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseAddAddR64StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseAddAddLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
 
 func fuseAddAddLS64Stream(d []float64, x []float64, y float64, z []float64) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseAddAddLS64StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseAddAddRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
-
-func fuseAddAddRS64Stream(d []float64, x []float64, y float64, z []float64) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseAddAddRS64StreamAVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -749,31 +612,12 @@ func fuseAddSubL64Stream(d []float64, x []float64, y []float64, z []float64) {
 }
 
 //go:noescape
-func fuseAddSubR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
-
-func fuseAddSubR64Stream(d []float64, x []float64, y []float64, z []float64) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseAddSubR64StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseAddSubLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
 
 func fuseAddSubLS64Stream(d []float64, x []float64, y float64, z []float64) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseAddSubLS64StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseAddSubRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
-
-func fuseAddSubRS64Stream(d []float64, x []float64, y float64, z []float64) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseAddSubRS64StreamAVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -787,31 +631,12 @@ func fuseAddMulL64Stream(d []float64, x []float64, y []float64, z []float64) {
 }
 
 //go:noescape
-func fuseAddMulR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
-
-func fuseAddMulR64Stream(d []float64, x []float64, y []float64, z []float64) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseAddMulR64StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseAddMulLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
 
 func fuseAddMulLS64Stream(d []float64, x []float64, y float64, z []float64) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseAddMulLS64StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseAddMulRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
-
-func fuseAddMulRS64Stream(d []float64, x []float64, y float64, z []float64) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseAddMulRS64StreamAVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -939,31 +764,12 @@ func fuseMulAddL64Stream(d []float64, x []float64, y []float64, z []float64) {
 }
 
 //go:noescape
-func fuseMulAddR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
-
-func fuseMulAddR64Stream(d []float64, x []float64, y []float64, z []float64) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseMulAddR64StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseMulAddLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
 
 func fuseMulAddLS64Stream(d []float64, x []float64, y float64, z []float64) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseMulAddLS64StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseMulAddRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
-
-func fuseMulAddRS64Stream(d []float64, x []float64, y float64, z []float64) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseMulAddRS64StreamAVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -977,31 +783,12 @@ func fuseMulSubL64Stream(d []float64, x []float64, y []float64, z []float64) {
 }
 
 //go:noescape
-func fuseMulSubR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
-
-func fuseMulSubR64Stream(d []float64, x []float64, y []float64, z []float64) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseMulSubR64StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseMulSubLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
 
 func fuseMulSubLS64Stream(d []float64, x []float64, y float64, z []float64) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseMulSubLS64StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseMulSubRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
-
-func fuseMulSubRS64Stream(d []float64, x []float64, y float64, z []float64) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseMulSubRS64StreamAVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -1015,31 +802,12 @@ func fuseMulMulL64Stream(d []float64, x []float64, y []float64, z []float64) {
 }
 
 //go:noescape
-func fuseMulMulR64StreamAVX2(d []float64, x []float64, y []float64, z []float64)
-
-func fuseMulMulR64Stream(d []float64, x []float64, y []float64, z []float64) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseMulMulR64StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseMulMulLS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
 
 func fuseMulMulLS64Stream(d []float64, x []float64, y float64, z []float64) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseMulMulLS64StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseMulMulRS64StreamAVX2(d []float64, x []float64, y float64, z []float64)
-
-func fuseMulMulRS64Stream(d []float64, x []float64, y float64, z []float64) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseMulMulRS64StreamAVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -1214,9 +982,9 @@ var binary64 = [2][4]Binary[float64]{
 var fused64 = [2][4][3][2]func(d, x, y, z []float64){
 	{
 		Add: {
-			Add: {fuseAddAddR64, fuseAddAddL64},
-			Sub: {fuseAddSubR64, fuseAddSubL64},
-			Mul: {fuseAddMulR64, fuseAddMulL64},
+			Add: {fuseAddAddL64, fuseAddAddL64},
+			Sub: {fuseAddSubL64, fuseAddSubL64},
+			Mul: {fuseAddMulL64, fuseAddMulL64},
 		},
 		Sub: {
 			Add: {fuseSubAddR64, fuseSubAddL64},
@@ -1224,9 +992,9 @@ var fused64 = [2][4][3][2]func(d, x, y, z []float64){
 			Mul: {fuseSubMulR64, fuseSubMulL64},
 		},
 		Mul: {
-			Add: {fuseMulAddR64, fuseMulAddL64},
-			Sub: {fuseMulSubR64, fuseMulSubL64},
-			Mul: {fuseMulMulR64, fuseMulMulL64},
+			Add: {fuseMulAddL64, fuseMulAddL64},
+			Sub: {fuseMulSubL64, fuseMulSubL64},
+			Mul: {fuseMulMulL64, fuseMulMulL64},
 		},
 		Div: {
 			Add: {fuseDivAddR64, fuseDivAddL64},
@@ -1236,9 +1004,9 @@ var fused64 = [2][4][3][2]func(d, x, y, z []float64){
 	},
 	{
 		Add: {
-			Add: {fuseAddAddR64Stream, fuseAddAddL64Stream},
-			Sub: {fuseAddSubR64Stream, fuseAddSubL64Stream},
-			Mul: {fuseAddMulR64Stream, fuseAddMulL64Stream},
+			Add: {fuseAddAddL64Stream, fuseAddAddL64Stream},
+			Sub: {fuseAddSubL64Stream, fuseAddSubL64Stream},
+			Mul: {fuseAddMulL64Stream, fuseAddMulL64Stream},
 		},
 		Sub: {
 			Add: {fuseSubAddR64Stream, fuseSubAddL64Stream},
@@ -1246,9 +1014,9 @@ var fused64 = [2][4][3][2]func(d, x, y, z []float64){
 			Mul: {fuseSubMulR64Stream, fuseSubMulL64Stream},
 		},
 		Mul: {
-			Add: {fuseMulAddR64Stream, fuseMulAddL64Stream},
-			Sub: {fuseMulSubR64Stream, fuseMulSubL64Stream},
-			Mul: {fuseMulMulR64Stream, fuseMulMulL64Stream},
+			Add: {fuseMulAddL64Stream, fuseMulAddL64Stream},
+			Sub: {fuseMulSubL64Stream, fuseMulSubL64Stream},
+			Mul: {fuseMulMulL64Stream, fuseMulMulL64Stream},
 		},
 		Div: {
 			Add: {fuseDivAddR64Stream, fuseDivAddL64Stream},
@@ -1261,9 +1029,9 @@ var fused64 = [2][4][3][2]func(d, x, y, z []float64){
 var fusedS64 = [2][4][3][2]func(d, x []float64, y float64, z []float64){
 	{
 		Add: {
-			Add: {fuseAddAddRS64, fuseAddAddLS64},
-			Sub: {fuseAddSubRS64, fuseAddSubLS64},
-			Mul: {fuseAddMulRS64, fuseAddMulLS64},
+			Add: {fuseAddAddLS64, fuseAddAddLS64},
+			Sub: {fuseAddSubLS64, fuseAddSubLS64},
+			Mul: {fuseAddMulLS64, fuseAddMulLS64},
 		},
 		Sub: {
 			Add: {fuseSubAddRS64, fuseSubAddLS64},
@@ -1271,9 +1039,9 @@ var fusedS64 = [2][4][3][2]func(d, x []float64, y float64, z []float64){
 			Mul: {fuseSubMulRS64, fuseSubMulLS64},
 		},
 		Mul: {
-			Add: {fuseMulAddRS64, fuseMulAddLS64},
-			Sub: {fuseMulSubRS64, fuseMulSubLS64},
-			Mul: {fuseMulMulRS64, fuseMulMulLS64},
+			Add: {fuseMulAddLS64, fuseMulAddLS64},
+			Sub: {fuseMulSubLS64, fuseMulSubLS64},
+			Mul: {fuseMulMulLS64, fuseMulMulLS64},
 		},
 		Div: {
 			Add: {fuseDivAddRS64, fuseDivAddLS64},
@@ -1283,9 +1051,9 @@ var fusedS64 = [2][4][3][2]func(d, x []float64, y float64, z []float64){
 	},
 	{
 		Add: {
-			Add: {fuseAddAddRS64Stream, fuseAddAddLS64Stream},
-			Sub: {fuseAddSubRS64Stream, fuseAddSubLS64Stream},
-			Mul: {fuseAddMulRS64Stream, fuseAddMulLS64Stream},
+			Add: {fuseAddAddLS64Stream, fuseAddAddLS64Stream},
+			Sub: {fuseAddSubLS64Stream, fuseAddSubLS64Stream},
+			Mul: {fuseAddMulLS64Stream, fuseAddMulLS64Stream},
 		},
 		Sub: {
 			Add: {fuseSubAddRS64Stream, fuseSubAddLS64Stream},
@@ -1293,9 +1061,9 @@ var fusedS64 = [2][4][3][2]func(d, x []float64, y float64, z []float64){
 			Mul: {fuseSubMulRS64Stream, fuseSubMulLS64Stream},
 		},
 		Mul: {
-			Add: {fuseMulAddRS64Stream, fuseMulAddLS64Stream},
-			Sub: {fuseMulSubRS64Stream, fuseMulSubLS64Stream},
-			Mul: {fuseMulMulRS64Stream, fuseMulMulLS64Stream},
+			Add: {fuseMulAddLS64Stream, fuseMulAddLS64Stream},
+			Sub: {fuseMulSubLS64Stream, fuseMulSubLS64Stream},
+			Mul: {fuseMulMulLS64Stream, fuseMulMulLS64Stream},
 		},
 		Div: {
 			Add: {fuseDivAddRS64Stream, fuseDivAddLS64Stream},
@@ -1339,12 +1107,9 @@ func addVS32(d []float32, x []float32, y float32) {
 	addVS32AVX2(d, x, y)
 }
 
-//go:noescape
-func addSV32AVX2(d []float32, x float32, y []float32)
-
 func addSV32(d []float32, x float32, y []float32) {
 	y = y[:len(d)]
-	addSV32AVX2(d, x, y)
+	addVS32AVX2(d, y, x)
 }
 
 //go:noescape
@@ -1389,12 +1154,9 @@ func mulVS32(d []float32, x []float32, y float32) {
 	mulVS32AVX2(d, x, y)
 }
 
-//go:noescape
-func mulSV32AVX2(d []float32, x float32, y []float32)
-
 func mulSV32(d []float32, x float32, y []float32) {
 	y = y[:len(d)]
-	mulSV32AVX2(d, x, y)
+	mulVS32AVX2(d, y, x)
 }
 
 //go:noescape
@@ -1433,31 +1195,12 @@ func fuseAddAddL32(d []float32, x []float32, y []float32, z []float32) {
 }
 
 //go:noescape
-func fuseAddAddR32AVX2(d []float32, x []float32, y []float32, z []float32)
-
-func fuseAddAddR32(d []float32, x []float32, y []float32, z []float32) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseAddAddR32AVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseAddAddLS32AVX2(d []float32, x []float32, y float32, z []float32)
 
 func fuseAddAddLS32(d []float32, x []float32, y float32, z []float32) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseAddAddLS32AVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseAddAddRS32AVX2(d []float32, x []float32, y float32, z []float32)
-
-func fuseAddAddRS32(d []float32, x []float32, y float32, z []float32) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseAddAddRS32AVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -1471,31 +1214,12 @@ func fuseAddSubL32(d []float32, x []float32, y []float32, z []float32) {
 }
 
 //go:noescape
-func fuseAddSubR32AVX2(d []float32, x []float32, y []float32, z []float32)
-
-func fuseAddSubR32(d []float32, x []float32, y []float32, z []float32) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseAddSubR32AVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseAddSubLS32AVX2(d []float32, x []float32, y float32, z []float32)
 
 func fuseAddSubLS32(d []float32, x []float32, y float32, z []float32) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseAddSubLS32AVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseAddSubRS32AVX2(d []float32, x []float32, y float32, z []float32)
-
-func fuseAddSubRS32(d []float32, x []float32, y float32, z []float32) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseAddSubRS32AVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -1509,31 +1233,12 @@ func fuseAddMulL32(d []float32, x []float32, y []float32, z []float32) {
 }
 
 //go:noescape
-func fuseAddMulR32AVX2(d []float32, x []float32, y []float32, z []float32)
-
-func fuseAddMulR32(d []float32, x []float32, y []float32, z []float32) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseAddMulR32AVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseAddMulLS32AVX2(d []float32, x []float32, y float32, z []float32)
 
 func fuseAddMulLS32(d []float32, x []float32, y float32, z []float32) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseAddMulLS32AVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseAddMulRS32AVX2(d []float32, x []float32, y float32, z []float32)
-
-func fuseAddMulRS32(d []float32, x []float32, y float32, z []float32) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseAddMulRS32AVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -1661,31 +1366,12 @@ func fuseMulAddL32(d []float32, x []float32, y []float32, z []float32) {
 }
 
 //go:noescape
-func fuseMulAddR32AVX2(d []float32, x []float32, y []float32, z []float32)
-
-func fuseMulAddR32(d []float32, x []float32, y []float32, z []float32) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseMulAddR32AVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseMulAddLS32AVX2(d []float32, x []float32, y float32, z []float32)
 
 func fuseMulAddLS32(d []float32, x []float32, y float32, z []float32) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseMulAddLS32AVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseMulAddRS32AVX2(d []float32, x []float32, y float32, z []float32)
-
-func fuseMulAddRS32(d []float32, x []float32, y float32, z []float32) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseMulAddRS32AVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -1699,31 +1385,12 @@ func fuseMulSubL32(d []float32, x []float32, y []float32, z []float32) {
 }
 
 //go:noescape
-func fuseMulSubR32AVX2(d []float32, x []float32, y []float32, z []float32)
-
-func fuseMulSubR32(d []float32, x []float32, y []float32, z []float32) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseMulSubR32AVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseMulSubLS32AVX2(d []float32, x []float32, y float32, z []float32)
 
 func fuseMulSubLS32(d []float32, x []float32, y float32, z []float32) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseMulSubLS32AVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseMulSubRS32AVX2(d []float32, x []float32, y float32, z []float32)
-
-func fuseMulSubRS32(d []float32, x []float32, y float32, z []float32) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseMulSubRS32AVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -1737,31 +1404,12 @@ func fuseMulMulL32(d []float32, x []float32, y []float32, z []float32) {
 }
 
 //go:noescape
-func fuseMulMulR32AVX2(d []float32, x []float32, y []float32, z []float32)
-
-func fuseMulMulR32(d []float32, x []float32, y []float32, z []float32) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseMulMulR32AVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseMulMulLS32AVX2(d []float32, x []float32, y float32, z []float32)
 
 func fuseMulMulLS32(d []float32, x []float32, y float32, z []float32) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseMulMulLS32AVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseMulMulRS32AVX2(d []float32, x []float32, y float32, z []float32)
-
-func fuseMulMulRS32(d []float32, x []float32, y float32, z []float32) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseMulMulRS32AVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -1935,12 +1583,9 @@ func addVS32Stream(d []float32, x []float32, y float32) {
 	addVS32StreamAVX2(d, x, y)
 }
 
-//go:noescape
-func addSV32StreamAVX2(d []float32, x float32, y []float32)
-
 func addSV32Stream(d []float32, x float32, y []float32) {
 	y = y[:len(d)]
-	addSV32StreamAVX2(d, x, y)
+	addVS32StreamAVX2(d, y, x)
 }
 
 //go:noescape
@@ -1985,12 +1630,9 @@ func mulVS32Stream(d []float32, x []float32, y float32) {
 	mulVS32StreamAVX2(d, x, y)
 }
 
-//go:noescape
-func mulSV32StreamAVX2(d []float32, x float32, y []float32)
-
 func mulSV32Stream(d []float32, x float32, y []float32) {
 	y = y[:len(d)]
-	mulSV32StreamAVX2(d, x, y)
+	mulVS32StreamAVX2(d, y, x)
 }
 
 //go:noescape
@@ -2029,31 +1671,12 @@ func fuseAddAddL32Stream(d []float32, x []float32, y []float32, z []float32) {
 }
 
 //go:noescape
-func fuseAddAddR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
-
-func fuseAddAddR32Stream(d []float32, x []float32, y []float32, z []float32) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseAddAddR32StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseAddAddLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
 
 func fuseAddAddLS32Stream(d []float32, x []float32, y float32, z []float32) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseAddAddLS32StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseAddAddRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
-
-func fuseAddAddRS32Stream(d []float32, x []float32, y float32, z []float32) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseAddAddRS32StreamAVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -2067,31 +1690,12 @@ func fuseAddSubL32Stream(d []float32, x []float32, y []float32, z []float32) {
 }
 
 //go:noescape
-func fuseAddSubR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
-
-func fuseAddSubR32Stream(d []float32, x []float32, y []float32, z []float32) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseAddSubR32StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseAddSubLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
 
 func fuseAddSubLS32Stream(d []float32, x []float32, y float32, z []float32) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseAddSubLS32StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseAddSubRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
-
-func fuseAddSubRS32Stream(d []float32, x []float32, y float32, z []float32) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseAddSubRS32StreamAVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -2105,31 +1709,12 @@ func fuseAddMulL32Stream(d []float32, x []float32, y []float32, z []float32) {
 }
 
 //go:noescape
-func fuseAddMulR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
-
-func fuseAddMulR32Stream(d []float32, x []float32, y []float32, z []float32) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseAddMulR32StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseAddMulLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
 
 func fuseAddMulLS32Stream(d []float32, x []float32, y float32, z []float32) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseAddMulLS32StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseAddMulRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
-
-func fuseAddMulRS32Stream(d []float32, x []float32, y float32, z []float32) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseAddMulRS32StreamAVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -2257,31 +1842,12 @@ func fuseMulAddL32Stream(d []float32, x []float32, y []float32, z []float32) {
 }
 
 //go:noescape
-func fuseMulAddR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
-
-func fuseMulAddR32Stream(d []float32, x []float32, y []float32, z []float32) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseMulAddR32StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseMulAddLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
 
 func fuseMulAddLS32Stream(d []float32, x []float32, y float32, z []float32) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseMulAddLS32StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseMulAddRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
-
-func fuseMulAddRS32Stream(d []float32, x []float32, y float32, z []float32) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseMulAddRS32StreamAVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -2295,31 +1861,12 @@ func fuseMulSubL32Stream(d []float32, x []float32, y []float32, z []float32) {
 }
 
 //go:noescape
-func fuseMulSubR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
-
-func fuseMulSubR32Stream(d []float32, x []float32, y []float32, z []float32) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseMulSubR32StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseMulSubLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
 
 func fuseMulSubLS32Stream(d []float32, x []float32, y float32, z []float32) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseMulSubLS32StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseMulSubRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
-
-func fuseMulSubRS32Stream(d []float32, x []float32, y float32, z []float32) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseMulSubRS32StreamAVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -2333,31 +1880,12 @@ func fuseMulMulL32Stream(d []float32, x []float32, y []float32, z []float32) {
 }
 
 //go:noescape
-func fuseMulMulR32StreamAVX2(d []float32, x []float32, y []float32, z []float32)
-
-func fuseMulMulR32Stream(d []float32, x []float32, y []float32, z []float32) {
-	x = x[:len(d)]
-	y = y[:len(d)]
-	z = z[:len(d)]
-	fuseMulMulR32StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
 func fuseMulMulLS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
 
 func fuseMulMulLS32Stream(d []float32, x []float32, y float32, z []float32) {
 	x = x[:len(d)]
 	z = z[:len(d)]
 	fuseMulMulLS32StreamAVX2(d, x, y, z)
-}
-
-//go:noescape
-func fuseMulMulRS32StreamAVX2(d []float32, x []float32, y float32, z []float32)
-
-func fuseMulMulRS32Stream(d []float32, x []float32, y float32, z []float32) {
-	x = x[:len(d)]
-	z = z[:len(d)]
-	fuseMulMulRS32StreamAVX2(d, x, y, z)
 }
 
 //go:noescape
@@ -2532,9 +2060,9 @@ var binary32 = [2][4]Binary[float32]{
 var fused32 = [2][4][3][2]func(d, x, y, z []float32){
 	{
 		Add: {
-			Add: {fuseAddAddR32, fuseAddAddL32},
-			Sub: {fuseAddSubR32, fuseAddSubL32},
-			Mul: {fuseAddMulR32, fuseAddMulL32},
+			Add: {fuseAddAddL32, fuseAddAddL32},
+			Sub: {fuseAddSubL32, fuseAddSubL32},
+			Mul: {fuseAddMulL32, fuseAddMulL32},
 		},
 		Sub: {
 			Add: {fuseSubAddR32, fuseSubAddL32},
@@ -2542,9 +2070,9 @@ var fused32 = [2][4][3][2]func(d, x, y, z []float32){
 			Mul: {fuseSubMulR32, fuseSubMulL32},
 		},
 		Mul: {
-			Add: {fuseMulAddR32, fuseMulAddL32},
-			Sub: {fuseMulSubR32, fuseMulSubL32},
-			Mul: {fuseMulMulR32, fuseMulMulL32},
+			Add: {fuseMulAddL32, fuseMulAddL32},
+			Sub: {fuseMulSubL32, fuseMulSubL32},
+			Mul: {fuseMulMulL32, fuseMulMulL32},
 		},
 		Div: {
 			Add: {fuseDivAddR32, fuseDivAddL32},
@@ -2554,9 +2082,9 @@ var fused32 = [2][4][3][2]func(d, x, y, z []float32){
 	},
 	{
 		Add: {
-			Add: {fuseAddAddR32Stream, fuseAddAddL32Stream},
-			Sub: {fuseAddSubR32Stream, fuseAddSubL32Stream},
-			Mul: {fuseAddMulR32Stream, fuseAddMulL32Stream},
+			Add: {fuseAddAddL32Stream, fuseAddAddL32Stream},
+			Sub: {fuseAddSubL32Stream, fuseAddSubL32Stream},
+			Mul: {fuseAddMulL32Stream, fuseAddMulL32Stream},
 		},
 		Sub: {
 			Add: {fuseSubAddR32Stream, fuseSubAddL32Stream},
@@ -2564,9 +2092,9 @@ var fused32 = [2][4][3][2]func(d, x, y, z []float32){
 			Mul: {fuseSubMulR32Stream, fuseSubMulL32Stream},
 		},
 		Mul: {
-			Add: {fuseMulAddR32Stream, fuseMulAddL32Stream},
-			Sub: {fuseMulSubR32Stream, fuseMulSubL32Stream},
-			Mul: {fuseMulMulR32Stream, fuseMulMulL32Stream},
+			Add: {fuseMulAddL32Stream, fuseMulAddL32Stream},
+			Sub: {fuseMulSubL32Stream, fuseMulSubL32Stream},
+			Mul: {fuseMulMulL32Stream, fuseMulMulL32Stream},
 		},
 		Div: {
 			Add: {fuseDivAddR32Stream, fuseDivAddL32Stream},
@@ -2579,9 +2107,9 @@ var fused32 = [2][4][3][2]func(d, x, y, z []float32){
 var fusedS32 = [2][4][3][2]func(d, x []float32, y float32, z []float32){
 	{
 		Add: {
-			Add: {fuseAddAddRS32, fuseAddAddLS32},
-			Sub: {fuseAddSubRS32, fuseAddSubLS32},
-			Mul: {fuseAddMulRS32, fuseAddMulLS32},
+			Add: {fuseAddAddLS32, fuseAddAddLS32},
+			Sub: {fuseAddSubLS32, fuseAddSubLS32},
+			Mul: {fuseAddMulLS32, fuseAddMulLS32},
 		},
 		Sub: {
 			Add: {fuseSubAddRS32, fuseSubAddLS32},
@@ -2589,9 +2117,9 @@ var fusedS32 = [2][4][3][2]func(d, x []float32, y float32, z []float32){
 			Mul: {fuseSubMulRS32, fuseSubMulLS32},
 		},
 		Mul: {
-			Add: {fuseMulAddRS32, fuseMulAddLS32},
-			Sub: {fuseMulSubRS32, fuseMulSubLS32},
-			Mul: {fuseMulMulRS32, fuseMulMulLS32},
+			Add: {fuseMulAddLS32, fuseMulAddLS32},
+			Sub: {fuseMulSubLS32, fuseMulSubLS32},
+			Mul: {fuseMulMulLS32, fuseMulMulLS32},
 		},
 		Div: {
 			Add: {fuseDivAddRS32, fuseDivAddLS32},
@@ -2601,9 +2129,9 @@ var fusedS32 = [2][4][3][2]func(d, x []float32, y float32, z []float32){
 	},
 	{
 		Add: {
-			Add: {fuseAddAddRS32Stream, fuseAddAddLS32Stream},
-			Sub: {fuseAddSubRS32Stream, fuseAddSubLS32Stream},
-			Mul: {fuseAddMulRS32Stream, fuseAddMulLS32Stream},
+			Add: {fuseAddAddLS32Stream, fuseAddAddLS32Stream},
+			Sub: {fuseAddSubLS32Stream, fuseAddSubLS32Stream},
+			Mul: {fuseAddMulLS32Stream, fuseAddMulLS32Stream},
 		},
 		Sub: {
 			Add: {fuseSubAddRS32Stream, fuseSubAddLS32Stream},
@@ -2611,9 +2139,9 @@ var fusedS32 = [2][4][3][2]func(d, x []float32, y float32, z []float32){
 			Mul: {fuseSubMulRS32Stream, fuseSubMulLS32Stream},
 		},
 		Mul: {
-			Add: {fuseMulAddRS32Stream, fuseMulAddLS32Stream},
-			Sub: {fuseMulSubRS32Stream, fuseMulSubLS32Stream},
-			Mul: {fuseMulMulRS32Stream, fuseMulMulLS32Stream},
+			Add: {fuseMulAddLS32Stream, fuseMulAddLS32Stream},
+			Sub: {fuseMulSubLS32Stream, fuseMulSubLS32Stream},
+			Mul: {fuseMulMulLS32Stream, fuseMulMulLS32Stream},
 		},
 		Div: {
 			Add: {fuseDivAddRS32Stream, fuseDivAddLS32Stream},
@@ -2657,12 +2185,9 @@ func addVSI64(d []int64, x []int64, y int64) {
 	addVSI64AVX2(d, x, y)
 }
 
-//go:noescape
-func addSVI64AVX2(d []int64, x int64, y []int64)
-
 func addSVI64(d []int64, x int64, y []int64) {
 	y = y[:len(d)]
-	addSVI64AVX2(d, x, y)
+	addVSI64AVX2(d, y, x)
 }
 
 //go:noescape
@@ -2707,12 +2232,9 @@ func addVSI64Stream(d []int64, x []int64, y int64) {
 	addVSI64StreamAVX2(d, x, y)
 }
 
-//go:noescape
-func addSVI64StreamAVX2(d []int64, x int64, y []int64)
-
 func addSVI64Stream(d []int64, x int64, y []int64) {
 	y = y[:len(d)]
-	addSVI64StreamAVX2(d, x, y)
+	addVSI64StreamAVX2(d, y, x)
 }
 
 //go:noescape
@@ -2751,104 +2273,68 @@ var binaryI64 = [2][4]Binary[int64]{
 	},
 }
 
-//go:noescape
-func addVVU64AVX2(d []uint64, x []uint64, y []uint64)
-
 func addVVU64(d []uint64, x []uint64, y []uint64) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	addVVU64AVX2(d, x, y)
+	addVVI64AVX2(signed[int64](d), signed[int64](x), signed[int64](y))
 }
-
-//go:noescape
-func addVSU64AVX2(d []uint64, x []uint64, y uint64)
 
 func addVSU64(d []uint64, x []uint64, y uint64) {
 	x = x[:len(d)]
-	addVSU64AVX2(d, x, y)
+	addVSI64AVX2(signed[int64](d), signed[int64](x), int64(y))
 }
-
-//go:noescape
-func addSVU64AVX2(d []uint64, x uint64, y []uint64)
 
 func addSVU64(d []uint64, x uint64, y []uint64) {
 	y = y[:len(d)]
-	addSVU64AVX2(d, x, y)
+	addVSI64AVX2(signed[int64](d), signed[int64](y), int64(x))
 }
-
-//go:noescape
-func subVVU64AVX2(d []uint64, x []uint64, y []uint64)
 
 func subVVU64(d []uint64, x []uint64, y []uint64) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	subVVU64AVX2(d, x, y)
+	subVVI64AVX2(signed[int64](d), signed[int64](x), signed[int64](y))
 }
-
-//go:noescape
-func subVSU64AVX2(d []uint64, x []uint64, y uint64)
 
 func subVSU64(d []uint64, x []uint64, y uint64) {
 	x = x[:len(d)]
-	subVSU64AVX2(d, x, y)
+	subVSI64AVX2(signed[int64](d), signed[int64](x), int64(y))
 }
-
-//go:noescape
-func subSVU64AVX2(d []uint64, x uint64, y []uint64)
 
 func subSVU64(d []uint64, x uint64, y []uint64) {
 	y = y[:len(d)]
-	subSVU64AVX2(d, x, y)
+	subSVI64AVX2(signed[int64](d), int64(x), signed[int64](y))
 }
-
-//go:noescape
-func addVVU64StreamAVX2(d []uint64, x []uint64, y []uint64)
 
 func addVVU64Stream(d []uint64, x []uint64, y []uint64) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	addVVU64StreamAVX2(d, x, y)
+	addVVI64StreamAVX2(signed[int64](d), signed[int64](x), signed[int64](y))
 }
-
-//go:noescape
-func addVSU64StreamAVX2(d []uint64, x []uint64, y uint64)
 
 func addVSU64Stream(d []uint64, x []uint64, y uint64) {
 	x = x[:len(d)]
-	addVSU64StreamAVX2(d, x, y)
+	addVSI64StreamAVX2(signed[int64](d), signed[int64](x), int64(y))
 }
-
-//go:noescape
-func addSVU64StreamAVX2(d []uint64, x uint64, y []uint64)
 
 func addSVU64Stream(d []uint64, x uint64, y []uint64) {
 	y = y[:len(d)]
-	addSVU64StreamAVX2(d, x, y)
+	addVSI64StreamAVX2(signed[int64](d), signed[int64](y), int64(x))
 }
-
-//go:noescape
-func subVVU64StreamAVX2(d []uint64, x []uint64, y []uint64)
 
 func subVVU64Stream(d []uint64, x []uint64, y []uint64) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	subVVU64StreamAVX2(d, x, y)
+	subVVI64StreamAVX2(signed[int64](d), signed[int64](x), signed[int64](y))
 }
-
-//go:noescape
-func subVSU64StreamAVX2(d []uint64, x []uint64, y uint64)
 
 func subVSU64Stream(d []uint64, x []uint64, y uint64) {
 	x = x[:len(d)]
-	subVSU64StreamAVX2(d, x, y)
+	subVSI64StreamAVX2(signed[int64](d), signed[int64](x), int64(y))
 }
-
-//go:noescape
-func subSVU64StreamAVX2(d []uint64, x uint64, y []uint64)
 
 func subSVU64Stream(d []uint64, x uint64, y []uint64) {
 	y = y[:len(d)]
-	subSVU64StreamAVX2(d, x, y)
+	subSVI64StreamAVX2(signed[int64](d), int64(x), signed[int64](y))
 }
 
 var binaryU64 = [2][4]Binary[uint64]{
@@ -2879,12 +2365,9 @@ func addVSI32(d []int32, x []int32, y int32) {
 	addVSI32AVX2(d, x, y)
 }
 
-//go:noescape
-func addSVI32AVX2(d []int32, x int32, y []int32)
-
 func addSVI32(d []int32, x int32, y []int32) {
 	y = y[:len(d)]
-	addSVI32AVX2(d, x, y)
+	addVSI32AVX2(d, y, x)
 }
 
 //go:noescape
@@ -2929,12 +2412,9 @@ func mulVSI32(d []int32, x []int32, y int32) {
 	mulVSI32AVX2(d, x, y)
 }
 
-//go:noescape
-func mulSVI32AVX2(d []int32, x int32, y []int32)
-
 func mulSVI32(d []int32, x int32, y []int32) {
 	y = y[:len(d)]
-	mulSVI32AVX2(d, x, y)
+	mulVSI32AVX2(d, y, x)
 }
 
 //go:noescape
@@ -2954,12 +2434,9 @@ func addVSI32Stream(d []int32, x []int32, y int32) {
 	addVSI32StreamAVX2(d, x, y)
 }
 
-//go:noescape
-func addSVI32StreamAVX2(d []int32, x int32, y []int32)
-
 func addSVI32Stream(d []int32, x int32, y []int32) {
 	y = y[:len(d)]
-	addSVI32StreamAVX2(d, x, y)
+	addVSI32StreamAVX2(d, y, x)
 }
 
 //go:noescape
@@ -3004,12 +2481,9 @@ func mulVSI32Stream(d []int32, x []int32, y int32) {
 	mulVSI32StreamAVX2(d, x, y)
 }
 
-//go:noescape
-func mulSVI32StreamAVX2(d []int32, x int32, y []int32)
-
 func mulSVI32Stream(d []int32, x int32, y []int32) {
 	y = y[:len(d)]
-	mulSVI32StreamAVX2(d, x, y)
+	mulVSI32StreamAVX2(d, y, x)
 }
 
 var binaryI32 = [2][4]Binary[int32]{
@@ -3025,154 +2499,100 @@ var binaryI32 = [2][4]Binary[int32]{
 	},
 }
 
-//go:noescape
-func addVVU32AVX2(d []uint32, x []uint32, y []uint32)
-
 func addVVU32(d []uint32, x []uint32, y []uint32) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	addVVU32AVX2(d, x, y)
+	addVVI32AVX2(signed[int32](d), signed[int32](x), signed[int32](y))
 }
-
-//go:noescape
-func addVSU32AVX2(d []uint32, x []uint32, y uint32)
 
 func addVSU32(d []uint32, x []uint32, y uint32) {
 	x = x[:len(d)]
-	addVSU32AVX2(d, x, y)
+	addVSI32AVX2(signed[int32](d), signed[int32](x), int32(y))
 }
-
-//go:noescape
-func addSVU32AVX2(d []uint32, x uint32, y []uint32)
 
 func addSVU32(d []uint32, x uint32, y []uint32) {
 	y = y[:len(d)]
-	addSVU32AVX2(d, x, y)
+	addVSI32AVX2(signed[int32](d), signed[int32](y), int32(x))
 }
-
-//go:noescape
-func subVVU32AVX2(d []uint32, x []uint32, y []uint32)
 
 func subVVU32(d []uint32, x []uint32, y []uint32) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	subVVU32AVX2(d, x, y)
+	subVVI32AVX2(signed[int32](d), signed[int32](x), signed[int32](y))
 }
-
-//go:noescape
-func subVSU32AVX2(d []uint32, x []uint32, y uint32)
 
 func subVSU32(d []uint32, x []uint32, y uint32) {
 	x = x[:len(d)]
-	subVSU32AVX2(d, x, y)
+	subVSI32AVX2(signed[int32](d), signed[int32](x), int32(y))
 }
-
-//go:noescape
-func subSVU32AVX2(d []uint32, x uint32, y []uint32)
 
 func subSVU32(d []uint32, x uint32, y []uint32) {
 	y = y[:len(d)]
-	subSVU32AVX2(d, x, y)
+	subSVI32AVX2(signed[int32](d), int32(x), signed[int32](y))
 }
-
-//go:noescape
-func mulVVU32AVX2(d []uint32, x []uint32, y []uint32)
 
 func mulVVU32(d []uint32, x []uint32, y []uint32) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	mulVVU32AVX2(d, x, y)
+	mulVVI32AVX2(signed[int32](d), signed[int32](x), signed[int32](y))
 }
-
-//go:noescape
-func mulVSU32AVX2(d []uint32, x []uint32, y uint32)
 
 func mulVSU32(d []uint32, x []uint32, y uint32) {
 	x = x[:len(d)]
-	mulVSU32AVX2(d, x, y)
+	mulVSI32AVX2(signed[int32](d), signed[int32](x), int32(y))
 }
-
-//go:noescape
-func mulSVU32AVX2(d []uint32, x uint32, y []uint32)
 
 func mulSVU32(d []uint32, x uint32, y []uint32) {
 	y = y[:len(d)]
-	mulSVU32AVX2(d, x, y)
+	mulVSI32AVX2(signed[int32](d), signed[int32](y), int32(x))
 }
-
-//go:noescape
-func addVVU32StreamAVX2(d []uint32, x []uint32, y []uint32)
 
 func addVVU32Stream(d []uint32, x []uint32, y []uint32) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	addVVU32StreamAVX2(d, x, y)
+	addVVI32StreamAVX2(signed[int32](d), signed[int32](x), signed[int32](y))
 }
-
-//go:noescape
-func addVSU32StreamAVX2(d []uint32, x []uint32, y uint32)
 
 func addVSU32Stream(d []uint32, x []uint32, y uint32) {
 	x = x[:len(d)]
-	addVSU32StreamAVX2(d, x, y)
+	addVSI32StreamAVX2(signed[int32](d), signed[int32](x), int32(y))
 }
-
-//go:noescape
-func addSVU32StreamAVX2(d []uint32, x uint32, y []uint32)
 
 func addSVU32Stream(d []uint32, x uint32, y []uint32) {
 	y = y[:len(d)]
-	addSVU32StreamAVX2(d, x, y)
+	addVSI32StreamAVX2(signed[int32](d), signed[int32](y), int32(x))
 }
-
-//go:noescape
-func subVVU32StreamAVX2(d []uint32, x []uint32, y []uint32)
 
 func subVVU32Stream(d []uint32, x []uint32, y []uint32) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	subVVU32StreamAVX2(d, x, y)
+	subVVI32StreamAVX2(signed[int32](d), signed[int32](x), signed[int32](y))
 }
-
-//go:noescape
-func subVSU32StreamAVX2(d []uint32, x []uint32, y uint32)
 
 func subVSU32Stream(d []uint32, x []uint32, y uint32) {
 	x = x[:len(d)]
-	subVSU32StreamAVX2(d, x, y)
+	subVSI32StreamAVX2(signed[int32](d), signed[int32](x), int32(y))
 }
-
-//go:noescape
-func subSVU32StreamAVX2(d []uint32, x uint32, y []uint32)
 
 func subSVU32Stream(d []uint32, x uint32, y []uint32) {
 	y = y[:len(d)]
-	subSVU32StreamAVX2(d, x, y)
+	subSVI32StreamAVX2(signed[int32](d), int32(x), signed[int32](y))
 }
-
-//go:noescape
-func mulVVU32StreamAVX2(d []uint32, x []uint32, y []uint32)
 
 func mulVVU32Stream(d []uint32, x []uint32, y []uint32) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	mulVVU32StreamAVX2(d, x, y)
+	mulVVI32StreamAVX2(signed[int32](d), signed[int32](x), signed[int32](y))
 }
-
-//go:noescape
-func mulVSU32StreamAVX2(d []uint32, x []uint32, y uint32)
 
 func mulVSU32Stream(d []uint32, x []uint32, y uint32) {
 	x = x[:len(d)]
-	mulVSU32StreamAVX2(d, x, y)
+	mulVSI32StreamAVX2(signed[int32](d), signed[int32](x), int32(y))
 }
-
-//go:noescape
-func mulSVU32StreamAVX2(d []uint32, x uint32, y []uint32)
 
 func mulSVU32Stream(d []uint32, x uint32, y []uint32) {
 	y = y[:len(d)]
-	mulSVU32StreamAVX2(d, x, y)
+	mulVSI32StreamAVX2(signed[int32](d), signed[int32](y), int32(x))
 }
 
 var binaryU32 = [2][4]Binary[uint32]{
@@ -3205,12 +2625,9 @@ func addVSI16(d []int16, x []int16, y int16) {
 	addVSI16AVX2(d, x, y)
 }
 
-//go:noescape
-func addSVI16AVX2(d []int16, x int16, y []int16)
-
 func addSVI16(d []int16, x int16, y []int16) {
 	y = y[:len(d)]
-	addSVI16AVX2(d, x, y)
+	addVSI16AVX2(d, y, x)
 }
 
 //go:noescape
@@ -3255,12 +2672,9 @@ func mulVSI16(d []int16, x []int16, y int16) {
 	mulVSI16AVX2(d, x, y)
 }
 
-//go:noescape
-func mulSVI16AVX2(d []int16, x int16, y []int16)
-
 func mulSVI16(d []int16, x int16, y []int16) {
 	y = y[:len(d)]
-	mulSVI16AVX2(d, x, y)
+	mulVSI16AVX2(d, y, x)
 }
 
 //go:noescape
@@ -3280,12 +2694,9 @@ func addVSI16Stream(d []int16, x []int16, y int16) {
 	addVSI16StreamAVX2(d, x, y)
 }
 
-//go:noescape
-func addSVI16StreamAVX2(d []int16, x int16, y []int16)
-
 func addSVI16Stream(d []int16, x int16, y []int16) {
 	y = y[:len(d)]
-	addSVI16StreamAVX2(d, x, y)
+	addVSI16StreamAVX2(d, y, x)
 }
 
 //go:noescape
@@ -3330,12 +2741,9 @@ func mulVSI16Stream(d []int16, x []int16, y int16) {
 	mulVSI16StreamAVX2(d, x, y)
 }
 
-//go:noescape
-func mulSVI16StreamAVX2(d []int16, x int16, y []int16)
-
 func mulSVI16Stream(d []int16, x int16, y []int16) {
 	y = y[:len(d)]
-	mulSVI16StreamAVX2(d, x, y)
+	mulVSI16StreamAVX2(d, y, x)
 }
 
 var binaryI16 = [2][4]Binary[int16]{
@@ -3351,154 +2759,100 @@ var binaryI16 = [2][4]Binary[int16]{
 	},
 }
 
-//go:noescape
-func addVVU16AVX2(d []uint16, x []uint16, y []uint16)
-
 func addVVU16(d []uint16, x []uint16, y []uint16) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	addVVU16AVX2(d, x, y)
+	addVVI16AVX2(signed[int16](d), signed[int16](x), signed[int16](y))
 }
-
-//go:noescape
-func addVSU16AVX2(d []uint16, x []uint16, y uint16)
 
 func addVSU16(d []uint16, x []uint16, y uint16) {
 	x = x[:len(d)]
-	addVSU16AVX2(d, x, y)
+	addVSI16AVX2(signed[int16](d), signed[int16](x), int16(y))
 }
-
-//go:noescape
-func addSVU16AVX2(d []uint16, x uint16, y []uint16)
 
 func addSVU16(d []uint16, x uint16, y []uint16) {
 	y = y[:len(d)]
-	addSVU16AVX2(d, x, y)
+	addVSI16AVX2(signed[int16](d), signed[int16](y), int16(x))
 }
-
-//go:noescape
-func subVVU16AVX2(d []uint16, x []uint16, y []uint16)
 
 func subVVU16(d []uint16, x []uint16, y []uint16) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	subVVU16AVX2(d, x, y)
+	subVVI16AVX2(signed[int16](d), signed[int16](x), signed[int16](y))
 }
-
-//go:noescape
-func subVSU16AVX2(d []uint16, x []uint16, y uint16)
 
 func subVSU16(d []uint16, x []uint16, y uint16) {
 	x = x[:len(d)]
-	subVSU16AVX2(d, x, y)
+	subVSI16AVX2(signed[int16](d), signed[int16](x), int16(y))
 }
-
-//go:noescape
-func subSVU16AVX2(d []uint16, x uint16, y []uint16)
 
 func subSVU16(d []uint16, x uint16, y []uint16) {
 	y = y[:len(d)]
-	subSVU16AVX2(d, x, y)
+	subSVI16AVX2(signed[int16](d), int16(x), signed[int16](y))
 }
-
-//go:noescape
-func mulVVU16AVX2(d []uint16, x []uint16, y []uint16)
 
 func mulVVU16(d []uint16, x []uint16, y []uint16) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	mulVVU16AVX2(d, x, y)
+	mulVVI16AVX2(signed[int16](d), signed[int16](x), signed[int16](y))
 }
-
-//go:noescape
-func mulVSU16AVX2(d []uint16, x []uint16, y uint16)
 
 func mulVSU16(d []uint16, x []uint16, y uint16) {
 	x = x[:len(d)]
-	mulVSU16AVX2(d, x, y)
+	mulVSI16AVX2(signed[int16](d), signed[int16](x), int16(y))
 }
-
-//go:noescape
-func mulSVU16AVX2(d []uint16, x uint16, y []uint16)
 
 func mulSVU16(d []uint16, x uint16, y []uint16) {
 	y = y[:len(d)]
-	mulSVU16AVX2(d, x, y)
+	mulVSI16AVX2(signed[int16](d), signed[int16](y), int16(x))
 }
-
-//go:noescape
-func addVVU16StreamAVX2(d []uint16, x []uint16, y []uint16)
 
 func addVVU16Stream(d []uint16, x []uint16, y []uint16) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	addVVU16StreamAVX2(d, x, y)
+	addVVI16StreamAVX2(signed[int16](d), signed[int16](x), signed[int16](y))
 }
-
-//go:noescape
-func addVSU16StreamAVX2(d []uint16, x []uint16, y uint16)
 
 func addVSU16Stream(d []uint16, x []uint16, y uint16) {
 	x = x[:len(d)]
-	addVSU16StreamAVX2(d, x, y)
+	addVSI16StreamAVX2(signed[int16](d), signed[int16](x), int16(y))
 }
-
-//go:noescape
-func addSVU16StreamAVX2(d []uint16, x uint16, y []uint16)
 
 func addSVU16Stream(d []uint16, x uint16, y []uint16) {
 	y = y[:len(d)]
-	addSVU16StreamAVX2(d, x, y)
+	addVSI16StreamAVX2(signed[int16](d), signed[int16](y), int16(x))
 }
-
-//go:noescape
-func subVVU16StreamAVX2(d []uint16, x []uint16, y []uint16)
 
 func subVVU16Stream(d []uint16, x []uint16, y []uint16) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	subVVU16StreamAVX2(d, x, y)
+	subVVI16StreamAVX2(signed[int16](d), signed[int16](x), signed[int16](y))
 }
-
-//go:noescape
-func subVSU16StreamAVX2(d []uint16, x []uint16, y uint16)
 
 func subVSU16Stream(d []uint16, x []uint16, y uint16) {
 	x = x[:len(d)]
-	subVSU16StreamAVX2(d, x, y)
+	subVSI16StreamAVX2(signed[int16](d), signed[int16](x), int16(y))
 }
-
-//go:noescape
-func subSVU16StreamAVX2(d []uint16, x uint16, y []uint16)
 
 func subSVU16Stream(d []uint16, x uint16, y []uint16) {
 	y = y[:len(d)]
-	subSVU16StreamAVX2(d, x, y)
+	subSVI16StreamAVX2(signed[int16](d), int16(x), signed[int16](y))
 }
-
-//go:noescape
-func mulVVU16StreamAVX2(d []uint16, x []uint16, y []uint16)
 
 func mulVVU16Stream(d []uint16, x []uint16, y []uint16) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	mulVVU16StreamAVX2(d, x, y)
+	mulVVI16StreamAVX2(signed[int16](d), signed[int16](x), signed[int16](y))
 }
-
-//go:noescape
-func mulVSU16StreamAVX2(d []uint16, x []uint16, y uint16)
 
 func mulVSU16Stream(d []uint16, x []uint16, y uint16) {
 	x = x[:len(d)]
-	mulVSU16StreamAVX2(d, x, y)
+	mulVSI16StreamAVX2(signed[int16](d), signed[int16](x), int16(y))
 }
-
-//go:noescape
-func mulSVU16StreamAVX2(d []uint16, x uint16, y []uint16)
 
 func mulSVU16Stream(d []uint16, x uint16, y []uint16) {
 	y = y[:len(d)]
-	mulSVU16StreamAVX2(d, x, y)
+	mulVSI16StreamAVX2(signed[int16](d), signed[int16](y), int16(x))
 }
 
 var binaryU16 = [2][4]Binary[uint16]{
@@ -3531,12 +2885,9 @@ func addVSI8(d []int8, x []int8, y int8) {
 	addVSI8AVX2(d, x, y)
 }
 
-//go:noescape
-func addSVI8AVX2(d []int8, x int8, y []int8)
-
 func addSVI8(d []int8, x int8, y []int8) {
 	y = y[:len(d)]
-	addSVI8AVX2(d, x, y)
+	addVSI8AVX2(d, y, x)
 }
 
 //go:noescape
@@ -3581,12 +2932,9 @@ func addVSI8Stream(d []int8, x []int8, y int8) {
 	addVSI8StreamAVX2(d, x, y)
 }
 
-//go:noescape
-func addSVI8StreamAVX2(d []int8, x int8, y []int8)
-
 func addSVI8Stream(d []int8, x int8, y []int8) {
 	y = y[:len(d)]
-	addSVI8StreamAVX2(d, x, y)
+	addVSI8StreamAVX2(d, y, x)
 }
 
 //go:noescape
@@ -3625,104 +2973,68 @@ var binaryI8 = [2][4]Binary[int8]{
 	},
 }
 
-//go:noescape
-func addVVU8AVX2(d []uint8, x []uint8, y []uint8)
-
 func addVVU8(d []uint8, x []uint8, y []uint8) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	addVVU8AVX2(d, x, y)
+	addVVI8AVX2(signed[int8](d), signed[int8](x), signed[int8](y))
 }
-
-//go:noescape
-func addVSU8AVX2(d []uint8, x []uint8, y uint8)
 
 func addVSU8(d []uint8, x []uint8, y uint8) {
 	x = x[:len(d)]
-	addVSU8AVX2(d, x, y)
+	addVSI8AVX2(signed[int8](d), signed[int8](x), int8(y))
 }
-
-//go:noescape
-func addSVU8AVX2(d []uint8, x uint8, y []uint8)
 
 func addSVU8(d []uint8, x uint8, y []uint8) {
 	y = y[:len(d)]
-	addSVU8AVX2(d, x, y)
+	addVSI8AVX2(signed[int8](d), signed[int8](y), int8(x))
 }
-
-//go:noescape
-func subVVU8AVX2(d []uint8, x []uint8, y []uint8)
 
 func subVVU8(d []uint8, x []uint8, y []uint8) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	subVVU8AVX2(d, x, y)
+	subVVI8AVX2(signed[int8](d), signed[int8](x), signed[int8](y))
 }
-
-//go:noescape
-func subVSU8AVX2(d []uint8, x []uint8, y uint8)
 
 func subVSU8(d []uint8, x []uint8, y uint8) {
 	x = x[:len(d)]
-	subVSU8AVX2(d, x, y)
+	subVSI8AVX2(signed[int8](d), signed[int8](x), int8(y))
 }
-
-//go:noescape
-func subSVU8AVX2(d []uint8, x uint8, y []uint8)
 
 func subSVU8(d []uint8, x uint8, y []uint8) {
 	y = y[:len(d)]
-	subSVU8AVX2(d, x, y)
+	subSVI8AVX2(signed[int8](d), int8(x), signed[int8](y))
 }
-
-//go:noescape
-func addVVU8StreamAVX2(d []uint8, x []uint8, y []uint8)
 
 func addVVU8Stream(d []uint8, x []uint8, y []uint8) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	addVVU8StreamAVX2(d, x, y)
+	addVVI8StreamAVX2(signed[int8](d), signed[int8](x), signed[int8](y))
 }
-
-//go:noescape
-func addVSU8StreamAVX2(d []uint8, x []uint8, y uint8)
 
 func addVSU8Stream(d []uint8, x []uint8, y uint8) {
 	x = x[:len(d)]
-	addVSU8StreamAVX2(d, x, y)
+	addVSI8StreamAVX2(signed[int8](d), signed[int8](x), int8(y))
 }
-
-//go:noescape
-func addSVU8StreamAVX2(d []uint8, x uint8, y []uint8)
 
 func addSVU8Stream(d []uint8, x uint8, y []uint8) {
 	y = y[:len(d)]
-	addSVU8StreamAVX2(d, x, y)
+	addVSI8StreamAVX2(signed[int8](d), signed[int8](y), int8(x))
 }
-
-//go:noescape
-func subVVU8StreamAVX2(d []uint8, x []uint8, y []uint8)
 
 func subVVU8Stream(d []uint8, x []uint8, y []uint8) {
 	x = x[:len(d)]
 	y = y[:len(d)]
-	subVVU8StreamAVX2(d, x, y)
+	subVVI8StreamAVX2(signed[int8](d), signed[int8](x), signed[int8](y))
 }
-
-//go:noescape
-func subVSU8StreamAVX2(d []uint8, x []uint8, y uint8)
 
 func subVSU8Stream(d []uint8, x []uint8, y uint8) {
 	x = x[:len(d)]
-	subVSU8StreamAVX2(d, x, y)
+	subVSI8StreamAVX2(signed[int8](d), signed[int8](x), int8(y))
 }
-
-//go:noescape
-func subSVU8StreamAVX2(d []uint8, x uint8, y []uint8)
 
 func subSVU8Stream(d []uint8, x uint8, y []uint8) {
 	y = y[:len(d)]
-	subSVU8StreamAVX2(d, x, y)
+	subSVI8StreamAVX2(signed[int8](d), int8(x), signed[int8](y))
 }
 
 var binaryU8 = [2][4]Binary[uint8]{

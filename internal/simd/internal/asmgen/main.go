@@ -4,6 +4,12 @@
 // evaluated with one packed instruction per op and no FMA, so each element
 // is rounded exactly as a Go loop rounds it.
 //
+// Only loops that differ get assembly. A kernel of an unsigned type runs its
+// signed twin's loop (add, sub and the low half of mul are the same bits for
+// both), and a kernel that is another with a commutative op's operands
+// exchanged runs that one's loop (see twinOf): its Go wrapper swaps the
+// arguments, or its table entry names the other kernel.
+//
 // Run it with go generate in internal/simd.
 package main
 
@@ -72,6 +78,34 @@ type kernel struct {
 	name   string
 	scalar []bool
 	body   *node
+	// runs, when set, names the kernel of the same list whose loop this
+	// one runs: this one's body with a commutative op's operands exchanged.
+	// With swap the two are called with their operands x and y exchanged
+	// (addSV is addVS with the vector and the scalar swapped); without it,
+	// with the same ones (fuseAddMulR, z + x*y, is fuseAddMulL, x*y + z).
+	runs string
+	swap bool
+}
+
+// commutes reports whether op(a, b) is op(b, a) bit for bit: IEEE add and
+// mul round the same exact result whichever operand comes first, and
+// integer add and mul wrap the same one. (Only the payload of a NaN from
+// two NaN operands may differ, which the package does not promise.)
+func commutes(op string) bool { return op == "add" || op == "mul" }
+
+// binKernels lists the three forms of the binary op op: d = x op y with
+// both operands vectors, with y a scalar, and with x a scalar; the last
+// runs the second's loop with its operands swapped where op commutes.
+func binKernels(op string) []kernel {
+	sv := kernel{name: op + "SV", scalar: []bool{true, false}, body: bin(op, leaf(0), leaf(1))}
+	if commutes(op) {
+		sv.runs, sv.swap = op+"VS", true
+	}
+	return []kernel{
+		{name: op + "VV", scalar: []bool{false, false}, body: bin(op, leaf(0), leaf(1))},
+		{name: op + "VS", scalar: []bool{false, true}, body: bin(op, leaf(0), leaf(1))},
+		sv,
+	}
 }
 
 var binOps = []string{"add", "sub", "mul", "div"}
@@ -82,11 +116,7 @@ var unOps = []string{"neg", "abs", "sqrt", "square", "copy"}
 func kernels() []kernel {
 	var ks []kernel
 	for _, op := range binOps {
-		ks = append(ks,
-			kernel{op + "VV", []bool{false, false}, bin(op, leaf(0), leaf(1))},
-			kernel{op + "VS", []bool{false, true}, bin(op, leaf(0), leaf(1))},
-			kernel{op + "SV", []bool{true, false}, bin(op, leaf(0), leaf(1))},
-		)
+		ks = append(ks, binKernels(op)...)
 	}
 	for _, outer := range binOps {
 		for _, inner := range innerOps {
@@ -96,15 +126,18 @@ func kernels() []kernel {
 					sfx = "S"
 				}
 				in := bin(inner, leaf(0), leaf(1))
-				ks = append(ks,
-					kernel{"fuse" + title(outer) + title(inner) + "L" + sfx, []bool{false, s, false}, bin(outer, in, leaf(2))},
-					kernel{"fuse" + title(outer) + title(inner) + "R" + sfx, []bool{false, s, false}, bin(outer, leaf(2), in)},
-				)
+				name := "fuse" + title(outer) + title(inner)
+				l := kernel{name: name + "L" + sfx, scalar: []bool{false, s, false}, body: bin(outer, in, leaf(2))}
+				r := kernel{name: name + "R" + sfx, scalar: []bool{false, s, false}, body: bin(outer, leaf(2), in)}
+				if commutes(outer) {
+					r.runs = l.name
+				}
+				ks = append(ks, l, r)
 			}
 		}
 	}
 	for _, op := range unOps {
-		ks = append(ks, kernel{op, []bool{false}, un(op, leaf(0))})
+		ks = append(ks, kernel{name: op, scalar: []bool{false}, body: un(op, leaf(0))})
 	}
 	return ks
 }
@@ -121,13 +154,43 @@ func intOps(e elem) []string {
 func intKernels(e elem) []kernel {
 	var ks []kernel
 	for _, op := range intOps(e) {
-		ks = append(ks,
-			kernel{op + "VV", []bool{false, false}, bin(op, leaf(0), leaf(1))},
-			kernel{op + "VS", []bool{false, true}, bin(op, leaf(0), leaf(1))},
-			kernel{op + "SV", []bool{true, false}, bin(op, leaf(0), leaf(1))},
-		)
+		ks = append(ks, binKernels(op)...)
 	}
 	return ks
+}
+
+// signedTwin returns the signed type of e's size, for an unsigned e: its
+// loops are e's, bit for bit (its elem differs only in the Go type and the
+// name suffix).
+func signedTwin(e elem) (elem, bool) {
+	if !strings.HasPrefix(e.goType, "uint") {
+		return elem{}, false
+	}
+	for _, s := range intElems {
+		if s.goType == e.goType[1:] {
+			return s, true
+		}
+	}
+	log.Fatalf("asmgen: no signed twin of %s", e.goType)
+	return elem{}, false
+}
+
+// twinOf returns the kernel and element type whose loop k of e runs: k and
+// e themselves when own, else e's signed twin and the kernel k.runs names
+// (ks is k's list).
+func twinOf(ks []kernel, k kernel, e elem) (loop kernel, le elem, own bool) {
+	loop, le, own = k, e, true
+	if s, ok := signedTwin(e); ok {
+		le, own = s, false
+	}
+	if k.runs != "" {
+		i := slices.IndexFunc(ks, func(t kernel) bool { return t.name == k.runs })
+		if i < 0 || ks[i].runs != "" {
+			log.Fatalf("asmgen: %s runs %q, which is not a kernel with a loop of its own", k.name, k.runs)
+		}
+		loop, own = ks[i], false
+	}
+	return loop, le, own
 }
 
 func title(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
@@ -436,7 +499,20 @@ func goParams(k kernel, e elem) string {
 // lookup tables.
 func goFile(ks []kernel) []byte {
 	var b bytes.Buffer
-	b.WriteString("// Code generated by asmgen (go generate); DO NOT EDIT.\n\n//go:build amd64 && !purego\n\npackage simd\n")
+	b.WriteString(`// Code generated by asmgen (go generate); DO NOT EDIT.
+
+//go:build amd64 && !purego
+
+package simd
+
+import "unsafe"
+
+// signed views a slice of an unsigned type as one of its signed twin S,
+// whose loops the unsigned type's run: the same bits.
+func signed[S, U Int](u []U) []S {
+	return unsafe.Slice((*S)(unsafe.Pointer(unsafe.SliceData(u))), len(u))
+}
+`)
 	streams := []bool{false, true}
 	wrapper := func(k kernel, e elem, stream bool) string {
 		if stream {
@@ -444,20 +520,50 @@ func goFile(ks []kernel) []byte {
 		}
 		return k.name + e.suffix
 	}
+	// entry is the function a table holds for k: its wrapper, or that of
+	// the kernel whose loop it runs with the same arguments.
+	entry := func(ks []kernel, k kernel, e elem, stream bool) string {
+		if loop, le, own := twinOf(ks, k, e); !own && le == e && !k.swap {
+			return wrapper(loop, e, stream)
+		}
+		return wrapper(k, e, stream)
+	}
+	// wrappers writes each kernel's assembly declaration, if it has its
+	// own loop, and its wrapper, which checks the operands' lengths and
+	// calls the loop it runs (converting unsigned operands to signed ones
+	// and swapping x and y as twinOf says).
 	wrappers := func(ks []kernel, e elem) {
 		for _, stream := range streams {
 			for _, k := range ks {
-				name, asm := wrapper(k, e, stream), asmName(k, e, stream)
-				fmt.Fprintf(&b, "\n//go:noescape\nfunc %s(%s)\n", asm, goParams(k, e))
-				fmt.Fprintf(&b, "\nfunc %s(%s) {\n", name, goParams(k, e))
-				var args []string
+				loop, le, own := twinOf(ks, k, e)
+				if entry(ks, k, e, stream) != wrapper(k, e, stream) {
+					continue
+				}
+				asm := asmName(loop, le, stream)
+				if own {
+					fmt.Fprintf(&b, "\n//go:noescape\nfunc %s(%s)\n", asm, goParams(k, e))
+				}
+				fmt.Fprintf(&b, "\nfunc %s(%s) {\n", wrapper(k, e, stream), goParams(k, e))
+				args := []string{"d"}
 				for i, s := range k.scalar {
 					args = append(args, argNames[i])
 					if !s {
 						fmt.Fprintf(&b, "\t%s = %s[:len(d)]\n", argNames[i], argNames[i])
 					}
 				}
-				fmt.Fprintf(&b, "\t%s(d, %s)\n}\n", asm, strings.Join(args, ", "))
+				if le != e {
+					for i, a := range args {
+						if i > 0 && k.scalar[i-1] {
+							args[i] = le.goType + "(" + a + ")"
+						} else {
+							args[i] = "signed[" + le.goType + "](" + a + ")"
+						}
+					}
+				}
+				if k.swap {
+					args[1], args[2] = args[2], args[1]
+				}
+				fmt.Fprintf(&b, "\t%s(%s)\n}\n", asm, strings.Join(args, ", "))
 			}
 		}
 	}
@@ -467,7 +573,7 @@ func goFile(ks []kernel) []byte {
 		for _, k := range ks {
 			byName[k.name] = k
 		}
-		fn := func(name string, stream bool) string { return wrapper(byName[name], e, stream) }
+		fn := func(name string, stream bool) string { return entry(ks, byName[name], e, stream) }
 		fmt.Fprintf(&b, "\nvar binary%s = [2][4]Binary[%s]{\n", e.suffix, e.goType)
 		for _, stream := range streams {
 			b.WriteString("\t{\n")
@@ -508,13 +614,14 @@ func goFile(ks []kernel) []byte {
 		b.WriteString("}\n")
 	}
 	for _, e := range intElems {
-		wrappers(intKernels(e), e)
+		iks := intKernels(e)
+		wrappers(iks, e)
 		fmt.Fprintf(&b, "\nvar binary%s = [2][4]Binary[%s]{\n", e.suffix, e.goType)
 		for _, stream := range streams {
 			b.WriteString("\t{\n")
-			for _, op := range intOps(e) {
-				n := func(form string) string { return wrapper(kernel{name: op + form}, e, stream) }
-				fmt.Fprintf(&b, "\t\t%s: {%s, %s, %s},\n", title(op), n("VV"), n("VS"), n("SV"))
+			for i, op := range intOps(e) {
+				f := iks[3*i : 3*i+3] // binKernels' VV, VS and SV
+				fmt.Fprintf(&b, "\t\t%s: {%s, %s, %s},\n", title(op), entry(iks, f[0], e, stream), entry(iks, f[1], e, stream), entry(iks, f[2], e, stream))
 			}
 			b.WriteString("\t},\n")
 		}
@@ -540,34 +647,28 @@ func checkRegisters(k kernel) error {
 // generate returns the assembly and the Go file.
 func generate() (asm, goSrc []byte) {
 	ks := kernels()
-	all := slices.Clone(ks)
-	for _, e := range intElems {
-		all = append(all, intKernels(e)...)
-	}
-	for _, k := range all {
-		if err := checkRegisters(k); err != nil {
-			log.Fatal(err)
-		}
-	}
 	var s bytes.Buffer
 	s.WriteString("// Code generated by asmgen (go generate); DO NOT EDIT.\n\n//go:build amd64 && !purego\n\n#include \"textflag.h\"\n")
-	for _, e := range elems {
+	emit := func(ks []kernel, e elem) {
 		for _, stream := range []bool{false, true} {
 			for _, k := range ks {
+				if _, _, own := twinOf(ks, k, e); !own {
+					continue
+				}
+				if err := checkRegisters(k); err != nil {
+					log.Fatal(err)
+				}
 				g := &gen{e: e, k: k, stream: stream}
 				g.function()
 				s.Write(g.buf.Bytes())
 			}
 		}
 	}
+	for _, e := range elems {
+		emit(ks, e)
+	}
 	for _, e := range intElems {
-		for _, stream := range []bool{false, true} {
-			for _, k := range intKernels(e) {
-				g := &gen{e: e, k: k, stream: stream}
-				g.function()
-				s.Write(g.buf.Bytes())
-			}
-		}
+		emit(intKernels(e), e)
 	}
 	s.WriteString(`
 // func Fence()
