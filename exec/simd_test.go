@@ -16,18 +16,74 @@ import (
 )
 
 // TestSIMDMatchesGoLoops evaluates every form the executor hands to the
-// AVX2 loops (the four ops with vector and scalar operands, each fused pair
-// with either side and a scalar inner operand, the unary ops), over
-// broadcast, transposed and 0-d operands, into new, transposed and in-place
-// destinations, in blocks of several sizes and with several workers, with
-// the loops and without them, and requires the same bits. (The Go loops are
-// checked against reference loops by the other tests.)
+// AVX2 loops (the four ops with vector and scalar operands on either side,
+// each fused pair with either side and a scalar inner operand, the unary
+// ops; for the integer types add, sub and mul), over broadcast, transposed
+// and 0-d operands, into new, transposed and in-place destinations, in
+// blocks of several sizes and with several workers, with the loops and
+// without them, and requires the same bits. (The Go loops are checked
+// against reference loops by the other tests.) The unsigned types and the
+// scalar-first and right-hand forms of add and mul run other forms' loops
+// (see internal/simd), which this covers too.
 func TestSIMDMatchesGoLoops(t *testing.T) {
 	if !simd.Enabled {
 		t.Skip("no AVX2 loops on this machine")
 	}
 	t.Run("float64", testSIMDMatchesGoLoops[float64])
 	t.Run("float32", testSIMDMatchesGoLoops[float32])
+	t.Run("int64", testSIMDIntMatchesGoLoops[int64])
+	t.Run("uint64", testSIMDIntMatchesGoLoops[uint64])
+	t.Run("int32", testSIMDIntMatchesGoLoops[int32])
+	t.Run("uint32", testSIMDIntMatchesGoLoops[uint32])
+	t.Run("int16", testSIMDIntMatchesGoLoops[int16])
+	t.Run("uint16", testSIMDIntMatchesGoLoops[uint16])
+	t.Run("int8", testSIMDIntMatchesGoLoops[int8])
+	t.Run("uint8", testSIMDIntMatchesGoLoops[uint8])
+}
+
+// simdR and simdC are the cases' shape: rows that end in every loop's tail.
+const simdR, simdC = 37, 41
+
+// simdCase builds an expression from a, so that it can also be evaluated
+// in place into a copy of a.
+type simdCase[T dtype.Elem] = func(a expr.Expr[T]) expr.Expr[T]
+
+// binaryForms adds to cases each op of ops with b, and with each of
+// operands on either side.
+func binaryForms[T dtype.Elem](cases map[string]simdCase[T], ops map[string]func(x, y expr.Expr[T]) expr.Expr[T], b expr.Expr[T], operands map[string]expr.Expr[T]) {
+	for name, op := range ops {
+		cases[name] = func(a expr.Expr[T]) expr.Expr[T] { return op(a, b) }
+		cases[name+" reversed"] = func(a expr.Expr[T]) expr.Expr[T] { return op(b, a) }
+		for oName, o := range operands {
+			cases[name+" "+oName+" right"] = func(a expr.Expr[T]) expr.Expr[T] { return op(a, o) }
+			cases[name+" "+oName+" left"] = func(a expr.Expr[T]) expr.Expr[T] { return op(o, a) }
+		}
+	}
+}
+
+// testSIMDIntMatchesGoLoops is TestSIMDMatchesGoLoops for an integer type:
+// add and sub (AVX2 loops for every type) and mul (for the 16- and 32-bit
+// ones), with values that wrap around; integer pairs fuse into Go loops.
+func testSIMDIntMatchesGoLoops[T dtype.Integer](t *testing.T) {
+	r := newRand(7)
+	aData := randomTensor[T](t, r, simdR, simdC)
+	b, c := expr.Of(randomTensor[T](t, r, simdR, simdC)), expr.Of(randomTensor[T](t, r, simdR, simdC))
+	operands := map[string]expr.Expr[T]{
+		"row":        expr.Of(randomTensor[T](t, r, 1, simdC)),
+		"column":     expr.Of(randomTensor[T](t, r, simdR, 1)),
+		"transposed": expr.Of(tensor.Must(randomTensor[T](t, r, simdC, simdR).T())),
+		"0-d":        expr.Of(tensor.Must(tensor.Full(T(0x75)))),
+		"scalar":     expr.Scalar(^T(0) - 2), // -3, or the largest unsigned value but 2
+	}
+	ops := map[string]func(x, y expr.Expr[T]) expr.Expr[T]{
+		"add": expr.Expr[T].Add, "sub": expr.Expr[T].Sub, "mul": expr.Expr[T].Mul,
+	}
+	cases := map[string]simdCase[T]{
+		"a*b+c": func(a expr.Expr[T]) expr.Expr[T] { return a.Mul(b).Add(c) },
+		"c-a*b": func(a expr.Expr[T]) expr.Expr[T] { return c.Sub(a.Mul(b)) },
+	}
+	binaryForms(cases, ops, b, operands)
+	matchGoLoops(t, aData, cases)
 }
 
 // withSubnormals returns a random R×C tensor with some subnormal values.
@@ -45,7 +101,7 @@ func withSubnormals[T dtype.Float](t *testing.T, seed uint64, R, C int) *tensor.
 }
 
 func testSIMDMatchesGoLoops[T dtype.Float](t *testing.T) {
-	const R, C = 37, 41 // rows that end in every loop's tail
+	const R, C = simdR, simdC
 	aData := withSubnormals[T](t, 1, R, C)
 	b, c := expr.Of(withSubnormals[T](t, 2, R, C)), expr.Of(withSubnormals[T](t, 3, R, C))
 	operands := map[string]expr.Expr[T]{
@@ -58,19 +114,12 @@ func testSIMDMatchesGoLoops[T dtype.Float](t *testing.T) {
 	ops := map[string]func(x, y expr.Expr[T]) expr.Expr[T]{
 		"add": expr.Expr[T].Add, "sub": expr.Expr[T].Sub, "mul": expr.Expr[T].Mul, "div": expr.Expr[T].Div,
 	}
-	// Each case builds its expression from a, so that it can also be
-	// evaluated in place into a copy of a.
-	type build = func(a expr.Expr[T]) expr.Expr[T]
-	cases := map[string]build{
+	cases := map[string]simdCase[T]{
 		"neg": expr.Expr[T].Neg, "abs": expr.Expr[T].Abs, "sqrt": expr.Expr[T].Sqrt, "square": expr.Expr[T].Square,
 		"W3": func(a expr.Expr[T]) expr.Expr[T] { return a.Mul(b).Add(c).Mul(a.Sub(b)).Div(c.AddScalar(1.5)) },
 	}
+	binaryForms(cases, ops, b, operands)
 	for name, op := range ops {
-		cases[name] = func(a expr.Expr[T]) expr.Expr[T] { return op(a, b) }
-		for oName, o := range operands {
-			cases[name+" "+oName+" right"] = func(a expr.Expr[T]) expr.Expr[T] { return op(a, o) }
-			cases[name+" "+oName+" left"] = func(a expr.Expr[T]) expr.Expr[T] { return op(o, a) }
-		}
 		for inName, inner := range ops {
 			if inName == "div" {
 				continue // never an inner op
@@ -83,6 +132,15 @@ func testSIMDMatchesGoLoops[T dtype.Float](t *testing.T) {
 			cases[name+"∘"+inName+" transposed"] = func(a expr.Expr[T]) expr.Expr[T] { return op(inner(tr, a), c) }
 		}
 	}
+	matchGoLoops(t, aData, cases)
+}
+
+// matchGoLoops evaluates each case with and without the AVX2 loops, by
+// several executors, into a new tensor, into a transposed view and in
+// place into a copy of aData, and requires the same bits.
+func matchGoLoops[T dtype.Elem](t *testing.T, aData *tensor.Tensor[T], cases map[string]simdCase[T]) {
+	R, C := aData.Shape()[0], aData.Shape()[1]
+	type build = simdCase[T]
 	executors := []func() *exec.Executor{
 		func() *exec.Executor { return exec.New() },
 		func() *exec.Executor { return exec.New(exec.BlockSize(16), exec.Workers(3), exec.Grain(1)) },

@@ -27,23 +27,76 @@ func TestStreamingStores(t *testing.T) {
 	}
 	t.Run("float64", testStreamingStores[float64])
 	t.Run("float32", testStreamingStores[float32])
+	t.Run("int64", testStreamingIntStores[int64])
+	t.Run("uint64", testStreamingIntStores[uint64])
+	t.Run("int32", testStreamingIntStores[int32])
+	t.Run("uint32", testStreamingIntStores[uint32])
+	t.Run("int16", testStreamingIntStores[int16])
+	t.Run("uint16", testStreamingIntStores[uint16])
+	t.Run("int8", testStreamingIntStores[int8])
+	t.Run("uint8", testStreamingIntStores[uint8])
 }
 
+const streamR, streamC = 23, 67
+
 func testStreamingStores[T dtype.Float](t *testing.T) {
-	const R, C = 23, 67
 	r := newRand(61)
-	a, b, c := randomTensor[T](t, r, R, C), randomTensor[T](t, r, R, C), randomTensor[T](t, r, R, C)
+	a, b, c := randomTensor[T](t, r, streamR, streamC), randomTensor[T](t, r, streamR, streamC), randomTensor[T](t, r, streamR, streamC)
 	x, y, z := expr.Of(a), expr.Of(b), expr.Of(c)
-	row := expr.Of(randomTensor[T](t, r, 1, C))
+	row := expr.Of(randomTensor[T](t, r, 1, streamC))
 	cases := map[string]expr.Expr[T]{
-		"add":         x.Add(y),
-		"scalar left": expr.Scalar(T(3)).Sub(y),
-		"sqrt":        x.Abs().Sqrt(),
-		"fused":       x.Mul(y).Add(z),
-		"W3":          x.Mul(y).Add(z).Mul(x.Sub(y)).Div(z.AddScalar(1.5)),
-		"row":         x.Mul(row),
-		"exp":         x.Exp().Add(y), // a Go kernel before the streamed one
+		"add":             x.Add(y),
+		"scalar left":     expr.Scalar(T(3)).Sub(y),
+		"add scalar left": expr.Scalar(T(3)).Add(y),
+		"mul scalar left": expr.Scalar(T(3)).Mul(y),
+		"sqrt":            x.Abs().Sqrt(),
+		"fused":           x.Mul(y).Add(z),
+		"fused right":     z.Add(x.Mul(y)),
+		"fused right mul": z.Mul(x.Sub(y)),
+		"fused scalar":    z.Add(x.MulScalar(1.5)),
+		"W3":              x.Mul(y).Add(z).Mul(x.Sub(y)).Div(z.AddScalar(1.5)),
+		"row":             x.Mul(row),
+		"exp":             x.Exp().Add(y), // a Go kernel before the streamed one
 	}
+	streamingMatches(t, cases)
+
+	// In place: a = a*b + c reads a's lines anyway.
+	defer exec.SetStreamBytes(0)()
+	var plan bytes.Buffer
+	own := a.Clone()
+	ex := exec.New(exec.Debug(&plan))
+	defer ex.Close()
+	require.NoError(t, exec.EvalToWith(ex, own, expr.Of(own).Mul(y).Add(z)))
+	assert.NotContains(t, plan.String(), "streaming stores", "in place")
+	assert.True(t, strings.Contains(plan.String(), "(direct)"), plan.String())
+	for i, v := range own.Values() {
+		want := T(T(a.Values()[i]*b.Values()[i]) + c.Values()[i])
+		require.True(t, sameValue(want, v), fmt.Sprint("in place, element ", i))
+	}
+}
+
+// testStreamingIntStores is testStreamingStores for the integer loops: add
+// and sub, and mul for the 16- and 32-bit types, with either operand a
+// scalar.
+func testStreamingIntStores[T dtype.Integer](t *testing.T) {
+	r := newRand(64)
+	x, y := expr.Of(randomTensor[T](t, r, streamR, streamC)), expr.Of(randomTensor[T](t, r, streamR, streamC))
+	s := expr.Scalar(^T(0) - 2)
+	cases := map[string]expr.Expr[T]{
+		"add": x.Add(y), "add scalar right": x.Add(s), "add scalar left": s.Add(y),
+		"sub": x.Sub(y), "sub scalar right": x.Sub(s), "sub scalar left": s.Sub(y),
+	}
+	if size := dtype.Of[T]().Size(); size == 2 || size == 4 {
+		cases["mul"], cases["mul scalar right"], cases["mul scalar left"] = x.Mul(y), x.Mul(s), s.Mul(y)
+	}
+	streamingMatches(t, cases)
+}
+
+// streamingMatches evaluates each case into destinations at every
+// alignment, with streaming stores and without, and requires the same
+// bits, and the streaming plan to say it streams.
+func streamingMatches[T dtype.Elem](t *testing.T, cases map[string]expr.Expr[T]) {
+	const R, C = streamR, streamC
 	eval := func(stream bool, name string, e expr.Expr[T], off int) ([]T, string) {
 		if stream {
 			defer exec.SetStreamBytes(0)()
@@ -67,20 +120,6 @@ func testStreamingStores[T dtype.Float](t *testing.T) {
 				}
 			}
 		}
-	}
-
-	// In place: a = a*b + c reads a's lines anyway.
-	defer exec.SetStreamBytes(0)()
-	var plan bytes.Buffer
-	own := a.Clone()
-	ex := exec.New(exec.Debug(&plan))
-	defer ex.Close()
-	require.NoError(t, exec.EvalToWith(ex, own, expr.Of(own).Mul(y).Add(z)))
-	assert.NotContains(t, plan.String(), "streaming stores", "in place")
-	assert.True(t, strings.Contains(plan.String(), "(direct)"), plan.String())
-	for i, v := range own.Values() {
-		want := T(T(a.Values()[i]*b.Values()[i]) + c.Values()[i])
-		require.True(t, sameValue(want, v), fmt.Sprint("in place, element ", i))
 	}
 }
 
