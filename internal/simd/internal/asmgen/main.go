@@ -48,8 +48,9 @@ var elems = []elem{
 }
 
 // intElems have add and sub loops, and mul for the 16- and 32-bit ones
-// (AVX2 has no 8- or 64-bit multiply), in the binary forms only. The 8- and
-// 16-bit ones move single elements with VPINSR/VPEXTR (see tailLoad).
+// (AVX2 has no 8- or 64-bit multiply), in the binary forms only; the
+// unsigned ones run their signed twins' (signedTwin). The 8- and 16-bit
+// ones move single elements with VPINSR/VPEXTR (see tailLoad).
 var intElems = []elem{
 	{"int64", "I64", 8, 4, "PD", "SD", "VBROADCASTSD", "Q", 64, true},
 	{"uint64", "U64", 8, 4, "PD", "SD", "VBROADCASTSD", "Q", 64, true},
