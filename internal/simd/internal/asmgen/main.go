@@ -176,9 +176,9 @@ func signedTwin(e elem) (elem, bool) {
 	return elem{}, false
 }
 
-// twinOf returns the kernel and element type whose loop k of e runs: k and
-// e themselves when own, else e's signed twin and the kernel k.runs names
-// (ks is k's list).
+// twinOf returns the kernel and element type whose loop k of e runs (ks is
+// k's list): k and e themselves when own, else the kernel k.runs names if
+// set, for e's signed twin if e is unsigned.
 func twinOf(ks []kernel, k kernel, e elem) (loop kernel, le elem, own bool) {
 	loop, le, own = k, e, true
 	if s, ok := signedTwin(e); ok {
