@@ -132,7 +132,7 @@ func Eigh[T Float](a expr.Expr[T], opts ...Option) (w, v *tensor.Tensor[T], err 
 		}
 		m := s.mat(i)
 		work := make([]float64, 64*n)
-		if !lapack64.Syev(lapack.EVCompute, blas64.Symmetric{Uplo: uplo, N: n, Stride: n, Data: m}, ws[i*n:(i+1)*n], work, len(work)) {
+		if !finiteTriangle(m, n, c.upper) || !lapack64.Syev(lapack.EVCompute, blas64.Symmetric{Uplo: uplo, N: n, Stride: n, Data: m}, ws[i*n:(i+1)*n], work, len(work)) {
 			return &ConvergenceError{Op: op, Batch: unravel(i, s.batch)}
 		}
 		normalizeColumns(m, n, n, nil, 0)
@@ -183,6 +183,9 @@ func svdOf(a []float64, m, n int, u, s, vt []float64) bool {
 	k := min(m, n)
 	if k == 0 {
 		return true
+	}
+	if !finite(a) {
+		return false
 	}
 	job := lapack.SVDStore
 	if u == nil {
@@ -281,4 +284,29 @@ func SVDVals[T Float](a expr.Expr[T], opts ...Option) (*tensor.Tensor[T], error)
 		return nil, err
 	}
 	return result[T](d.s, with(st.batch, d.k)...)
+}
+
+// finite reports whether a holds neither NaN nor an infinity.
+func finite(a []float64) bool {
+	for _, v := range a {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// finiteTriangle reports whether the lower (or upper) triangle of the n×n
+// matrix a holds neither NaN nor an infinity.
+func finiteTriangle(a []float64, n int, upper bool) bool {
+	for r := range n {
+		lo, hi := 0, r+1
+		if upper {
+			lo, hi = r, n
+		}
+		if !finite(a[r*n+lo : r*n+hi]) {
+			return false
+		}
+	}
+	return true
 }

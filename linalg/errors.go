@@ -1,6 +1,6 @@
 package linalg
 
-import "fmt"
+import "github.com/tensorplay/tensorplay/tensor"
 
 // SingularError reports a matrix that is exactly singular (an LU pivot is
 // zero), which Solve and Inv refuse. Batch is the matrix's index among the
@@ -30,9 +30,9 @@ func (e *NotPositiveDefiniteError) Error() string {
 }
 
 // ConvergenceError reports an iterative decomposition (Eigh, SVD and the
-// functions built on the SVD) that LAPACK could not bring to convergence,
-// which happens for inputs holding NaN or infinities. Batch is as in
-// SingularError.
+// functions built on the SVD) that cannot converge: the matrix holds NaN or
+// an infinity (NumPy's "SVD did not converge"), or LAPACK gave up. Batch is
+// as in SingularError.
 type ConvergenceError struct {
 	Op    string
 	Batch []int
@@ -48,5 +48,5 @@ func matrixAt(batch []int) string {
 	if len(batch) == 0 {
 		return "the matrix"
 	}
-	return fmt.Sprintf("the matrix at batch index %v", batch)
+	return "the matrix at batch index " + tensor.Shape(batch).String()
 }
