@@ -4,8 +4,9 @@ import "github.com/tensorplay/tensorplay/tensor"
 
 // SingularError reports a matrix that is exactly singular (an LU pivot is
 // zero), which Solve and Inv refuse. Batch is the matrix's index among the
-// batch axes of the (broadcast) input, empty for a single matrix; when
-// several matrices are singular it names the first in row-major order.
+// batch axes of its input (a, for Solve), empty for a single matrix; when
+// several matrices are singular it names the first in row-major order,
+// whatever the number of workers.
 type SingularError struct {
 	Op    string // the function, e.g. "linalg.Inv"
 	Batch []int

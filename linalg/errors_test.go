@@ -32,6 +32,11 @@ func TestErrors(t *testing.T) {
 			_, err := linalg.Solve(leaf[float64]([]float64{1, 2, 2, 4}, 2, 2), leaf[float64]([]float64{1, 1}, 2))
 			return err
 		}, new(*linalg.SingularError), "linalg.Solve: the matrix is singular"},
+		{"solve broadcast singular", func() error {
+			a := leaf[float64]([]float64{1, 0, 0, 1, 1, 2, 2, 4}, 2, 1, 2, 2)
+			_, err := linalg.Solve(a, leaf[float64](make([]float64, 12), 1, 3, 2, 2))
+			return err
+		}, new(*linalg.SingularError), "linalg.Solve: the matrix at batch index [1, 0] is singular"},
 		{"cholesky not PD", func() error { _, err := linalg.Cholesky(notPD); return err },
 			new(*linalg.NotPositiveDefiniteError), "linalg.Cholesky: the matrix at batch index [1] is not positive definite"},
 		{"inv not square", func() error { _, err := linalg.Inv(rect); return err },

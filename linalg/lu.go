@@ -21,8 +21,9 @@ func general(rows, cols int, data []float64) blas64.General {
 // torch.linalg.solve), by LU factorization with partial pivoting (LAPACK
 // getrf/getrs). a is [..., n, n]; b is a stack of vectors [..., n] when it
 // has one dimension fewer than a (NumPy 1.24's rule), else of matrices
-// [..., n, k]. The batch axes broadcast as matmul's do. An exactly singular
-// matrix (a zero pivot) is a *SingularError.
+// [..., n, k]. The batch axes broadcast as matmul's do; each matrix of a
+// is factorized once. An exactly singular matrix (a zero pivot) is a
+// *SingularError whose Batch indexes a's own batch axes.
 func Solve[T Float](a, b expr.Expr[T], opts ...Option) (*tensor.Tensor[T], error) {
 	const op = "linalg.Solve"
 	c := options(opts)
@@ -42,19 +43,26 @@ func Solve[T Float](a, b expr.Expr[T], opts ...Option) (*tensor.Tensor[T], error
 	if err != nil {
 		return nil, err
 	}
+	// Factorize each matrix of a once, however many right-hand sides share it.
+	pivots := make([][]int, sa.count())
+	err = c.each(op, sa.batch, n*n*n, func(j int) error {
+		pivots[j] = make([]int, n)
+		if n > 0 && !lapack64.Getrf(general(n, n, sa.mat(j)), pivots[j]) {
+			return &SingularError{Op: op, Batch: unravel(j, sa.batch)}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
 	out := make([]float64, numel(batch)*n*k)
-	err = c.each(op, batch, n*n*n+n*n*k, func(i int) error {
+	err = c.each(op, batch, n*n*k, func(i int) error {
 		if n == 0 || k == 0 {
 			return nil
 		}
-		lu := append([]float64(nil), sa.mat(ia[i])...)
-		ipiv := make([]int, n)
-		if !lapack64.Getrf(general(n, n, lu), ipiv) {
-			return &SingularError{Op: op, Batch: unravel(i, batch)}
-		}
 		x := out[i*n*k : (i+1)*n*k]
 		copy(x, sb.mat(ib[i]))
-		lapack64.Getrs(blas.NoTrans, general(n, n, lu), general(n, k, x), ipiv)
+		lapack64.Getrs(blas.NoTrans, general(n, n, sa.mat(ia[i])), general(n, k, x), pivots[ia[i]])
 		return nil
 	})
 	if err != nil {
