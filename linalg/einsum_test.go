@@ -113,6 +113,10 @@ func TestEinsumAgainstLoops(t *testing.T) {
 		{"...ii->...i", "xii->xi", [][]int{{2, 3, 3}}},
 		{"i...i", "ixi->x", [][]int{{3, 2, 3}}},
 		{" ij , jk -> ik ", "ij,jk->ik", [][]int{{2, 3}, {3, 4}}},
+		{"ij...,jk...->ik...", "ijx,jkx->ikx", [][]int{{2, 3, 2}, {3, 4, 2}}},
+		{"...,...->...", "xy,y->xy", [][]int{{2, 3}, {3}}},
+		{"i...,i...", "ixy,iy->xy", [][]int{{2, 3, 2}, {2, 2}}},
+		{"bij,bjk->bik", "", [][]int{{3, 2, 1}, {1, 4, 2}}},
 	}
 	for _, c := range cases {
 		t.Run(c.spec, func(t *testing.T) {
