@@ -35,7 +35,7 @@ func syntheticReport() *Report {
 	}
 	for i := range r.Rows {
 		if r.Rows[i].Err == "" {
-			r.Rows[i].derive(16)
+			r.Rows[i].derive(16, nil)
 		}
 	}
 	return r
