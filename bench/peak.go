@@ -98,7 +98,7 @@ var fmaSink float64
 // the best of reps runs of about 20 ms each (the best, not the median: a
 // peak is what the units can do, and load only slows them).
 func measurePeak(goroutines, reps int) *Peak {
-	const rounds = 1 << 20 // 12M FMAs: about 3 ms at 4 GFMA/s
+	const rounds = 1 << 20           // 12M FMAs: about 3 ms at 4 GFMA/s
 	fmaSink += fmaLoop(rounds/16, 1) // warm up
 	best := time.Duration(math.MaxInt64)
 	for range max(reps, 3) {

@@ -185,7 +185,7 @@ func jacobiCase(n int) func(Params) (*Case, error) {
 			},
 			Check: func() error { return checkClose("u", u, refJacobi(u0, n), 1e-14, 0) },
 			Bytes: bytes, Flops: flops,
-			Peer:  &PeerCase{Pipeline: "jacobi", Inputs: []PeerInput{{"u", u}}, Outputs: outputs(u)},
+			Peer: &PeerCase{Pipeline: "jacobi", Inputs: []PeerInput{{"u", u}}, Outputs: outputs(u)},
 		}, nil
 	}
 }

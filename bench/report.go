@@ -37,7 +37,7 @@ type Report struct {
 	// PeerInfo lists the peers of the run (NumPy, PyTorch): version and
 	// BLAS, or why each was skipped. Empty when peers were not asked for.
 	PeerInfo []PeerInfo `json:"peers,omitempty"`
-	Rows   []Row   `json:"rows"`
+	Rows     []Row      `json:"rows"`
 	// Baseline names the report Compare compared this one against.
 	Baseline string `json:"baseline,omitempty"`
 }
