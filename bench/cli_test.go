@@ -152,7 +152,7 @@ func TestMainFormatsAndOutputFile(t *testing.T) {
 			b, err := os.ReadFile(out)
 			require.NoError(t, err)
 			assert.Contains(t, string(b), "fake")
-			assert.Contains(t, stdout.String(), "workload  computation", "the table still goes to stdout")
+			assert.Contains(t, stdout.String(), "workload  shape", "the table still goes to stdout")
 		})
 	}
 }

@@ -138,7 +138,7 @@ func Run(o Options, ws ...Workload) (*Report, error) {
 	var jobs []*peerJob
 	if !o.NoProbe {
 		setSide("probe")
-		rep.Peak = measurePeak(o.Workers, o.Warmup+3)
+		rep.Peak = measurePeak(o.Workers, 30)
 	}
 	for si, size := range o.Sizes {
 		if !o.NoProbe {

@@ -20,7 +20,7 @@ func Standard() []Workload {
 		{"W10/-1", "sum(x, -1)", MemoryBound, w10Rows, "", false},
 		{"W10/0", "sum(x, 0)", MemoryBound, w10Cols, "", false},
 		{"W10/all", "sum(x)", MemoryBound, w10All, "", false},
-		{"W11/f64", "matmul f64 vs mat.Dense.Mul", ComputeBound, w11F64, "", false},
+		{"W11/f64", "matmul f64 vs blas64.Gemm", ComputeBound, w11F64, "", false},
 		{"W11/f32", "matmul f32 vs blas32.Gemm", ComputeBound, w11F32, "", false},
 		{"W12/W2", "a*b+c f32", MemoryBound, w2[float32], "", false},
 		{"W12/W4", "exp(a)*sin(b)+sqrt(abs(c)) f32", ComputeBound, w4[float32], "", false},

@@ -44,7 +44,7 @@ def blas_libraries():
                     continue
                 path = parts[5]
                 base = os.path.basename(path).lower()
-                if ("blas" in base or "mkl" in base or "lapack" in base) and path not in found:
+                if ("blas" in base or "mkl" in base) and path not in found:
                     found.append(path)
     except OSError:
         return []
