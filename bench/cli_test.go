@@ -120,7 +120,7 @@ func TestMainRunFailures(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no workload matches", []string{"-run", "nothing"}, `no workload matches -run "nothing"`},
+		{"no workload matches", []string{"-run", "nothing"}, `no workload of -suite standard matches -run "nothing"`},
 		{"compare file missing", []string{"-compare", filepath.Join(dir, "none.json")}, "-compare: open"},
 		{"compare file not JSON", []string{"-compare", notJSON}, "reading report"},
 		{"output in a missing directory", []string{"-o", filepath.Join(dir, "no", "such", "x.json")}, "-o: open"},
