@@ -84,7 +84,7 @@ func peerLines(r *Report, prefix string) []string {
 			out = append(out, fmt.Sprintf("%s%s: skipped: %s", prefix, p.Name, p.Skipped))
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s%s: %s, %d threads, BLAS %s", prefix, p.Name, p.Version, p.Threads, p.BLAS))
+		out = append(out, fmt.Sprintf("%s%s: %s, %d threads, BLAS:\n%s  %s", prefix, p.Name, p.Version, p.Threads, prefix, p.BLAS))
 	}
 	for _, row := range r.Rows {
 		for _, pr := range row.Peers {

@@ -10,8 +10,8 @@ import (
 
 // sumCase sets up a sum of a Side(p.Size)-square float64 matrix over axes
 // (none: every axis) into a preallocated output of outLen elements, with a
-// hand loop that writes hand.
-func sumCase(p Params, axes []int, outLen func(n int) int, kernel func(x, hand []float64, n, workers int)) (*Case, error) {
+// hand loop that writes hand; peer names the peer scripts' function.
+func sumCase(p Params, peer string, axes []int, outLen func(n int) int, kernel func(x, hand []float64, n, workers int)) (*Case, error) {
 	n := Side(p.Size)
 	x, err := tensor.Rand[float64](p.Seed, n, n)
 	if err != nil {
@@ -36,12 +36,13 @@ func sumCase(p Params, axes []int, outLen func(n int) int, kernel func(x, hand [
 		Check: func() error { return AllClose(out.Data(), hand, 1e-12*float64(n), 0) },
 		Bytes: 8 * int64(n*n+m),
 		Flops: int64(n * n),
+		Peer:  &PeerCase{Pipeline: peer, Inputs: []PeerInput{{"x", x}}, Outputs: outputs(out)},
 	}, nil
 }
 
 // w10Rows is sum(x, -1): each goroutine sums whole rows.
 func w10Rows(p Params) (*Case, error) {
-	return sumCase(p, []int{-1}, func(n int) int { return n }, func(x, hand []float64, n, workers int) {
+	return sumCase(p, "w10_rows", []int{-1}, func(n int) int { return n }, func(x, hand []float64, n, workers int) {
 		parallelFor(workers, n, 1, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				hand[i] = sum8(x[i*n : (i+1)*n])
@@ -55,7 +56,7 @@ func w10Rows(p Params) (*Case, error) {
 // its accumulators (half the time of one row per pass on 1000², as the
 // accumulators' loads and stores no longer dominate).
 func w10Cols(p Params) (*Case, error) {
-	return sumCase(p, []int{0}, func(n int) int { return n }, func(x, hand []float64, n, workers int) {
+	return sumCase(p, "w10_cols", []int{0}, func(n int) int { return n }, func(x, hand []float64, n, workers int) {
 		parallelFor(workers, n, cacheLine, func(lo, hi int) {
 			acc := hand[lo:hi]
 			clear(acc)
@@ -81,7 +82,7 @@ func w10Cols(p Params) (*Case, error) {
 
 // w10All is sum(x): per-goroutine partial sums added in order.
 func w10All(p Params) (*Case, error) {
-	return sumCase(p, nil, func(int) int { return 1 }, func(x, hand []float64, n, workers int) {
+	return sumCase(p, "w10_all", nil, func(int) int { return 1 }, func(x, hand []float64, n, workers int) {
 		parts := make([]float64, max(workers, 1))
 		chunk := (n*n + len(parts) - 1) / len(parts)
 		parallelFor(workers, n*n, chunk, func(lo, hi int) {

@@ -208,7 +208,83 @@ class LayerNormGELU:
         return [self.out]
 
 
+class Standard:
+    """The standard rows W1-W10 in NumPy's out= forms: into preallocated
+    arrays, one ufunc call per op, a scratch array where the chain needs
+    one (the fastest NumPy a user writes without numexpr)."""
+
+    def __init__(self, t, p):
+        self.t = t
+        self.out = np.empty(self.shape(t), dtype=t["a" if "a" in t else "x"].dtype)
+        self.tmp = np.empty_like(self.out)
+
+    def outputs(self):
+        return [self.out]
+
+
+def standard(shape, step):
+    return type("W", (Standard,), {"shape": staticmethod(shape), "step": step})
+
+
+def _same(t):
+    return t["a"].shape
+
+
+def _outer(t):
+    return (t["a"].shape[0], t["b"].shape[1])
+
+
+def _w3(s):
+    a, b, c, o, t = s.t["a"], s.t["b"], s.t["c"], s.out, s.tmp
+    np.multiply(a, b, out=o)
+    o += c
+    np.subtract(a, b, out=t)
+    o *= t
+    np.add(c, 1.5, out=t)
+    o /= t
+
+
+def _w4(s):
+    a, b, c, o, t = s.t["a"], s.t["b"], s.t["c"], s.out, s.tmp
+    np.exp(a, out=o)
+    np.sin(b, out=t)
+    o *= t
+    np.abs(c, out=t)
+    np.sqrt(t, out=t)
+    o += t
+
+
+class InPlaceAdd:
+    """W8: a += b."""
+
+    def __init__(self, t, p):
+        self.a, self.b = t["a"], t["b"]
+
+    def step(self):
+        self.a += self.b
+
+    def outputs(self):
+        return [self.a]
+
+
+STANDARD = {
+    "w1": standard(_same, lambda s: np.add(s.t["a"], s.t["b"], out=s.out)),
+    "w2": standard(_same, lambda s: (np.multiply(s.t["a"], s.t["b"], out=s.out), np.add(s.out, s.t["c"], out=s.out))),
+    "w3": standard(_same, _w3),
+    "w4": standard(_same, _w4),
+    "w5": standard(_same, lambda s: np.add(s.t["a"], s.t["b"], out=s.out)),
+    "w6": standard(_same, lambda s: np.add(s.t["a"], s.t["b"], out=s.out)),
+    "w7": standard(_outer, lambda s: np.multiply(s.t["a"], s.t["b"], out=s.out)),
+    "w8": InPlaceAdd,
+    "w9": standard(_same, lambda s: np.add(s.t["a"], s.t["b"].T, out=s.out)),
+    "w10_rows": standard(lambda t: t["x"].shape[:1], lambda s: np.sum(s.t["x"], axis=-1, out=s.out)),
+    "w10_cols": standard(lambda t: t["x"].shape[1:], lambda s: np.sum(s.t["x"], axis=0, out=s.out)),
+    "w10_all": standard(lambda t: (), lambda s: np.sum(s.t["x"], out=s.out)),
+}
+
+
 PIPELINES = {
+    **STANDARD,
     "matmul": MatMul,
     "xent": SoftmaxXent,
     "linreg": LinReg,

@@ -168,7 +168,84 @@ class LayerNormGELU:
         return [self.out.numpy()]
 
 
+class Standard:
+    """The standard rows W1-W10 in PyTorch's out= forms (see peer_numpy.py)."""
+
+    def __init__(self, t, p):
+        self.t = t
+        self.out = torch.empty(self.shape(t), dtype=t["a" if "a" in t else "x"].dtype)
+        self.tmp = torch.empty_like(self.out)
+
+    def outputs(self):
+        return [self.out.numpy()]
+
+
+def standard(shape, step):
+    return type("W", (Standard,), {"shape": staticmethod(shape), "step": step})
+
+
+def _same(t):
+    return t["a"].shape
+
+
+def _outer(t):
+    return (t["a"].shape[0], t["b"].shape[1])
+
+
+def _w2(s):
+    torch.mul(s.t["a"], s.t["b"], out=s.out)
+    s.out += s.t["c"]
+
+
+def _w3(s):
+    a, b, c, o, t = s.t["a"], s.t["b"], s.t["c"], s.out, s.tmp
+    torch.mul(a, b, out=o)
+    o += c
+    torch.sub(a, b, out=t)
+    o *= t
+    torch.add(c, 1.5, out=t)
+    o /= t
+
+
+def _w4(s):
+    a, b, c, o, t = s.t["a"], s.t["b"], s.t["c"], s.out, s.tmp
+    torch.exp(a, out=o)
+    torch.sin(b, out=t)
+    o *= t
+    torch.abs(c, out=t)
+    torch.sqrt(t, out=t)
+    o += t
+
+
+class InPlaceAdd:
+    def __init__(self, t, p):
+        self.a, self.b = t["a"], t["b"]
+
+    def step(self):
+        self.a += self.b
+
+    def outputs(self):
+        return [self.a.numpy()]
+
+
+STANDARD = {
+    "w1": standard(_same, lambda s: torch.add(s.t["a"], s.t["b"], out=s.out)),
+    "w2": standard(_same, _w2),
+    "w3": standard(_same, _w3),
+    "w4": standard(_same, _w4),
+    "w5": standard(_same, lambda s: torch.add(s.t["a"], s.t["b"], out=s.out)),
+    "w6": standard(_same, lambda s: torch.add(s.t["a"], s.t["b"], out=s.out)),
+    "w7": standard(_outer, lambda s: torch.mul(s.t["a"], s.t["b"], out=s.out)),
+    "w8": InPlaceAdd,
+    "w9": standard(_same, lambda s: torch.add(s.t["a"], s.t["b"].T, out=s.out)),
+    "w10_rows": standard(lambda t: t["x"].shape[:1], lambda s: torch.sum(s.t["x"], dim=-1, out=s.out)),
+    "w10_cols": standard(lambda t: t["x"].shape[1:], lambda s: torch.sum(s.t["x"], dim=0, out=s.out)),
+    "w10_all": standard(lambda t: (), lambda s: torch.sum(s.t["x"], dim=(0, 1), out=s.out)),
+}
+
+
 PIPELINES = {
+    **STANDARD,
     "matmul": MatMul,
     "xent": SoftmaxXent,
     "linreg": LinReg,

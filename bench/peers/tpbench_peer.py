@@ -48,11 +48,9 @@ def blas_libraries():
                     found.append(path)
     except OSError:
         return []
-    out = []
-    for p in found:
-        real = os.path.realpath(p)
-        out.append(p if real == p else "%s -> %s" % (p, real))
-    return out
+    # An OpenBLAS or MKL that stands in for libblas.so.3 names itself; list it first.
+    found.sort(key=lambda p: 0 if ("openblas" in p.lower() or "mkl" in p.lower()) else 1)
+    return [os.path.realpath(p) for p in found]
 
 
 def load_inputs(np, job):
@@ -120,7 +118,7 @@ def main():
         return
     libs = blas_libraries()
     emit({"peer": args.peer, "version": version, "threads": args.threads,
-          "blas": "; ".join(libs) if libs else lib.blas_config()})
+          "blas": libs[0] if libs else lib.blas_config()})
     with open(args.jobs) as f:
         jobs = json.load(f)["jobs"]
     for job in jobs:
