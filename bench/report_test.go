@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/csv"
 	"strings"
-	"unicode/utf8"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -123,8 +123,8 @@ func TestWriteTable(t *testing.T) {
 	// Right-aligned columns end where their header ends.
 	assert.Equal(t, strings.Index(head, "median")+len("median"), strings.Index(w1, "2.000ms")+len("2.000ms"))
 	assert.Contains(t, w1, "12.00GB/s") // 24 MB / 2 ms
-	assert.Contains(t, w1, "75%")   // of 16 GB/s
-	assert.Contains(t, w1, "0.50x") // hand 1 ms vs 2 ms
+	assert.Contains(t, w1, "75%")       // of 16 GB/s
+	assert.Contains(t, w1, "0.50x")     // hand 1 ms vs 2 ms
 	assert.Regexp(t, `(?m)^bad .*refused`, out)
 	assert.Contains(t, out, "\nbad 1e6: refused: output differs")
 	assert.Regexp(t, `(?m)^triad +1e6 +2 +1.000ms +2.000ms +3.000ms +12.00$`, out)
