@@ -16,7 +16,9 @@ import (
 // MatMul returns the matmul suite (tpbench -suite matmul): square float32
 // and float64 products at n = 64 to 2048 and the skinny shapes of the
 // programs in Pipelines, each into a preallocated output, against gonum's
-// blas32/blas64 Gemm (the hand loop), the FMA peak and, with peers, NumPy.
+// blas32/blas64 Gemm (the hand loop), the FMA peak and, with peers, NumPy;
+// and relu(x@W+b) as one graph against the product and the elementwise
+// ops evaluated one after the other.
 func MatMul() []Workload {
 	var ws []Workload
 	add := func(name, desc string, setup func(Params) (*Case, error)) {
@@ -39,6 +41,7 @@ func MatMul() []Workload {
 		add("mm/f32/"+s.name, s.desc+" f32", mmSetup[float32](s.m, s.k, s.n))
 		add("mm/f64/"+s.name, s.desc+" f64", mmSetup[float64](s.m, s.k, s.n))
 	}
+	add("mm/epilogue", "relu(x@W+b) f32; hand: unfused", epilogueCase(1024, 784, 512))
 	return ws
 }
 
@@ -125,4 +128,48 @@ func mmShape(m, k, n int) string {
 		return fmt.Sprintf("%d³", n)
 	}
 	return fmt.Sprintf("%dx%dx%d", m, k, n)
+}
+
+// epilogueCase is relu(x@W + b) for x [m,k], W [k,n], b [n] in float32 as
+// one graph (with a fused epilogue, one pass over the product), against
+// the same arithmetic as two evaluations — the product into a tensor, then
+// relu(t + b) — in the hand column, so the ratio is the epilogue's gain.
+func epilogueCase(m, k, n int) func(Params) (*Case, error) {
+	return func(p Params) (*Case, error) {
+		x, err := tensor.Rand[float32](p.Seed, m, k)
+		if err != nil {
+			return nil, err
+		}
+		w, err := tensor.RandN[float32](p.Seed+1, k, n)
+		if err != nil {
+			return nil, err
+		}
+		b, err := tensor.RandN[float32](p.Seed+2, n)
+		if err != nil {
+			return nil, err
+		}
+		fused := expr.Of(x).MatMul(expr.Of(w)).Add(expr.Of(b)).Relu()
+		prod := expr.Of(x).MatMul(expr.Of(w))
+		out := tensor.Must(tensor.New[float32](m, n))
+		t := tensor.Must(tensor.New[float32](m, n))
+		split := tensor.Must(tensor.New[float32](m, n))
+		then := expr.Of(t).Add(expr.Of(b)).Relu()
+		bytes, flops := GraphCost(fused)
+		return &Case{
+			Shape:      mmShape(m, k, n),
+			Tensorplay: func() error { return exec.EvalToWith(p.Exec, out, fused) },
+			HandLoop: func() error {
+				if err := exec.EvalToWith(p.Exec, t, prod); err != nil {
+					return err
+				}
+				return exec.EvalToWith(p.Exec, split, then)
+			},
+			Check:     func() error { return AllClose(out.Data(), split.Data(), 0, 0) },
+			Bytes:     bytes,
+			Flops:     flops,
+			PeakDType: dtype.Float32,
+			Peer: &PeerCase{Pipeline: "linear_relu", Inputs: []PeerInput{{"x", x}, {"W", w}, {"b", b}},
+				Outputs: outputs(out)},
+		}, nil
+	}
 }

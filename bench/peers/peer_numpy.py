@@ -208,6 +208,19 @@ class LayerNormGELU:
         return [self.out]
 
 
+class LinearReLU:
+    """relu(x @ W + b)."""
+
+    def __init__(self, t, p):
+        self.x, self.W, self.b = t["x"], t["W"], t["b"]
+
+    def step(self):
+        self.out = np.maximum(self.x @ self.W + self.b, 0)
+
+    def outputs(self):
+        return [self.out]
+
+
 class Standard:
     """The standard rows W1-W10 in NumPy's out= forms: into preallocated
     arrays, one ufunc call per op, a scratch array where the chain needs
@@ -286,6 +299,7 @@ STANDARD = {
 PIPELINES = {
     **STANDARD,
     "matmul": MatMul,
+    "linear_relu": LinearReLU,
     "xent": SoftmaxXent,
     "linreg": LinReg,
     "kmeans": KMeans,

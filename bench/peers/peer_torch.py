@@ -168,6 +168,17 @@ class LayerNormGELU:
         return [self.out.numpy()]
 
 
+class LinearReLU:
+    def __init__(self, t, p):
+        self.x, self.W, self.b = t["x"], t["W"], t["b"]
+
+    def step(self):
+        self.out = torch.relu(self.x @ self.W + self.b)
+
+    def outputs(self):
+        return [self.out.numpy()]
+
+
 class Standard:
     """The standard rows W1-W10 in PyTorch's out= forms (see peer_numpy.py)."""
 
@@ -247,6 +258,7 @@ STANDARD = {
 PIPELINES = {
     **STANDARD,
     "matmul": MatMul,
+    "linear_relu": LinearReLU,
     "xent": SoftmaxXent,
     "linreg": LinReg,
     "kmeans": KMeans,
