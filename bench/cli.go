@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,6 +43,10 @@ type config struct {
 	noProbe    bool
 	hugePages  bool
 	list       bool
+	suites     []string
+	python     string
+	peerLib    string
+	noPeers    bool
 }
 
 const usageText = `usage: %[1]s [flags]
@@ -49,12 +54,32 @@ const usageText = `usage: %[1]s [flags]
 %[1]s times tensorplay workloads next to hand-written Go loops over the same
 data and a STREAM-style bandwidth probe, all in one process, and prints a table.
 
+With NumPy importable by -python (and PyTorch), the rows that have a peer
+are also run in NumPy and PyTorch, on the same inputs, in a subprocess.
+
 Examples:
   %[1]s                                 # the standard set at 1e6 elements
   %[1]s -size 1e7 -run 'W[1-3]$'        # the issue's sizes, a subset
+  %[1]s -suite pipelines                # eight NumPy programs, against NumPy and PyTorch
+  %[1]s -suite matmul -peerlib /tmp/mm/ob   # products, NumPy on an OpenBLAS
   %[1]s -format json -o base.json       # save a run (the table still goes to stdout)
   %[1]s -compare base.json              # compare against it
   %[1]s -run W3 -profile cpu -profiledir prof
+
+Columns of the table (-format markdown prints every column, unabbreviated):
+  shape    the operands; a product's is m×k×n (n³ when square)
+  median   tensorplay's median time per run
+  rate     memory-bound rows: GB/s, bytes moved (inputs read once, outputs
+           written once) per second; compute-bound rows: GF/s, GFLOP/s (one
+           flop per element per op, 2mnk per product)
+  %%roof    memory-bound rows: %% of the probe's bandwidth; products: %% of
+           the FMA peak (measured math.FMA rate × SIMD lanes × 2)
+  hand     tensorplay's speed over the hand-written Go loop's (>1: faster)
+  numpy    tensorplay's speed over NumPy's (peer median / tensorplay median:
+           0.50x means tensorplay takes twice NumPy's time)
+  Δnp      the largest |NumPy - tensorplay| over the row's outputs
+  torch    the same against PyTorch; Δpt its largest difference
+  allocs   heap allocations per tensorplay run
 
 Flags:
 `
@@ -82,7 +107,11 @@ func newFlagSet(name string, stderr io.Writer, c *config) (*flag.FlagSet, func()
 	fs.Float64Var(&c.slack, "slack", DefaultSlack, "widen the baseline's min..max by this `fraction` before calling a change")
 	fs.BoolVar(&c.noProbe, "noprobe", false, "skip the bandwidth probe")
 	fs.BoolVar(&c.hugePages, "hugepages", tensor.HugePages(), "advise arrays of 4 MiB or more, on both sides, to use transparent huge pages (Linux; default: tensor.HugePages, TENSORPLAY_HUGEPAGES=1)")
-	fs.BoolVar(&c.list, "list", false, "list the workloads and exit")
+	fs.BoolVar(&c.list, "list", false, "list the workloads of -suite and exit")
+	suite := fs.String("suite", "standard", "the workload `sets` to run, comma-separated: standard, pipelines, matmul or all")
+	fs.StringVar(&c.python, "python", DefaultPython, "the `interpreter` that runs the NumPy and PyTorch peers")
+	fs.StringVar(&c.peerLib, "peerlib", "", "`dir`ectory with a BLAS (libblas.so.3, libopenblas*.so) for the peers, through LD_LIBRARY_PATH")
+	fs.BoolVar(&c.noPeers, "nopeers", false, "do not run the NumPy and PyTorch peers")
 	validate := func() error {
 		var err error
 		if c.run, err = regexp.Compile(*run); err != nil {
@@ -90,6 +119,9 @@ func newFlagSet(name string, stderr io.Writer, c *config) (*flag.FlagSet, func()
 		}
 		if c.sizes, err = parseSizes(*size); err != nil {
 			return fmt.Errorf("-size: %w", err)
+		}
+		if c.suites, err = parseSuites(*suite); err != nil {
+			return fmt.Errorf("-suite: %w", err)
 		}
 		c.format = Format(*format)
 		if !validFormat(c.format) {
@@ -139,6 +171,41 @@ func parseFlags(name string, args []string, stderr io.Writer) (*config, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// Suites are the values of tpbench -suite; "all" is every one of them.
+var Suites = []string{"standard", "pipelines", "matmul"}
+
+// parseSuites reads a comma-separated list of suites.
+func parseSuites(s string) ([]string, error) {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		switch {
+		case f == "all":
+			return Suites, nil
+		case slices.Contains(Suites, f):
+			out = append(out, f)
+		default:
+			return nil, fmt.Errorf("%q: want standard, pipelines, matmul or all", f)
+		}
+	}
+	return out, nil
+}
+
+// inSuites reports whether w belongs to one of suites; a workload with no
+// Suite is in the standard one.
+func inSuites(w Workload, suites []string) bool {
+	s := w.Suite
+	if s == "" {
+		s = "standard"
+	}
+	return slices.Contains(suites, s)
+}
+
+// All returns every workload tpbench knows: Standard, Pipelines and MatMul.
+func All() []Workload {
+	return slices.Concat(Standard(), Pipelines(), MatMul())
 }
 
 // parseSizes reads a comma-separated list of positive element counts,
@@ -219,6 +286,13 @@ func Main(args []string, stdout, stderr io.Writer, ws ...Workload) int {
 	if err != nil {
 		return ExitUsage
 	}
+	var inSuite []Workload
+	for _, w := range ws {
+		if inSuites(w, c.suites) {
+			inSuite = append(inSuite, w)
+		}
+	}
+	ws = inSuite
 	if c.list {
 		width := 0
 		for _, w := range ws {
@@ -241,7 +315,7 @@ func failf(stderr io.Writer, name, format string, args ...any) int {
 func execute(name string, c *config, stdout, stderr io.Writer, ws []Workload) int {
 	selected := selectRe(ws, c.run)
 	if len(selected) == 0 {
-		return failf(stderr, name, "no workload matches -run %q (see -list)", c.run)
+		return failf(stderr, name, "no workload of -suite %s matches -run %q (see -list)", strings.Join(c.suites, ","), c.run)
 	}
 	var base *Report
 	if c.compare != "" {
@@ -260,9 +334,13 @@ func execute(name string, c *config, stdout, stderr io.Writer, ws []Workload) in
 		return failf(stderr, name, "-profile: %v", err)
 	}
 	defer tensor.SetHugePages(tensor.SetHugePages(c.hugePages))
+	python := c.python
+	if c.noPeers {
+		python = ""
+	}
 	rep, err := Run(Options{
 		Sizes: c.sizes, MatMulN: c.matmul, Workers: c.workers, Reps: c.reps, Warmup: c.warmup,
-		Seed: c.seed, NoProbe: c.noProbe, Progress: stderr,
+		Seed: c.seed, NoProbe: c.noProbe, Progress: stderr, Python: python, PeerLib: c.peerLib,
 	}, selected...)
 	prof.stop()
 	if err != nil {

@@ -120,7 +120,7 @@ func TestMainRunFailures(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no workload matches", []string{"-run", "nothing"}, `no workload matches -run "nothing"`},
+		{"no workload matches", []string{"-run", "nothing"}, `no workload of -suite standard matches -run "nothing"`},
 		{"compare file missing", []string{"-compare", filepath.Join(dir, "none.json")}, "-compare: open"},
 		{"compare file not JSON", []string{"-compare", notJSON}, "reading report"},
 		{"output in a missing directory", []string{"-o", filepath.Join(dir, "no", "such", "x.json")}, "-o: open"},
@@ -152,7 +152,7 @@ func TestMainFormatsAndOutputFile(t *testing.T) {
 			b, err := os.ReadFile(out)
 			require.NoError(t, err)
 			assert.Contains(t, string(b), "fake")
-			assert.Contains(t, stdout.String(), "workload  computation", "the table still goes to stdout")
+			assert.Contains(t, stdout.String(), "workload  shape", "the table still goes to stdout")
 		})
 	}
 }

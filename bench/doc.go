@@ -1,8 +1,11 @@
 // Package bench times tensorplay pipelines against the two ceilings that
-// matter: the same computation written as a plain Go loop, and the memory
-// bandwidth a plain Go loop gets on this machine. It holds the standard
-// workloads W1–W14, the runner, the reports (table, CSV, JSON, Markdown),
-// charts, profiles and run-to-run comparison behind the tpbench command.
+// matter — the same computation written as a plain Go loop, and the memory
+// bandwidth (or, for products, the FMA peak) a plain Go loop gets on this
+// machine — and against NumPy and PyTorch running the same cases on the
+// same inputs (Peers). It holds the standard workloads W1–W14, the
+// pipelines suite of NumPy programs, the matmul suite, the runner, the
+// reports (table, CSV, JSON, Markdown), charts, profiles and run-to-run
+// comparison behind the tpbench command.
 //
 //	go run ./bench/cmd/tpbench               # the standard set, 1e6 elements
 //	go run ./bench/cmd/tpbench -size 1e7     # the sizes the issues quote
@@ -20,8 +23,20 @@
 // steady state: the plan is cached and nothing large is allocated. Hand
 // loops write into their own preallocated output with as many goroutines as
 // the executor has workers (one goroutine per worker per run, as a Go
-// programmer would write it). Matmul's hand loops are gonum's mat.Dense.Mul
-// and blas32.Gemm, which parallelize over GOMAXPROCS themselves.
+// programmer would write it), and as fast as plain Go gets (the sums use
+// eight accumulators). Matmul's hand loops are gonum's blas64 and blas32
+// Gemm, which parallelize over GOMAXPROCS themselves.
+//
+// # Peers
+//
+// A Case with a PeerCase is rerun by NumPy and PyTorch: its inputs are
+// written as .npy files before tensorplay's first run, tensorplay's outputs
+// of that run beside them, and after the last row one Python process per
+// peer (Options.Python) runs the scripts of bench/peers, embedded in the
+// package, over every such row. A row reports each peer's median, the speed
+// ratio and the largest difference from tensorplay's outputs. A peer that
+// cannot be imported is skipped with its reason; no row is refused for a
+// peer.
 //
 // # Invariants
 //

@@ -65,7 +65,7 @@ func ExampleMain() {
 	// W10/-1       memory  sum(x, -1)
 	// W10/0        memory  sum(x, 0)
 	// W10/all      memory  sum(x)
-	// W11/f64      compute matmul f64 vs mat.Dense.Mul
+	// W11/f64      compute matmul f64 vs blas64.Gemm
 	// W11/f32      compute matmul f32 vs blas32.Gemm
 	// W12/W2       memory  a*b+c f32
 	// W12/W4       compute exp(a)*sin(b)+sqrt(abs(c)) f32

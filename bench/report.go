@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/internal/nilarg"
 )
 
@@ -31,7 +32,12 @@ type Report struct {
 	// them, advised or not.
 	THP    string  `json:"thp,omitempty"`
 	Probes []Probe `json:"probes,omitempty"`
-	Rows   []Row   `json:"rows"`
+	// Peak is the FMA probe's floating-point peak (nil with -noprobe).
+	Peak *Peak `json:"peak,omitempty"`
+	// PeerInfo lists the peers of the run (NumPy, PyTorch): version and
+	// BLAS, or why each was skipped. Empty when peers were not asked for.
+	PeerInfo []PeerInfo `json:"peers,omitempty"`
+	Rows     []Row      `json:"rows"`
 	// Baseline names the report Compare compared this one against.
 	Baseline string `json:"baseline,omitempty"`
 }
@@ -65,6 +71,13 @@ type Row struct {
 	// PctBandwidth is 100·GBps/BandwidthGBps, for memory-bound rows only.
 	BandwidthGBps float64 `json:"bandwidth_gbps,omitempty"`
 	PctBandwidth  float64 `json:"pct_bandwidth,omitempty"`
+	// PctPeak is 100·GFLOPs over the probe's FMA peak for the row's element
+	// type, for rows whose flops are multiply-adds (matmul).
+	PctPeak float64 `json:"pct_peak,omitempty"`
+
+	// Peers has one result per peer that ran (NumPy, PyTorch), for rows
+	// whose case has a PeerCase.
+	Peers []PeerResult `json:"peers,omitempty"`
 
 	// Err is why the row was refused: a setup or run error, or outputs that
 	// disagree with the hand loop.
@@ -72,11 +85,24 @@ type Row struct {
 
 	// Change is set by Compare: how this row moved against a baseline run.
 	Change *Change `json:"change,omitempty"`
+
+	peakDType dtype.DType // Case.PeakDType
 }
 
-// derive fills in the throughputs, the ratio and the bandwidth share from
-// the timings; bw is the probe bandwidth for the row (0 if none).
-func (r *Row) derive(bw float64) {
+// Peer returns the row's result for peer, or nil.
+func (r *Row) Peer(peer string) *PeerResult {
+	for i := range r.Peers {
+		if r.Peers[i].Peer == peer {
+			return &r.Peers[i]
+		}
+	}
+	return nil
+}
+
+// derive fills in the throughputs, the ratio and the bandwidth and peak
+// shares from the timings; bw is the probe bandwidth for the row (0 if
+// none), peak the FMA probe (nil if none).
+func (r *Row) derive(bw float64, peak *Peak) {
 	r.GBps = GBps(r.Bytes, r.Tensorplay.Median)
 	r.GFLOPs = GFLOPs(r.Flops, r.Tensorplay.Median)
 	r.HandGBps, r.Ratio = 0, 0
@@ -88,6 +114,10 @@ func (r *Row) derive(bw float64) {
 	if r.Bound == MemoryBound && bw > 0 {
 		r.BandwidthGBps = bw
 		r.PctBandwidth = 100 * r.GBps / bw
+	}
+	r.PctPeak = 0
+	if p := peak.GFLOPs(r.peakDType); p > 0 {
+		r.PctPeak = 100 * r.GFLOPs / p
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"runtime/pprof"
 	"time"
@@ -44,6 +45,18 @@ type Options struct {
 	// has taken longer than ProgressAfter (default 3s).
 	Progress      io.Writer
 	ProgressAfter time.Duration
+	// Python, when set, is the interpreter that runs the peer scripts
+	// (NumPy, PyTorch) over every row whose case has a Peer; tpbench sets
+	// DefaultPython. Empty: no peers.
+	Python string
+	// PeerLib, when set, is a directory searched for a BLAS shared library
+	// (libblas.so.3, libopenblas*.so) that the peers load through
+	// LD_LIBRARY_PATH in place of their own.
+	PeerLib string
+	// PeerBudget bounds the time a peer spends timing one row (default
+	// 10s): it stops after that many seconds of timed runs, and always does
+	// at least three.
+	PeerBudget time.Duration
 }
 
 func (o *Options) defaults() error {
@@ -75,6 +88,9 @@ func (o *Options) defaults() error {
 	}
 	if o.ProgressAfter == 0 {
 		o.ProgressAfter = 3 * time.Second
+	}
+	if o.PeerBudget == 0 {
+		o.PeerBudget = 10 * time.Second
 	}
 	switch {
 	case o.MatMulN < 1:
@@ -115,9 +131,16 @@ func Run(o Options, ws ...Workload) (*Report, error) {
 		Warmup:     o.Warmup,
 		Reps:       o.Reps,
 	}
-	prog := progress{w: o.Progress, after: o.ProgressAfter, start: time.Now(), total: len(ws) * len(o.Sizes)}
+	prog := progress{w: o.Progress, after: o.ProgressAfter, start: time.Now(), total: countRows(ws, len(o.Sizes))}
 	defer pprof.SetGoroutineLabels(context.Background())
-	for _, size := range o.Sizes {
+	pr, cleanup := newPeerRun(&o, rep)
+	defer cleanup()
+	var jobs []*peerJob
+	if !o.NoProbe {
+		setSide("probe")
+		rep.Peak = measurePeak(o.Workers, 30)
+	}
+	for si, size := range o.Sizes {
 		if !o.NoProbe {
 			setSide("probe")
 			probes := measureBandwidth(size, o.Workers, o.Warmup, o.Reps)
@@ -126,20 +149,75 @@ func Run(o Options, ws ...Workload) (*Report, error) {
 		}
 		bw := bandwidth(rep.Probes, size, o.Workers)
 		for _, w := range ws {
-			row := runRow(w, size, o)
+			if w.Fixed && si > 0 {
+				continue
+			}
+			row, job := runRow(w, size, o, pr, len(rep.Rows))
 			if row.Err == "" {
-				row.derive(bw)
+				row.derive(bw, rep.Peak)
+			} else {
+				job = nil
+			}
+			if job != nil {
+				jobs = append(jobs, job)
 			}
 			rep.Rows = append(rep.Rows, row)
 			prog.step(fmt.Sprintf("%s %s %s", w.Name, w.Description, row.Shape), true)
 		}
 	}
 	rep.HugePages = tensor.HugePages() // after: a refusal during the run turned it off
+	if pr != nil && len(jobs) > 0 {
+		prog.step(fmt.Sprintf("peers: %d rows to run in NumPy and PyTorch", len(jobs)), false)
+		runPeers(pr, jobs, rep)
+	}
 	return rep, nil
 }
 
-// runRow sets w up at size and measures it.
-func runRow(w Workload, size int, o Options) Row {
+// countRows is the number of rows ws make at n sizes.
+func countRows(ws []Workload, n int) int {
+	rows := 0
+	for _, w := range ws {
+		if w.Fixed {
+			rows++
+		} else {
+			rows += n
+		}
+	}
+	return rows
+}
+
+// newPeerRun prepares the peers of a run: nil when o has no Python. The
+// cleanup removes the directory of the peers' files.
+func newPeerRun(o *Options, rep *Report) (*peerRun, func()) {
+	if o.Python == "" {
+		return nil, func() {}
+	}
+	skip := func(reason string) (*peerRun, func()) {
+		for _, p := range Peers {
+			rep.PeerInfo = append(rep.PeerInfo, PeerInfo{Name: p, Skipped: reason})
+		}
+		return nil, func() {}
+	}
+	pr := &peerRun{python: o.Python, threads: o.Workers, warmup: o.Warmup, reps: o.Reps, budget: o.PeerBudget}
+	if o.PeerLib != "" {
+		dirs, err := findBLASDirs(o.PeerLib)
+		if err != nil {
+			return skip("-peerlib: " + err.Error())
+		}
+		pr.libDirs = dirs
+	}
+	root, err := os.MkdirTemp("", "tpbench-peers-")
+	if err != nil {
+		return skip(err.Error())
+	}
+	pr.root = root
+	return pr, func() { os.RemoveAll(root) }
+}
+
+// runRow sets w up at size and measures it. With peers (pr not nil) and a
+// case that has a Peer, it also writes the peer's inputs and tensorplay's
+// outputs of the check run, and returns the job.
+func runRow(w Workload, size int, o Options, pr *peerRun, index int) (Row, *peerJob) {
 	row := Row{Name: w.Name, Description: w.Description, Bound: w.Bound, Size: size}
 	if w.Bound == "" {
 		row.Bound = MemoryBound
@@ -149,7 +227,7 @@ func runRow(w Workload, size int, o Options) Row {
 	p := Params{Size: size, MatMulN: o.MatMulN, Workers: o.Workers, Exec: o.Executor, Seed: o.Seed}
 	if w.Setup == nil {
 		row.Err = "setup: no Setup function"
-		return row
+		return row, nil
 	}
 	c, err := w.Setup(p)
 	if err == nil && (c == nil || c.Tensorplay == nil) {
@@ -157,22 +235,43 @@ func runRow(w Workload, size int, o Options) Row {
 	}
 	if err != nil {
 		row.Err = "setup: " + err.Error()
-		return row
+		return row, nil
 	}
-	row.Shape, row.Bytes, row.Flops = c.Shape, c.Bytes, c.Flops
+	row.Shape, row.Bytes, row.Flops, row.peakDType = c.Shape, c.Bytes, c.Flops, c.PeakDType
+	var job *peerJob
+	peerFailed := func(err error) {
+		job = nil
+		for _, p := range Peers {
+			row.Peers = append(row.Peers, PeerResult{Peer: p, Err: err.Error()})
+		}
+	}
+	if pr != nil && c.Peer != nil {
+		if job, err = writePeerInputs(pr.root, index, c); err != nil {
+			peerFailed(err)
+		}
+	}
 	if err := checkCase(c); err != nil {
 		row.Err = err.Error()
-		return row
+		return row, nil
+	}
+	if job != nil {
+		if err := job.writeTensorplayOutputs(c); err != nil {
+			peerFailed(err)
+		}
 	}
 	runtime.GC()
-	m, err := measure(c, o.Warmup, o.Reps)
+	reps := o.Reps
+	if c.MaxReps > 0 {
+		reps = min(reps, c.MaxReps)
+	}
+	m, err := measure(c, o.Warmup, reps)
 	if err != nil {
 		row.Err = err.Error()
-		return row
+		return row, nil
 	}
 	row.Tensorplay, row.HandLoop = m.tensorplay, m.hand
 	row.AllocsPerRun, row.AllocBytesPerRun = m.allocs, m.allocBytes
-	return row
+	return row, job
 }
 
 // checkCase runs each side once and compares their outputs.

@@ -92,7 +92,7 @@ func TestRowDerive(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := tt.row
-			r.derive(tt.bw)
+			r.derive(tt.bw, nil)
 			assert.InDelta(t, tt.gbps, r.GBps, 1e-9)
 			assert.InDelta(t, tt.gflops, r.GFLOPs, 1e-9)
 			assert.InDelta(t, tt.handGBps, r.HandGBps, 1e-9)

@@ -17,8 +17,9 @@ type rowKernel[T dtype.Float] func(dst []T, lo, hi int)
 // gridCase sets up a workload whose output is a rows x cols matrix written
 // into a preallocated tensor, with a hand loop that splits units (rows, or
 // tiles of rows) among p.Workers goroutines. read is the number of input
-// elements one run reads.
-func gridCase[T dtype.Float](p Params, rows, cols, units, read int, e expr.Expr[T], kernel rowKernel[T]) (*Case, error) {
+// elements one run reads. peer, if not nil, is the case for the peers,
+// without its Outputs (the output tensor).
+func gridCase[T dtype.Float](p Params, rows, cols, units, read int, e expr.Expr[T], peer *PeerCase, kernel rowKernel[T]) (*Case, error) {
 	if err := e.Err(); err != nil {
 		return nil, err
 	}
@@ -28,7 +29,11 @@ func gridCase[T dtype.Float](p Params, rows, cols, units, read int, e expr.Expr[
 	}
 	hand := handStorage[T](rows * cols)
 	var z T
+	if peer != nil {
+		peer.Outputs = outputs(out)
+	}
 	return &Case{
+		Peer:       peer,
 		Shape:      fmt.Sprintf("%dx%d", rows, cols),
 		Tensorplay: func() error { return exec.EvalToWith(p.Exec, out, e) },
 		HandLoop: func() error {
@@ -53,7 +58,7 @@ func w5(p Params) (*Case, error) {
 		return nil, err
 	}
 	ad, bd := a.Data(), b.Data()
-	return gridCase(p, r, c, r, r*c+c, expr.Of(a).Add(expr.Of(b)), func(dst []float64, lo, hi int) {
+	return gridCase(p, r, c, r, r*c+c, expr.Of(a).Add(expr.Of(b)), abPeer("w5", a, b), func(dst []float64, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			o, x := dst[i*c:(i+1)*c], ad[i*c:(i+1)*c]
 			y := bd[:len(o)]
@@ -76,7 +81,7 @@ func w6(p Params) (*Case, error) {
 		return nil, err
 	}
 	ad, bd := a.Data(), b.Data()
-	return gridCase(p, r, c, r, r*c+r, expr.Of(a).Add(expr.Of(b)), func(dst []float64, lo, hi int) {
+	return gridCase(p, r, c, r, r*c+r, expr.Of(a).Add(expr.Of(b)), abPeer("w6", a, b), func(dst []float64, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			o, x := dst[i*c:(i+1)*c], ad[i*c:(i+1)*c]
 			y := bd[i]
@@ -99,7 +104,7 @@ func w7(p Params) (*Case, error) {
 		return nil, err
 	}
 	ad, bd := a.Data(), b.Data()
-	return gridCase(p, r, c, r, r+c, expr.Of(a).Mul(expr.Of(b)), func(dst []float64, lo, hi int) {
+	return gridCase(p, r, c, r, r+c, expr.Of(a).Mul(expr.Of(b)), abPeer("w7", a, b), func(dst []float64, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			o := dst[i*c : (i+1)*c]
 			x, y := ad[i], bd[:len(o)]
@@ -138,7 +143,7 @@ func w9(p Params) (*Case, error) {
 	}
 	ad, bd := a.Data(), b.Data()
 	tiles := (n + transposeRows - 1) / transposeRows
-	return gridCase(p, n, n, tiles, 2*n*n, expr.Of(a).Add(expr.Of(bt)), func(dst []float64, lo, hi int) {
+	return gridCase(p, n, n, tiles, 2*n*n, expr.Of(a).Add(expr.Of(bt)), abPeer("w9", a, b), func(dst []float64, lo, hi int) {
 		for ti := lo; ti < hi; ti++ {
 			i0, i1 := ti*transposeRows, min((ti+1)*transposeRows, n)
 			for j0 := 0; j0 < n; j0 += transposeCols {
@@ -152,4 +157,10 @@ func w9(p Params) (*Case, error) {
 			}
 		}
 	})
+}
+
+// abPeer is the peer case of a two-operand row, a and b by name (W9's b
+// untransposed: the peer script transposes it as tensorplay's view does).
+func abPeer(name string, a, b *tensor.Tensor[float64]) *PeerCase {
+	return &PeerCase{Pipeline: name, Inputs: []PeerInput{{"a", a}, {"b", b}}}
 }

@@ -18,8 +18,9 @@ type flatKernel[T dtype.Float] func(dst []T, in [][]T)
 // flatCase sets up an elementwise workload over nIn contiguous inputs of
 // p.Size elements: tensorplay evaluates build's expression into a
 // preallocated output, the hand loop runs kernel over the same inputs with
-// p.Workers goroutines. flopsPerElem and rtol describe the computation.
-func flatCase[T dtype.Float](p Params, nIn int, build func(x []expr.Expr[T]) expr.Expr[T],
+// p.Workers goroutines. flopsPerElem and rtol describe the computation;
+// peer names the peer scripts' function for it, over inputs a, b, c.
+func flatCase[T dtype.Float](p Params, peer string, nIn int, build func(x []expr.Expr[T]) expr.Expr[T],
 	kernel flatKernel[T], flopsPerElem int, rtol float64) (*Case, error) {
 	n := p.Size
 	ins := make([]*tensor.Tensor[T], nIn)
@@ -42,7 +43,12 @@ func flatCase[T dtype.Float](p Params, nIn int, build func(x []expr.Expr[T]) exp
 	}
 	hand := handStorage[T](n)
 	var z T
+	pc := &PeerCase{Pipeline: peer, Outputs: outputs(out)}
+	for k, t := range ins {
+		pc.Inputs = append(pc.Inputs, PeerInput{string(rune('a' + k)), t})
+	}
 	return &Case{
+		Peer:       pc,
 		Shape:      fmt.Sprint(n),
 		Tensorplay: func() error { return exec.EvalToWith(p.Exec, out, e) },
 		HandLoop: func() error {
@@ -71,7 +77,7 @@ func inputTensor[T dtype.Float](seed uint64, k int, shape ...int) (*tensor.Tenso
 }
 
 func w1[T dtype.Float](p Params) (*Case, error) {
-	return flatCase(p, 2,
+	return flatCase(p, "w1", 2,
 		func(x []expr.Expr[T]) expr.Expr[T] { return x[0].Add(x[1]) },
 		func(dst []T, in [][]T) {
 			a, b := in[0][:len(dst)], in[1][:len(dst)]
@@ -82,7 +88,7 @@ func w1[T dtype.Float](p Params) (*Case, error) {
 }
 
 func w2[T dtype.Float](p Params) (*Case, error) {
-	return flatCase(p, 3,
+	return flatCase(p, "w2", 3,
 		func(x []expr.Expr[T]) expr.Expr[T] { return x[0].Mul(x[1]).Add(x[2]) },
 		func(dst []T, in [][]T) {
 			a, b, c := in[0][:len(dst)], in[1][:len(dst)], in[2][:len(dst)]
@@ -99,7 +105,7 @@ func w3[T dtype.Float](p Params) (*Case, error) { return w3Case[T](interpreted(p
 func w3Kernel[T dtype.Float](p Params) (*Case, error) { return w3Case[T](p) }
 
 func w3Case[T dtype.Float](p Params) (*Case, error) {
-	return flatCase(p, 3,
+	return flatCase(p, "w3", 3,
 		func(x []expr.Expr[T]) expr.Expr[T] {
 			a, b, c := x[0], x[1], x[2]
 			return a.Mul(b).Add(c).Mul(a.Sub(b)).Div(c.AddScalar(1.5))
@@ -113,7 +119,7 @@ func w3Case[T dtype.Float](p Params) (*Case, error) {
 }
 
 func w4[T dtype.Float](p Params) (*Case, error) {
-	return flatCase(p, 3,
+	return flatCase(p, "w4", 3,
 		func(x []expr.Expr[T]) expr.Expr[T] {
 			return x[0].Exp().Mul(x[1].Sin()).Add(x[2].Abs().Sqrt())
 		},

@@ -39,6 +39,7 @@ func w8(p Params) (*Case, error) {
 			return nil
 		},
 		Check: func() error { return AllClose(a.Data(), hand, 0, 0) },
+		Peer:  &PeerCase{Pipeline: "w8", Inputs: []PeerInput{{"a", a}, {"b", b}}, Outputs: outputs(a)},
 		Bytes: 3 * 8 * int64(n),
 		Flops: int64(n),
 	}, nil

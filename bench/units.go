@@ -87,3 +87,11 @@ func fmtSize(n int) string {
 	}
 	return strconv.Itoa(n)
 }
+
+// fmtDiff prints a largest difference with one significant digit: 0, 2e-07.
+func fmtDiff(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	return strconv.FormatFloat(v, 'e', 0, 64)
+}

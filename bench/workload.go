@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/exec"
 )
 
@@ -27,6 +28,13 @@ type Workload struct {
 	Description string // the computation: "(a*b+c)*(a-b)/(c+1.5) f64"
 	Bound       Bound
 	Setup       func(p Params) (*Case, error)
+	// Suite names the set the workload belongs to, selected by tpbench
+	// -suite: "pipelines", "matmul"; empty (the standard set, and any
+	// workload of your own) is the default suite.
+	Suite string
+	// Fixed says the workload chooses its own sizes and ignores
+	// Params.Size: it runs once, at the first of Options.Sizes.
+	Fixed bool
 }
 
 // Params are what a workload's Setup is built for.
@@ -72,4 +80,13 @@ type Case struct {
 	// Flops is the arithmetic of one run (each elementwise op or
 	// transcendental counts one per element; matmul 2·m·n·k), or 0.
 	Flops int64
+	// PeakDType, set on rows whose flops are fused multiply-adds (matmul),
+	// is the element type their % of the probe's FMA peak is read for.
+	PeakDType dtype.DType
+	// MaxReps, when positive and below the run's repetitions, caps the
+	// timed repetitions of this case (products that take a second).
+	MaxReps int
+	// Peer, when set, lets NumPy and PyTorch rerun the case on the same
+	// inputs in a subprocess (see Peers).
+	Peer *PeerCase
 }

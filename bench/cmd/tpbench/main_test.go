@@ -14,7 +14,7 @@ import (
 )
 
 // small makes every standard workload run in about a millisecond.
-var small = []string{"-size", "4096", "-matmul", "16", "-reps", "2", "-warmup", "1"}
+var small = []string{"-size", "4096", "-matmul", "16", "-reps", "2", "-warmup", "1", "-nopeers"}
 
 func runArgs(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
@@ -90,7 +90,7 @@ func TestCompareWithSavedRun(t *testing.T) {
 
 	code, stdout, _ = runArgs(t, "-run", "W1$", "-compare", base, "-format", "csv", "-slack", "100")
 	require.Equal(t, bench.ExitOK, code)
-	assert.True(t, strings.HasSuffix(strings.Split(stdout, "\n")[1], ",noise,"), stdout)
+	assert.Contains(t, strings.Split(stdout, "\n")[1], ",noise,", stdout)
 }
 
 func TestUsageExitCode(t *testing.T) {

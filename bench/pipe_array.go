@@ -1,0 +1,202 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/tensorplay/tensorplay/exec"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// kmeansCase is one Lloyd iteration over n points of d float64 features
+// and k centroids, written back into the centroids: each point goes to the
+// centroid that minimizes |c|² - 2x·c (|x|² does not change the argmin),
+// and each centroid becomes the mean of its points, summed by a one-hot
+// matmul (no scatter-add op yet); an empty cluster's centroid becomes 0.
+func kmeansCase(n, d, k int) func(Params) (*Case, error) {
+	return func(p Params) (*Case, error) {
+		x, err := tensor.RandN[float64](p.Seed, n, d)
+		if err != nil {
+			return nil, err
+		}
+		first, err := x.Slice(0, 0, k, 1)
+		if err != nil {
+			return nil, err
+		}
+		c := first.Clone()
+		c0 := c.Clone().Data()
+		ids, err := classRow(k)
+		if err != nil {
+			return nil, err
+		}
+		build := func() expr.Expr[float64] {
+			xs, cs := expr.Of(x), expr.Of(c)
+			dist := cs.Square().Sum(1).Unsqueeze(0).Sub(xs.MatMul(cs.T()).MulScalar(2))
+			onehot := expr.Cast[float64](dist.ArgMin(1).Unsqueeze(1).Eq(expr.Of(ids)))
+			counts := onehot.Sum(0).Unsqueeze(1)
+			return onehot.T().MatMul(xs).Div(counts.Maximum(expr.Scalar(1.0)))
+		}
+		bytes, flops := GraphCost(build())
+		return &Case{
+			Shape:      fmt.Sprintf("%dx%d,k%d", n, d, k),
+			Tensorplay: func() error { return exec.EvalToWith(p.Exec, c, build()) },
+			Check: func() error {
+				return checkClose("centroids", c, refKMeansStep(x.Data(), c0, n, d, k), 1e-10, 1e-12)
+			},
+			Bytes: bytes, Flops: flops,
+			Peer: &PeerCase{Pipeline: "kmeans", Inputs: []PeerInput{{"X", x}, {"C", c}}, Outputs: outputs(c)},
+		}, nil
+	}
+}
+
+// refKMeansStep is the iteration of kmeansCase, point by point.
+func refKMeansStep(x, c []float64, n, d, k int) []float64 {
+	norms := make([]float64, k)
+	for j := range k {
+		for _, v := range c[j*d : (j+1)*d] {
+			norms[j] += v * v
+		}
+	}
+	sums := make([]float64, k*d)
+	counts := make([]float64, k)
+	for i := range n {
+		xi := x[i*d : (i+1)*d]
+		best, bestD := 0, math.Inf(1)
+		for j := range k {
+			dot := 0.0
+			for t, v := range c[j*d : (j+1)*d] {
+				dot += xi[t] * v
+			}
+			if dist := norms[j] - 2*dot; dist < bestD {
+				best, bestD = j, dist
+			}
+		}
+		counts[best]++
+		for t, v := range xi {
+			sums[best*d+t] += v
+		}
+	}
+	for j := range k {
+		for t := range d {
+			sums[j*d+t] /= max(counts[j], 1)
+		}
+	}
+	return sums
+}
+
+// chnormEps is the epsilon of the per-channel normalization.
+const chnormEps = 1e-5
+
+// chnormCase normalizes each channel of an NCHW float32 batch to zero mean
+// and unit variance (over N, H and W) and writes the result as NHWC.
+func chnormCase(n, c, h, w int) func(Params) (*Case, error) {
+	return func(p Params) (*Case, error) {
+		x, err := tensor.RandN[float32](p.Seed, n, c, h, w)
+		if err != nil {
+			return nil, err
+		}
+		out := tensor.Must(tensor.New[float32](n, h, w, c))
+		build := func() expr.Expr[float32] {
+			xs := expr.Of(x)
+			xc := xs.Sub(xs.MeanKeepDims(0, 2, 3))
+			y := xc.Div(xc.Square().MeanKeepDims(0, 2, 3).AddScalar(chnormEps).Sqrt())
+			return y.Permute(0, 2, 3, 1)
+		}
+		bytes, flops := GraphCost(build())
+		return &Case{
+			Shape:      fmt.Sprintf("%dx%dx%dx%d", n, c, h, w),
+			Tensorplay: func() error { return exec.EvalToWith(p.Exec, out, build()) },
+			Check: func() error {
+				return checkClose("NHWC", out, refChannelNorm(f64s(x), n, c, h, w), 1e-4, 1e-5)
+			},
+			Bytes: bytes, Flops: flops,
+			Peer: &PeerCase{Pipeline: "channelnorm", Inputs: []PeerInput{{"x", x}},
+				Params: map[string]float64{"eps": chnormEps}, Outputs: outputs(out)},
+		}, nil
+	}
+}
+
+// refChannelNorm is chnormCase's result in NHWC order.
+func refChannelNorm(x []float64, n, c, h, w int) []float64 {
+	out := make([]float64, len(x))
+	m := float64(n * h * w)
+	for ch := range c {
+		mu, v := 0.0, 0.0
+		each := func(f func(i, o int)) {
+			for b := range n {
+				for s := range h * w {
+					f((b*c+ch)*h*w+s, (b*h*w+s)*c+ch)
+				}
+			}
+		}
+		each(func(i, _ int) { mu += x[i] })
+		mu /= m
+		each(func(i, _ int) { v += (x[i] - mu) * (x[i] - mu) })
+		sd := math.Sqrt(v/m + chnormEps)
+		each(func(i, o int) { out[o] = (x[i] - mu) / sd })
+	}
+	return out
+}
+
+// jacobiCase is one Jacobi sweep of an n×n float64 grid in NumPy's
+// in-place slice form, u[1:-1,1:-1] = 0.25*(u[:-2,1:-1] + u[2:,1:-1] +
+// u[1:-1,:-2] + u[1:-1,2:]): EvalTo into the interior view from four
+// shifted views of the same grid, every value computed from the old ones.
+func jacobiCase(n int) func(Params) (*Case, error) {
+	return func(p Params) (*Case, error) {
+		u, err := tensor.Rand[float64](p.Seed, n, n)
+		if err != nil {
+			return nil, err
+		}
+		u0 := u.Clone().Data()
+		view := func(r0, r1, c0, c1 int) (*tensor.Tensor[float64], error) {
+			rows, err := u.Slice(0, r0, r1, 1)
+			if err != nil {
+				return nil, err
+			}
+			return rows.Slice(1, c0, c1, 1)
+		}
+		step := func() (*tensor.Tensor[float64], expr.Expr[float64], error) {
+			var vs [5]*tensor.Tensor[float64]
+			for i, r := range [5][4]int{{1, n - 1, 1, n - 1}, {0, n - 2, 1, n - 1}, {2, n, 1, n - 1}, {1, n - 1, 0, n - 2}, {1, n - 1, 2, n}} {
+				v, err := view(r[0], r[1], r[2], r[3])
+				if err != nil {
+					return nil, expr.Expr[float64]{}, err
+				}
+				vs[i] = v
+			}
+			e := expr.Of(vs[1]).Add(expr.Of(vs[2])).Add(expr.Of(vs[3])).Add(expr.Of(vs[4])).MulScalar(0.25)
+			return vs[0], e, nil
+		}
+		_, e, err := step()
+		if err != nil {
+			return nil, err
+		}
+		bytes, flops := GraphCost(e)
+		return &Case{
+			Shape: fmt.Sprintf("%dx%d", n, n),
+			Tensorplay: func() error {
+				inner, e, err := step()
+				if err != nil {
+					return err
+				}
+				return exec.EvalToWith(p.Exec, inner, e)
+			},
+			Check: func() error { return checkClose("u", u, refJacobi(u0, n), 1e-14, 0) },
+			Bytes: bytes, Flops: flops,
+			Peer: &PeerCase{Pipeline: "jacobi", Inputs: []PeerInput{{"u", u}}, Outputs: outputs(u)},
+		}, nil
+	}
+}
+
+// refJacobi is one sweep of u computed from the old values.
+func refJacobi(u []float64, n int) []float64 {
+	out := append([]float64(nil), u...)
+	for i := 1; i < n-1; i++ {
+		for j := 1; j < n-1; j++ {
+			out[i*n+j] = 0.25 * (u[(i-1)*n+j] + u[(i+1)*n+j] + u[i*n+j-1] + u[i*n+j+1])
+		}
+	}
+	return out
+}

@@ -1,0 +1,81 @@
+package bench
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tensorplay/tensorplay/exec"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// TestPipelinesMatchReference runs every small pipeline once per worker
+// count and requires its check against the Go reference to pass, then
+// spoils one output element and requires the check to fail.
+func TestPipelinesMatchReference(t *testing.T) {
+	for _, workers := range []int{1, 3} {
+		x := exec.New(exec.Workers(workers))
+		for _, w := range Pipelines() {
+			if !strings.HasSuffix(w.Name, "/s") {
+				continue
+			}
+			t.Run(w.Name, func(t *testing.T) {
+				c, err := w.Setup(Params{Workers: workers, Exec: x, Seed: 1})
+				require.NoError(t, err)
+				require.NoError(t, c.Tensorplay())
+				require.NoError(t, c.Check(), "workers %d", workers)
+				assert.Positive(t, c.Bytes)
+				assert.Positive(t, c.Flops)
+
+				require.NotNil(t, c.Peer)
+				outs := c.Peer.Outputs()
+				require.NotEmpty(t, outs)
+				switch o := outs[0].(type) {
+				case *tensor.Tensor[float32]:
+					o.Data()[0] += 0.5
+				case *tensor.Tensor[float64]:
+					o.Data()[0] += 0.5
+				default:
+					t.Fatalf("output of type %T", o)
+				}
+				var mm *MismatchError
+				assert.ErrorAs(t, c.Check(), &mm, "a wrong output is caught")
+			})
+		}
+	}
+}
+
+func TestSuites(t *testing.T) {
+	count := map[string]int{}
+	seen := map[string]bool{}
+	for _, w := range All() {
+		assert.False(t, seen[w.Name], "duplicate %s", w.Name)
+		seen[w.Name] = true
+		count[w.Suite]++
+		assert.Equal(t, w.Suite != "", w.Fixed, "%s: the suites with sizes of their own", w.Name)
+	}
+	assert.Equal(t, map[string]int{"": 21, "pipelines": 16, "matmul": 21}, count)
+	suites, err := parseSuites("pipelines, matmul")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"pipelines", "matmul"}, suites)
+	suites, err = parseSuites("all")
+	require.NoError(t, err)
+	assert.Equal(t, Suites, suites)
+	_, err = parseSuites("fast")
+	assert.EqualError(t, err, `"fast": want standard, pipelines, matmul or all`)
+	assert.True(t, inSuites(Workload{}, []string{"standard"}), "a workload of your own is standard")
+}
+
+func TestFixedWorkloadsRunOnce(t *testing.T) {
+	rep, err := Run(Options{Sizes: []int{10, 20}, Reps: 1, NoProbe: true},
+		Workload{Name: "fixed", Fixed: true, Setup: peerWorkload("x", false).Setup},
+		peerWorkload("sized", false))
+	require.NoError(t, err)
+	var names []string
+	for _, r := range rep.Rows {
+		names = append(names, r.Name)
+	}
+	assert.Equal(t, []string{"fixed", "sized", "sized"}, names)
+}
