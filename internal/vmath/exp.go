@@ -28,17 +28,16 @@ const (
 	expFastTop = 0x408 // exponent bits of 512: the fast path takes |x| < 512
 )
 
-// Exp sets d[i] = e**a[i] for every i < len(d); a must be at least as long
-// (d may be a).
-func Exp[T dtype.Float](d, a []T) {
+// exp64 is the Go loop of float64 exp.
+func exp64(d, a []float64) {
 	a = a[:len(d)]
 	for i := range d {
-		x := float64(a[i])
+		x := a[i]
 		if (math.Float64bits(x)>>52)&0x7ff >= expFastTop {
-			d[i] = T(math.Exp(x)) // |x| ≥ 512, ±Inf or NaN
+			d[i] = math.Exp(x) // |x| ≥ 512, ±Inf or NaN
 			continue
 		}
-		d[i] = T(expTail(expReduce(x)))
+		d[i] = expTail(expReduce(x))
 	}
 }
 
