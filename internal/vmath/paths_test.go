@@ -1,0 +1,74 @@
+package vmath
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// kernels32 are the float32 kernels with a vector loop.
+var kernels32 = map[string]*kernel[float32]{"exp": &exp32K, "log": &log32K, "sin": &sin32K, "cos": &cos32K}
+
+// TestPaths32 checks that a kernel gives the bits of its Go loop whatever
+// mix of vector loop and Go loop computes it: on random arguments in the
+// fast path with special ones dropped in at every offset, for every length
+// around the groups of eight.
+func TestPaths32(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	special := special32()
+	for name, k := range kernels32 {
+		t.Run(name, func(t *testing.T) {
+			c := caseNamed(t, name)
+			for n := range 40 {
+				for _, sp := range []int{-1, 0, n / 2, n - 1} {
+					xs := make([]float32, n)
+					for i := range xs {
+						xs[i] = float32(c.lo + (c.hi-c.lo)*r.Float64())
+					}
+					if sp >= 0 && sp < n {
+						xs[sp] = special[r.IntN(len(special))]
+					}
+					want, got := make([]float32, n), make([]float32, n)
+					k.goFn(want, xs)
+					k.run(got, xs)
+					for i := range xs {
+						require.Equal(t, math.Float32bits(want[i]), math.Float32bits(got[i]), "%s(%v) at %d of %d", name, xs[i], i, n)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestVectorLoops32 checks that the vector loops, where the CPU has them,
+// take every group of eight on the fast path and stop at the first group
+// that is not.
+func TestVectorLoops32(t *testing.T) {
+	for name, k := range kernels32 {
+		if k.vec == nil {
+			t.Skipf("no vector loops on this CPU or build")
+		}
+		xs := make([]float32, 37)
+		for i := range xs {
+			xs[i] = 0.25 + float32(i)/8
+		}
+		d := make([]float32, len(xs))
+		assert.Equal(t, 32, k.vec(d, xs), name)
+		xs[20] = float32(math.NaN())
+		assert.Equal(t, 16, k.vec(d, xs), name)
+		assert.Equal(t, 0, k.vec(d[:7], xs), name)
+	}
+}
+
+func caseNamed(t *testing.T, name string) f32Case {
+	for _, c := range f32Cases {
+		if c.name == name {
+			return c
+		}
+	}
+	t.Fatalf("no case %s", name)
+	return f32Case{}
+}
