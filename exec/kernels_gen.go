@@ -665,15 +665,6 @@ func unAbsFloat[T dtype.Float](d, a []T) {
 	}
 }
 
-// unLogFloat is: for i := range d { d[i] = T(math.Log(float64(x))) }
-func unLogFloat[T dtype.Float](d, a []T) {
-	a = a[:len(d)]
-	for i := range d {
-		x := a[i]
-		d[i] = T(math.Log(float64(x)))
-	}
-}
-
 // unLog1pFloat is: for i := range d { d[i] = T(math.Log1p(float64(x))) }
 func unLog1pFloat[T dtype.Float](d, a []T) {
 	a = a[:len(d)]
@@ -698,24 +689,6 @@ func unSqrtFloat[T dtype.Float](d, a []T) {
 	for i := range d {
 		x := a[i]
 		d[i] = T(math.Sqrt(float64(x)))
-	}
-}
-
-// unSinFloat is: for i := range d { d[i] = T(math.Sin(float64(x))) }
-func unSinFloat[T dtype.Float](d, a []T) {
-	a = a[:len(d)]
-	for i := range d {
-		x := a[i]
-		d[i] = T(math.Sin(float64(x)))
-	}
-}
-
-// unCosFloat is: for i := range d { d[i] = T(math.Cos(float64(x))) }
-func unCosFloat[T dtype.Float](d, a []T) {
-	a = a[:len(d)]
-	for i := range d {
-		x := a[i]
-		d[i] = T(math.Cos(float64(x)))
 	}
 }
 
@@ -961,7 +934,7 @@ func floatUnary[T dtype.Float](op expr.Op) (func(d, a []T), bool) {
 	case expr.OpExp:
 		return vmath.Exp[T], true
 	case expr.OpLog:
-		return unLogFloat[T], true
+		return vmath.Log[T], true
 	case expr.OpLog1p:
 		return unLog1pFloat[T], true
 	case expr.OpExpm1:
@@ -969,9 +942,9 @@ func floatUnary[T dtype.Float](op expr.Op) (func(d, a []T), bool) {
 	case expr.OpSqrt:
 		return unSqrtFloat[T], true
 	case expr.OpSin:
-		return unSinFloat[T], true
+		return vmath.Sin[T], true
 	case expr.OpCos:
-		return unCosFloat[T], true
+		return vmath.Cos[T], true
 	case expr.OpTan:
 		return unTanFloat[T], true
 	case expr.OpTanh:

@@ -1,42 +1,20 @@
 package vmath
 
-import (
-	"math"
-
-	"github.com/tensorplay/tensorplay/dtype"
-)
+import "github.com/tensorplay/tensorplay/dtype"
 
 // Exp sets d[i] = e**a[i] for every i < len(d); a must be at least as long
 // (d may be a).
-func Exp[T dtype.Float](d, a []T) { call(d, a, &exp32K, exp64) }
+func Exp[T dtype.Float](d, a []T) { call(d, a, &exp32K, exp64K.run) }
 
 // Log sets d[i] = log(a[i]) (natural) for every i < len(d); a must be at
 // least as long (d may be a). Like math.Log: log(0) = -Inf, log of a
 // negative number is NaN.
-func Log[T dtype.Float](d, a []T) { call(d, a, &log32K, log64) }
+func Log[T dtype.Float](d, a []T) { call(d, a, &log32K, log64K.run) }
 
 // Sin sets d[i] = sin(a[i]) for every i < len(d); a must be at least as
 // long (d may be a).
-func Sin[T dtype.Float](d, a []T) { call(d, a, &sin32K, sin64) }
+func Sin[T dtype.Float](d, a []T) { call(d, a, &sin32K, sin64K.run) }
 
 // Cos sets d[i] = cos(a[i]) for every i < len(d); a must be at least as
 // long (d may be a).
-func Cos[T dtype.Float](d, a []T) { call(d, a, &cos32K, cos64) }
-
-func log64(d, a []float64) {
-	for i, x := range a[:len(d)] {
-		d[i] = math.Log(x)
-	}
-}
-
-func sin64(d, a []float64) {
-	for i, x := range a[:len(d)] {
-		d[i] = math.Sin(x)
-	}
-}
-
-func cos64(d, a []float64) {
-	for i, x := range a[:len(d)] {
-		d[i] = math.Cos(x)
-	}
-}
+func Cos[T dtype.Float](d, a []T) { call(d, a, &cos32K, cos64K.run) }

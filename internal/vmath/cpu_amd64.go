@@ -15,4 +15,8 @@ func init() {
 	log32K.vec = log32AVX2
 	sin32K.vec = sin32AVX2
 	cos32K.vec = cos32AVX2
+	exp64K.vec = func(d, a []float64) int { return exp64AVX2(d, a, &expTable) }
+	log64K.vec = log64AVX2
+	sin64K.vec = sin64AVX2
+	cos64K.vec = cos64AVX2
 }

@@ -39,6 +39,10 @@ var (
 	log32K = kernel[float32]{goFn: log32Go, lanes: 8}
 	sin32K = kernel[float32]{goFn: sin32Go, lanes: 8}
 	cos32K = kernel[float32]{goFn: cos32Go, lanes: 8}
+	exp64K = kernel[float64]{goFn: exp64, lanes: 4}
+	log64K = kernel[float64]{goFn: log64Go, lanes: 4}
+	sin64K = kernel[float64]{goFn: sin64, lanes: 4}
+	cos64K = kernel[float64]{goFn: cos64, lanes: 4}
 )
 
 // call runs k32 or f64 on d and a, as T's size says (T's underlying type is

@@ -72,3 +72,52 @@ func caseNamed(t *testing.T, name string) f32Case {
 	t.Fatalf("no case %s", name)
 	return f32Case{}
 }
+
+// kernels64 are the float64 kernels with a vector loop.
+var kernels64 = map[string]*kernel[float64]{"exp": &exp64K, "log": &log64K, "sin": &sin64K, "cos": &cos64K}
+
+// TestPaths64 is TestPaths32 for the float64 kernels.
+func TestPaths64(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	special := special64()
+	for _, c := range f64Cases {
+		k := kernels64[c.name]
+		t.Run(c.name, func(t *testing.T) {
+			for n := range 24 {
+				for _, sp := range []int{-1, 0, n / 2, n - 1} {
+					xs := make([]float64, n)
+					for i := range xs {
+						xs[i] = c.lo + (c.hi-c.lo)*r.Float64()
+					}
+					if sp >= 0 && sp < n {
+						xs[sp] = special[r.IntN(len(special))]
+					}
+					want, got := make([]float64, n), make([]float64, n)
+					k.goFn(want, xs)
+					k.run(got, xs)
+					for i := range xs {
+						require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "%s(%v) at %d of %d", c.name, xs[i], i, n)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestVectorLoops64 is TestVectorLoops32 for the float64 loops.
+func TestVectorLoops64(t *testing.T) {
+	for name, k := range kernels64 {
+		if k.vec == nil {
+			t.Skipf("no vector loops on this CPU or build")
+		}
+		xs := make([]float64, 19)
+		for i := range xs {
+			xs[i] = 0.25 + float64(i)/8
+		}
+		d := make([]float64, len(xs))
+		assert.Equal(t, 16, k.vec(d, xs), name)
+		xs[9] = math.NaN()
+		assert.Equal(t, 8, k.vec(d, xs), name)
+		assert.Equal(t, 0, k.vec(d[:3], xs), name)
+	}
+}

@@ -9,8 +9,8 @@ import "math"
 // Cephes' sinf and cosf, chosen and signed by j mod 4, with rlo added to
 // the small terms only. The AVX2 loops (sin32AVX2, cos32AVX2) do the same
 // operations in the same order. The fast path takes 0 < |x| < trig32Fast;
-// beyond it (and for ±0, ±Inf, NaN) the kernels round the math package's
-// float64 value, which reduces huge arguments exactly (Payne-Hanek).
+// beyond it (and for ±0, ±Inf, NaN) the kernels round the float64
+// kernels' value, which reduce huge arguments exactly (Payne-Hanek).
 const (
 	trig32TwoOverPi = float32(0x1.45f306p-01)
 	trig32P1        = float32(0x1.92p+00)
@@ -34,7 +34,7 @@ func sin32Go(d, a []float32) {
 	a = a[:len(d)]
 	for i, x := range a {
 		if !(abs32(x) < trig32Fast) || x == 0 {
-			d[i] = float32(math.Sin(float64(x)))
+			d[i] = float32(trig64Special(float64(x), 0))
 			continue
 		}
 		d[i] = trig32Fast1(x, 0)
@@ -46,7 +46,7 @@ func cos32Go(d, a []float32) {
 	a = a[:len(d)]
 	for i, x := range a {
 		if !(abs32(x) < trig32Fast) || x == 0 {
-			d[i] = float32(math.Cos(float64(x)))
+			d[i] = float32(trig64Special(float64(x), 1))
 			continue
 		}
 		d[i] = trig32Fast1(x, 1)

@@ -23,3 +23,23 @@ func sin32AVX2(d []float32, a []float32) int
 // up to the first group with an argument off the fast path; it returns the prefix's length.
 // len(a) >= len(d): the caller's.
 func cos32AVX2(d []float32, a []float32) int
+
+// exp64AVX2 sets d[i] = expTail(expReduce(x)) for a prefix of d in groups of 4,
+// up to the first group with an argument off the fast path; it returns the prefix's length.
+// len(a) >= len(d): the caller's.
+func exp64AVX2(d []float64, a []float64, table *[128][2]uint64) int
+
+// log64AVX2 sets d[i] = log64Fast1(x) for a prefix of d in groups of 4,
+// up to the first group with an argument off the fast path; it returns the prefix's length.
+// len(a) >= len(d): the caller's.
+func log64AVX2(d []float64, a []float64) int
+
+// sin64AVX2 sets d[i] = trig64Fast1(x, 0) for a prefix of d in groups of 4,
+// up to the first group with an argument off the fast path; it returns the prefix's length.
+// len(a) >= len(d): the caller's.
+func sin64AVX2(d []float64, a []float64) int
+
+// cos64AVX2 sets d[i] = trig64Fast1(x, 1) for a prefix of d in groups of 4,
+// up to the first group with an argument off the fast path; it returns the prefix's length.
+// len(a) >= len(d): the caller's.
+func cos64AVX2(d []float64, a []float64) int

@@ -28,6 +28,11 @@ func main() {
 	loop32("log32AVX2", "log32Fast1", log32)
 	loop32("sin32AVX2", "trig32Fast1(x, 0)", func(x reg.VecVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig32(x, 0) })
 	loop32("cos32AVX2", "trig32Fast1(x, 1)", func(x reg.VecVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig32(x, 1) })
+	wide = true
+	loop64("exp64AVX2", "expTail(expReduce(x))", true, exp64)
+	loop64("log64AVX2", "log64Fast1(x)", false, func(x reg.VecVirtual, _ reg.GPVirtual) (reg.VecVirtual, reg.VecVirtual) { return log64(x) })
+	loop64("sin64AVX2", "trig64Fast1(x, 0)", false, func(x reg.VecVirtual, _ reg.GPVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig64(x, 0) })
+	loop64("cos64AVX2", "trig64Fast1(x, 1)", false, func(x reg.VecVirtual, _ reg.GPVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig64(x, 1) })
 	Generate()
 }
 
@@ -66,6 +71,49 @@ func loop32(name, goName string, body func(x reg.VecVirtual) (ok, y reg.VecVirtu
 	RET()
 }
 
+// loop64 is loop32 for float64, in groups of four; with table, the
+// function takes the exp table as a third argument.
+func loop64(name, goName string, table bool, body func(x reg.VecVirtual, tbl reg.GPVirtual) (ok, y reg.VecVirtual)) {
+	sig := "func(d, a []float64) int"
+	if table {
+		sig = "func(d, a []float64, table *[128][2]uint64) int"
+	}
+	TEXT(name, NOSPLIT, sig)
+	Doc(fmt.Sprintf("%s sets d[i] = %s for a prefix of d in groups of 4,", name, goName),
+		"up to the first group with an argument off the fast path; it returns the prefix's length.",
+		"len(a) >= len(d): the caller's.")
+	pd := Load(Param("d").Base(), GP64())
+	n := Load(Param("d").Len(), GP64())
+	pa := Load(Param("a").Base(), GP64())
+	var tbl reg.GPVirtual
+	if table {
+		tbl = GP64()
+		Load(Param("table"), tbl)
+	}
+	i := GP64()
+	XORQ(i, i)
+	left := GP64()
+	Label(name + "_loop")
+	MOVQ(n, left)
+	SUBQ(i, left)
+	CMPQ(left, Imm(4))
+	JL(LabelRef(name + "_done"))
+	x := YMM()
+	VMOVUPD(Mem{Base: pa, Index: i, Scale: 8}, x)
+	ok, y := body(x, tbl)
+	m := GP32()
+	VMOVMSKPD(ok, m)
+	CMPL(m, Imm(0xf))
+	JNE(LabelRef(name + "_done"))
+	VMOVUPD(y, Mem{Base: pd, Index: i, Scale: 8})
+	ADDQ(Imm(4), i)
+	JMP(LabelRef(name + "_loop"))
+	Label(name + "_done")
+	Store(i, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
 // Constants: 32 bytes of one 32-bit value, for memory operands.
 var consts = map[uint32]Mem{}
 
@@ -83,13 +131,59 @@ func k32(bits uint32) Mem {
 
 func kf(v float32) Mem { return k32(math.Float32bits(v)) }
 
+// Constants: 32 bytes of one 64-bit value.
+var consts64 = map[uint64]Mem{}
+
+func k64(bits uint64) Mem {
+	if m, ok := consts64[bits]; ok {
+		return m
+	}
+	m := GLOBL(fmt.Sprintf("c64_%016x", bits), RODATA|NOPTR)
+	for l := 0; l < 4; l++ {
+		DATA(8*l, U64(bits))
+	}
+	consts64[bits] = m
+	return m
+}
+
+func kd(v float64) Mem { return k64(math.Float64bits(v)) }
+
+// wide selects the float64 forms of mul, add, sub, load and horner.
+var wide bool
+
 // The operations of the Go code, each on new registers.
-func mul(a Op, b reg.VecVirtual) reg.VecVirtual { d := YMM(); VMULPS(a, b, d); return d }
-func add(a Op, b reg.VecVirtual) reg.VecVirtual { d := YMM(); VADDPS(a, b, d); return d }
+func mul(a Op, b reg.VecVirtual) reg.VecVirtual {
+	d := YMM()
+	if wide {
+		VMULPD(a, b, d)
+	} else {
+		VMULPS(a, b, d)
+	}
+	return d
+}
+
+func add(a Op, b reg.VecVirtual) reg.VecVirtual {
+	d := YMM()
+	if wide {
+		VADDPD(a, b, d)
+	} else {
+		VADDPS(a, b, d)
+	}
+	return d
+}
 
 // sub is a - b.
-func sub(a reg.VecVirtual, b Op) reg.VecVirtual { d := YMM(); VSUBPS(b, a, d); return d }
-func load(m Mem) reg.VecVirtual                 { d := YMM(); VMOVUPS(m, d); return d }
+func sub(a reg.VecVirtual, b Op) reg.VecVirtual {
+	d := YMM()
+	if wide {
+		VSUBPD(b, a, d)
+	} else {
+		VSUBPS(b, a, d)
+	}
+	return d
+}
+
+func load(m Mem) reg.VecVirtual { d := YMM(); VMOVUPS(m, d); return d }
 
 // horner is ((c0*x + c1)*x + c2)... with every step rounded.
 func horner(x reg.VecVirtual, cs ...float32) reg.VecVirtual {
@@ -97,6 +191,16 @@ func horner(x reg.VecVirtual, cs ...float32) reg.VecVirtual {
 	p = add(kf(cs[1]), p)
 	for _, c := range cs[2:] {
 		p = add(kf(c), mul(x, p))
+	}
+	return p
+}
+
+// horner64 is horner in float64.
+func horner64(x reg.VecVirtual, cs ...float64) reg.VecVirtual {
+	p := mul(kd(cs[0]), x)
+	p = add(kd(cs[1]), p)
+	for _, c := range cs[2:] {
+		p = add(kd(c), mul(x, p))
 	}
 	return p
 }
@@ -200,6 +304,121 @@ func trig32(x reg.VecVirtual, q uint32) (ok, y reg.VecVirtual) {
 	sg := YMM()
 	VPAND(k32(2), j, sg)
 	VPSLLD(Imm(30), sg, sg)
+	VPXOR(sg, r, r)
+	return ok, r
+}
+
+// exp64 is expTail(expReduce(x)) of exp.go, the table's entries gathered.
+func exp64(x reg.VecVirtual, tbl reg.GPVirtual) (ok, y reg.VecVirtual) {
+	ax := YMM()
+	VANDPD(k64(1<<63-1), x, ax)
+	ok = YMM()
+	VCMPPD(Imm(cmpLT), kd(512), ax, ok)
+	kdv := add(kd(0x1.8p52), mul(kd(0x1.71547652b82fep0*128), x))
+	ki := kdv
+	kdv = sub(kdv, kd(0x1.8p52))
+	r := add(mul(kd(-0x1.cf79abc9e3b3ap-47), kdv), add(mul(kd(-0x1.62e42fefa0000p-8), kdv), x))
+	idx := YMM()
+	VPAND(k64(127), ki, idx)
+	VPSLLQ(Imm(1), idx, idx)
+	tail, sbits := YMM(), YMM()
+	for _, g := range []struct {
+		dst  reg.VecVirtual
+		disp int
+	}{{tail, 0}, {sbits, 8}} {
+		mask := YMM()
+		VPCMPEQQ(mask, mask, mask)
+		VPGATHERQQ(mask, Mem{Base: tbl, Index: idx, Scale: 8, Disp: g.disp}, g.dst)
+	}
+	sh := YMM()
+	VPSLLQ(Imm(52-7), ki, sh)
+	VPADDQ(sh, sbits, sbits) // scale
+	r2 := mul(r, r)
+	a := mul(r2, add(kd(1.0/2), mul(kd(1.0/6), r)))
+	b := mul(mul(r2, r2), add(kd(1.0/24), mul(kd(1.0/120), r)))
+	tmp := add(b, add(a, add(r, tail)))
+	return ok, add(sbits, mul(sbits, tmp))
+}
+
+// log64 is log64Fast1.
+func log64(x reg.VecVirtual) (ok, y reg.VecVirtual) {
+	v := YMM()
+	VPSUBQ(k64(0x0010000000000000), x, v)
+	lim := YMM()
+	VPCMPGTQ(v, load(k64(0x7ff0000000000000-0x0010000000000000)), lim)
+	ok = YMM()
+	VPANDN(lim, v, ok)
+	u := YMM()
+	VPSUBQ(k64(0x3fe6a09e667f3bcd), x, u)
+	VPADDQ(k64(0x400<<52), u, u)
+	VPSRLQ(Imm(52), u, u)
+	t := YMM()
+	VPSLLQ(Imm(52), u, t)
+	VPSUBQ(k64(0x400<<52), t, t)
+	mb := YMM()
+	VPSUBQ(t, x, mb)
+	f := sub(mb, kd(1))
+	kf := YMM()
+	VPOR(k64(0x4330000000000000), u, kf)
+	kk := sub(sub(kf, kd(0x1p52)), kd(1024))
+	s := YMM()
+	VDIVPD(add(kd(2), f), f, s)
+	s2 := mul(s, s)
+	s4 := mul(s2, s2)
+	t1 := mul(s2, horner64(s4, 1.479819860511658591e-01, 1.818357216161805012e-01, 2.857142874366239149e-01, 6.666666666666735130e-01))
+	t2 := mul(s4, horner64(s4, 1.531383769920937332e-01, 2.222219843214978396e-01, 3.999999999940941908e-01))
+	rr := add(t1, t2)
+	hfsq := mul(f, mul(kd(0.5), f))
+	inner := add(mul(kd(1.90821492927058770002e-10), kk), mul(s, add(hfsq, rr)))
+	return ok, sub(mul(kd(6.93147180369123816490e-01), kk), sub(sub(hfsq, inner), f))
+}
+
+// trig64 is trig64Fast1(x, q).
+func trig64(x reg.VecVirtual, q uint64) (ok, y reg.VecVirtual) {
+	ax := YMM()
+	VANDPD(k64(1<<63-1), x, ax)
+	ok = YMM()
+	VCMPPD(Imm(cmpLT), kd(1e6), ax, ok)
+	nz := YMM()
+	VCMPPD(Imm(cmpGT), k64(0), ax, nz)
+	VANDPD(nz, ok, ok)
+	jd := add(kd(0x1.8p52), mul(kd(0x1.45f306dc9c883p-01), x))
+	j := jd
+	if q != 0 {
+		j = YMM()
+		VPADDQ(k64(q), jd, j)
+	}
+	jd = sub(jd, kd(0x1.8p52))
+	t1 := sub(x, mul(kd(0x1.921fb544p+00), jd))
+	p2 := mul(kd(0x1.0b4611a6p-34), jd)
+	th := sub(t1, p2)
+	bb := sub(th, t1)
+	tl := sub(sub(t1, sub(th, bb)), add(p2, bb))
+	p3 := mul(kd(0x1.3198a2ep-69), jd)
+	u := sub(th, p3)
+	bb = sub(u, th)
+	tl = add(tl, sub(sub(th, sub(u, bb)), add(p3, bb)))
+	tl = sub(tl, mul(kd(0x1.b839a252049c1p-104), jd))
+	rhi := add(u, tl)
+	rlo := add(tl, sub(u, rhi))
+	z := mul(rhi, rhi)
+	s := horner64(z, 1.58962301576546568060e-10, -2.50507477628578072866e-8, 2.75573136213857245213e-6,
+		-1.98412698295895385996e-4, 8.33333333332211858878e-3, -1.66666666666666307295e-1)
+	s = add(rhi, add(rlo, mul(s, mul(rhi, z))))
+	c := horner64(z, -1.13585365213876817300e-11, 2.08757008419747316778e-9, -2.75573141792967388112e-7,
+		2.48015872888517045348e-5, -1.38888888888730564116e-3, 4.16666666666665929218e-2)
+	hz := mul(kd(0.5), z)
+	one := load(kd(1))
+	w := sub(one, hz)
+	e := sub(sub(one, w), hz)
+	c = add(w, add(e, sub(mul(c, mul(z, z)), mul(rhi, rlo))))
+	sel := YMM()
+	VPSLLQ(Imm(63), j, sel)
+	r := YMM()
+	VBLENDVPD(sel, c, s, r)
+	sg := YMM()
+	VPAND(k64(2), j, sg)
+	VPSLLQ(Imm(62), sg, sg)
 	VPXOR(sg, r, r)
 	return ok, r
 }
