@@ -701,15 +701,6 @@ func unTanFloat[T dtype.Float](d, a []T) {
 	}
 }
 
-// unTanhFloat is: for i := range d { d[i] = T(math.Tanh(float64(x))) }
-func unTanhFloat[T dtype.Float](d, a []T) {
-	a = a[:len(d)]
-	for i := range d {
-		x := a[i]
-		d[i] = T(math.Tanh(float64(x)))
-	}
-}
-
 // unFloorFloat is: for i := range d { d[i] = T(math.Floor(float64(x))) }
 func unFloorFloat[T dtype.Float](d, a []T) {
 	a = a[:len(d)]
@@ -948,7 +939,7 @@ func floatUnary[T dtype.Float](op expr.Op) (func(d, a []T), bool) {
 	case expr.OpTan:
 		return unTanFloat[T], true
 	case expr.OpTanh:
-		return unTanhFloat[T], true
+		return vmath.Tanh[T], true
 	case expr.OpSigmoid:
 		return vmath.Sigmoid[T], true
 	case expr.OpFloor:

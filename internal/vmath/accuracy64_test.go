@@ -113,13 +113,37 @@ type f64Case struct {
 	fn     func(d, a []float64)
 	ref    func(float64) float64
 	lo, hi float64
+	bound  uint64 // ulp
 }
 
 var f64Cases = []f64Case{
-	{"exp", Exp[float64], refExpAll, -700, 700},
-	{"log", Log[float64], refLog, 0, 1e3},
-	{"sin", Sin[float64], func(x float64) float64 { return refTrig(x, 0) }, -1e6, 1e6},
-	{"cos", Cos[float64], func(x float64) float64 { return refTrig(x, 1) }, -1e6, 1e6},
+	{"exp", Exp[float64], refExpAll, -700, 700, 1},
+	{"log", Log[float64], refLog, 0, 1e3, 1},
+	{"sin", Sin[float64], func(x float64) float64 { return refTrig(x, 0) }, -1e6, 1e6, 1},
+	{"cos", Cos[float64], func(x float64) float64 { return refTrig(x, 1) }, -1e6, 1e6, 1},
+	{"tanh", Tanh[float64], refTanh, -30, 30, 2},
+	{"sigmoid", Sigmoid[float64], refSigmoid, -40, 40, 2},
+}
+
+// refTanh is (e**2x - 1)/(e**2x + 1) rounded to a double.
+func refTanh(x float64) float64 {
+	if math.IsNaN(x) || math.Abs(x) > 30 || math.Abs(x) < 0x1p-30 {
+		return math.Tanh(x) // ±1 beyond 19.1; x - x³/3 rounds to x below 2^-27
+	}
+	e := bigExp(2 * x)
+	num := new(big.Float).SetPrec(refPrec).Sub(e, bigF(1))
+	f, _ := num.Quo(num, e.Add(e, bigF(1))).Float64()
+	return f
+}
+
+// refSigmoid is 1/(1 + e**-x) rounded to a double.
+func refSigmoid(x float64) float64 {
+	if math.IsNaN(x) || math.Abs(x) > 745 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := bigExp(-x)
+	f, _ := new(big.Float).SetPrec(refPrec).Quo(bigF(1), e.Add(e, bigF(1))).Float64()
+	return f
 }
 
 // special64 are arguments every float64 kernel is checked on.
@@ -136,7 +160,7 @@ func special64() []float64 {
 
 // TestAccuracy64 checks the float64 kernels against math/big on random
 // arguments in and beyond the fast paths, at every scale, and special ones:
-// within 1 ulp of the exact value, NaN where it is NaN.
+// within the case's bound of the exact value, NaN where it is NaN.
 func TestAccuracy64(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	n := 3000
@@ -163,7 +187,7 @@ func TestAccuracy64(t *testing.T) {
 				}
 				u := ulps(got[i], want)
 				worst = max(worst, u)
-				if !assert.LessOrEqual(t, u, uint64(1), "%s(%v) = %v, want %v", c.name, x, got[i], want) {
+				if !assert.LessOrEqual(t, u, c.bound, "%s(%v) = %v, want %v", c.name, x, got[i], want) {
 					return
 				}
 			}

@@ -18,3 +18,11 @@ func Sin[T dtype.Float](d, a []T) { call(d, a, &sin32K, sin64K.run) }
 // Cos sets d[i] = cos(a[i]) for every i < len(d); a must be at least as
 // long (d may be a).
 func Cos[T dtype.Float](d, a []T) { call(d, a, &cos32K, cos64K.run) }
+
+// Tanh sets d[i] = tanh(a[i]) for every i < len(d); a must be at least as
+// long (d may be a).
+func Tanh[T dtype.Float](d, a []T) { call(d, a, &tanh32K, tanh64K.run) }
+
+// Sigmoid sets d[i] = 1/(1+e**-a[i]) for every i < len(d); a must be at
+// least as long (d may be a).
+func Sigmoid[T dtype.Float](d, a []T) { call(d, a, &sigmoid32K, sigmoid64K.run) }

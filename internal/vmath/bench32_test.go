@@ -45,3 +45,38 @@ func BenchmarkFloat32(b *testing.B) {
 }
 
 var _ = math.Exp
+
+// BenchmarkFloat64 is BenchmarkFloat32 for the float64 kernels.
+func BenchmarkFloat64(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	refs := map[string]func(float64) float64{"exp": math.Exp, "log": math.Log, "sin": math.Sin, "cos": math.Cos}
+	for _, c := range f64Cases {
+		lo, hi := -10.0, 10.0
+		if c.name == "log" {
+			lo, hi = 0, 100
+		}
+		xs := make([]float64, 4096)
+		for i := range xs {
+			xs[i] = lo + (hi-lo)*r.Float64()
+		}
+		d := make([]float64, len(xs))
+		k, ref := kernels64[c.name], refs[c.name]
+		b.Run(c.name+"/vec", func(b *testing.B) {
+			for b.Loop() {
+				c.fn(d, xs)
+			}
+		})
+		b.Run(c.name+"/go", func(b *testing.B) {
+			for b.Loop() {
+				k.goFn(d, xs)
+			}
+		})
+		b.Run(c.name+"/math", func(b *testing.B) {
+			for b.Loop() {
+				for i, x := range xs {
+					d[i] = ref(x)
+				}
+			}
+		})
+	}
+}

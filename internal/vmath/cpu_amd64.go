@@ -19,4 +19,8 @@ func init() {
 	log64K.vec = log64AVX2
 	sin64K.vec = sin64AVX2
 	cos64K.vec = cos64AVX2
+	tanh32K.vec = tanh32AVX2
+	sigmoid32K.vec = sigmoid32AVX2
+	tanh64K.vec = func(d, a []float64) int { return tanh64AVX2(d, a, &expTable) }
+	sigmoid64K.vec = func(d, a []float64) int { return sigmoid64AVX2(d, a, &expTable) }
 }

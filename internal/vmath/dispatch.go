@@ -43,6 +43,11 @@ var (
 	log64K = kernel[float64]{goFn: log64Go, lanes: 4}
 	sin64K = kernel[float64]{goFn: sin64, lanes: 4}
 	cos64K = kernel[float64]{goFn: cos64, lanes: 4}
+
+	tanh32K    = kernel[float32]{goFn: tanh32Go, lanes: 8}
+	tanh64K    = kernel[float64]{goFn: tanh64Go, lanes: 4}
+	sigmoid32K = kernel[float32]{goFn: sigmoid32Go, lanes: 8}
+	sigmoid64K = kernel[float64]{goFn: sigmoid64Go, lanes: 4}
 )
 
 // call runs k32 or f64 on d and a, as T's size says (T's underlying type is

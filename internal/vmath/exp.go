@@ -1,10 +1,6 @@
 package vmath
 
-import (
-	"math"
-
-	"github.com/tensorplay/tensorplay/dtype"
-)
+import "math"
 
 // The table-driven exp of ARM's optimized-routines: with k = round(x*N/ln2)
 // and r = x - k*ln2/N (|r| ≤ ln2/2N), exp(x) = 2^(k/N) * exp(r), where
@@ -38,20 +34,6 @@ func exp64(d, a []float64) {
 			continue
 		}
 		d[i] = expTail(expReduce(x))
-	}
-}
-
-// Sigmoid sets d[i] = 1/(1+e**-a[i]) for every i < len(d); a must be at
-// least as long (d may be a).
-func Sigmoid[T dtype.Float](d, a []T) {
-	a = a[:len(d)]
-	for i := range d {
-		x := -float64(a[i])
-		if (math.Float64bits(x)>>52)&0x7ff >= expFastTop {
-			d[i] = T(1 / (1 + expSpecial(x)))
-			continue
-		}
-		d[i] = T(1 / (1 + expTail(expReduce(x))))
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 // kernels32 are the float32 kernels with a vector loop.
-var kernels32 = map[string]*kernel[float32]{"exp": &exp32K, "log": &log32K, "sin": &sin32K, "cos": &cos32K}
+var kernels32 = map[string]*kernel[float32]{"exp": &exp32K, "log": &log32K, "sin": &sin32K, "cos": &cos32K, "tanh": &tanh32K, "sigmoid": &sigmoid32K}
 
 // TestPaths32 checks that a kernel gives the bits of its Go loop whatever
 // mix of vector loop and Go loop computes it: on random arguments in the
@@ -74,7 +74,7 @@ func caseNamed(t *testing.T, name string) f32Case {
 }
 
 // kernels64 are the float64 kernels with a vector loop.
-var kernels64 = map[string]*kernel[float64]{"exp": &exp64K, "log": &log64K, "sin": &sin64K, "cos": &cos64K}
+var kernels64 = map[string]*kernel[float64]{"exp": &exp64K, "log": &log64K, "sin": &sin64K, "cos": &cos64K, "tanh": &tanh64K, "sigmoid": &sigmoid64K}
 
 // TestPaths64 is TestPaths32 for the float64 kernels.
 func TestPaths64(t *testing.T) {

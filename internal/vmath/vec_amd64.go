@@ -24,6 +24,26 @@ func sin32AVX2(d []float32, a []float32) int
 // len(a) >= len(d): the caller's.
 func cos32AVX2(d []float32, a []float32) int
 
+// tanh32AVX2 sets d[i] = tanh of tanh32Go for a prefix of d in groups of 8,
+// up to the first group with an argument off the fast path; it returns the prefix's length.
+// len(a) >= len(d): the caller's.
+func tanh32AVX2(d []float32, a []float32) int
+
+// sigmoid32AVX2 sets d[i] = sigmoid of sigmoid32Go for a prefix of d in groups of 8,
+// up to the first group with an argument off the fast path; it returns the prefix's length.
+// len(a) >= len(d): the caller's.
+func sigmoid32AVX2(d []float32, a []float32) int
+
+// tanh64AVX2 sets d[i] = tanh of tanh64Go for a prefix of d in groups of 4,
+// up to the first group with an argument off the fast path; it returns the prefix's length.
+// len(a) >= len(d): the caller's.
+func tanh64AVX2(d []float64, a []float64, table *[128][2]uint64) int
+
+// sigmoid64AVX2 sets d[i] = sigmoid of sigmoid64Go for a prefix of d in groups of 4,
+// up to the first group with an argument off the fast path; it returns the prefix's length.
+// len(a) >= len(d): the caller's.
+func sigmoid64AVX2(d []float64, a []float64, table *[128][2]uint64) int
+
 // exp64AVX2 sets d[i] = expTail(expReduce(x)) for a prefix of d in groups of 4,
 // up to the first group with an argument off the fast path; it returns the prefix's length.
 // len(a) >= len(d): the caller's.

@@ -14,9 +14,8 @@ const refPrec = 300 // bits
 
 func bigF(x float64) *big.Float { return new(big.Float).SetPrec(refPrec).SetFloat64(x) }
 
-// refExp is e**x rounded to a double: exp(x/2^10) by its series, squared
-// ten times.
-func refExp(x float64) float64 {
+// bigExp is e**x: exp(x/2^10) by its series, squared ten times.
+func bigExp(x float64) *big.Float {
 	y := bigF(x)
 	y.SetMantExp(y, -10)
 	sum, term := bigF(1), bigF(1)
@@ -28,7 +27,12 @@ func refExp(x float64) float64 {
 	for range 10 {
 		sum.Mul(sum, sum)
 	}
-	f, _ := sum.Float64()
+	return sum
+}
+
+// refExp is e**x rounded to a double.
+func refExp(x float64) float64 {
+	f, _ := bigExp(x).Float64()
 	return f
 }
 

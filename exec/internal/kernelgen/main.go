@@ -65,7 +65,7 @@ var unOps = []unOp{
 	{"SinFloat", "OpSin", "dtype.Float", "float", "block:vmath.Sin"},
 	{"CosFloat", "OpCos", "dtype.Float", "float", "block:vmath.Cos"},
 	{"TanFloat", "OpTan", "dtype.Float", "float", "T(math.Tan(float64(x)))"},
-	{"TanhFloat", "OpTanh", "dtype.Float", "float", "T(math.Tanh(float64(x)))"},
+	{"TanhFloat", "OpTanh", "dtype.Float", "float", "block:vmath.Tanh"},
 	{"SigmoidFloat", "OpSigmoid", "dtype.Float", "float", "block:vmath.Sigmoid"},
 	{"FloorFloat", "OpFloor", "dtype.Float", "float", "T(math.Floor(float64(x)))"},
 	{"CeilFloat", "OpCeil", "dtype.Float", "float", "T(math.Ceil(float64(x)))"},

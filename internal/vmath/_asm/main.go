@@ -28,7 +28,11 @@ func main() {
 	loop32("log32AVX2", "log32Fast1", log32)
 	loop32("sin32AVX2", "trig32Fast1(x, 0)", func(x reg.VecVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig32(x, 0) })
 	loop32("cos32AVX2", "trig32Fast1(x, 1)", func(x reg.VecVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig32(x, 1) })
+	loop32("tanh32AVX2", "tanh of tanh32Go", tanh32)
+	loop32("sigmoid32AVX2", "sigmoid of sigmoid32Go", sigmoid32)
 	wide = true
+	loop64("tanh64AVX2", "tanh of tanh64Go", true, tanh64)
+	loop64("sigmoid64AVX2", "sigmoid of sigmoid64Go", true, sigmoid64)
 	loop64("exp64AVX2", "expTail(expReduce(x))", true, exp64)
 	loop64("log64AVX2", "log64Fast1(x)", false, func(x reg.VecVirtual, _ reg.GPVirtual) (reg.VecVirtual, reg.VecVirtual) { return log64(x) })
 	loop64("sin64AVX2", "trig64Fast1(x, 0)", false, func(x reg.VecVirtual, _ reg.GPVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig64(x, 0) })
@@ -421,4 +425,88 @@ func trig64(x reg.VecVirtual, q uint64) (ok, y reg.VecVirtual) {
 	VPSLLQ(Imm(62), sg, sg)
 	VPXOR(sg, r, r)
 	return ok, r
+}
+
+// tanh32 is the fast path of tanh32Go: both forms, selected.
+func tanh32(x reg.VecVirtual) (ok, y reg.VecVirtual) {
+	ax := YMM()
+	VANDPS(absMask(), x, ax)
+	ok = YMM()
+	VCMPPS(Imm(cmpLT), kf(43), ax, ok)
+	small := YMM()
+	VCMPPS(Imm(cmpLT), kf(0.625), ax, small)
+	z := mul(x, x)
+	p := horner(z, -5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1)
+	ys := add(x, mul(x, mul(p, z)))
+	_, e := exp32(add(ax, ax))
+	q := YMM()
+	VDIVPS(add(kf(1), e), load(kf(2)), q)
+	yt := sub(load(kf(1)), q)
+	sg := YMM()
+	VANDPS(k32(0x80000000), x, sg)
+	VORPS(sg, yt, yt)
+	y = YMM()
+	VBLENDVPS(small, ys, yt, y)
+	return ok, y
+}
+
+// sigmoid32 is the fast path of sigmoid32Go.
+func sigmoid32(x reg.VecVirtual) (ok, y reg.VecVirtual) {
+	ax := YMM()
+	VANDPS(absMask(), x, ax)
+	ok = YMM()
+	VCMPPS(Imm(cmpLT), kf(86.5), ax, ok)
+	nax := YMM()
+	VXORPS(k32(0x80000000), ax, nax)
+	_, e := exp32(nax)
+	num := YMM()
+	VBLENDVPS(x, e, load(kf(1)), num)
+	y = YMM()
+	VDIVPS(add(kf(1), e), num, y)
+	return ok, y
+}
+
+// tanh64 is the fast path of tanh64Go: both forms, selected.
+func tanh64(x reg.VecVirtual, tbl reg.GPVirtual) (ok, y reg.VecVirtual) {
+	ax := YMM()
+	VANDPD(k64(1<<63-1), x, ax)
+	ok = YMM()
+	VCMPPD(Imm(cmpLT), kd(256), ax, ok)
+	small := YMM()
+	VCMPPD(Imm(cmpLT), kd(0.625), ax, small)
+	s := mul(x, x)
+	p := add(kd(-9.92877231001918586564e1), mul(kd(-9.64399179425052238628e-1), s))
+	p = add(kd(-1.61468768441708447952e3), mul(s, p))
+	q := add(kd(1.12811678491632931402e2), s)
+	q = add(kd(2.23548839060100448583e3), mul(s, q))
+	q = add(kd(4.84406305325125486048e3), mul(s, q))
+	ys := YMM()
+	VDIVPD(q, mul(p, mul(x, s)), ys)
+	ys = add(x, ys)
+	_, e := exp64(add(ax, ax), tbl)
+	qq := YMM()
+	VDIVPD(add(kd(1), e), load(kd(2)), qq)
+	yt := sub(load(kd(1)), qq)
+	sg := YMM()
+	VANDPD(k64(1<<63), x, sg)
+	VORPD(sg, yt, yt)
+	y = YMM()
+	VBLENDVPD(small, ys, yt, y)
+	return ok, y
+}
+
+// sigmoid64 is the fast path of sigmoid64Go.
+func sigmoid64(x reg.VecVirtual, tbl reg.GPVirtual) (ok, y reg.VecVirtual) {
+	ax := YMM()
+	VANDPD(k64(1<<63-1), x, ax)
+	ok = YMM()
+	VCMPPD(Imm(cmpLT), kd(512), ax, ok)
+	nax := YMM()
+	VXORPD(k64(1<<63), ax, nax)
+	_, e := exp64(nax, tbl)
+	num := YMM()
+	VBLENDVPD(x, e, load(kd(1)), num)
+	y = YMM()
+	VDIVPD(add(kd(1), e), num, y)
+	return ok, y
 }
