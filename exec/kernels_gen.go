@@ -665,24 +665,6 @@ func unAbsFloat[T dtype.Float](d, a []T) {
 	}
 }
 
-// unLog1pFloat is: for i := range d { d[i] = T(math.Log1p(float64(x))) }
-func unLog1pFloat[T dtype.Float](d, a []T) {
-	a = a[:len(d)]
-	for i := range d {
-		x := a[i]
-		d[i] = T(math.Log1p(float64(x)))
-	}
-}
-
-// unExpm1Float is: for i := range d { d[i] = T(math.Expm1(float64(x))) }
-func unExpm1Float[T dtype.Float](d, a []T) {
-	a = a[:len(d)]
-	for i := range d {
-		x := a[i]
-		d[i] = T(math.Expm1(float64(x)))
-	}
-}
-
 // unSqrtFloat is: for i := range d { d[i] = T(math.Sqrt(float64(x))) }
 func unSqrtFloat[T dtype.Float](d, a []T) {
 	a = a[:len(d)]
@@ -927,9 +909,9 @@ func floatUnary[T dtype.Float](op expr.Op) (func(d, a []T), bool) {
 	case expr.OpLog:
 		return vmath.Log[T], true
 	case expr.OpLog1p:
-		return unLog1pFloat[T], true
+		return vmath.Log1p[T], true
 	case expr.OpExpm1:
-		return unExpm1Float[T], true
+		return vmath.Expm1[T], true
 	case expr.OpSqrt:
 		return unSqrtFloat[T], true
 	case expr.OpSin:
