@@ -50,15 +50,15 @@ var (
 	sigmoid64K = kernel[float64]{goFn: sigmoid64Go, lanes: 4}
 )
 
-// call runs k32 or f64 on d and a, as T's size says (T's underlying type is
+// call runs k32 or k64 on d and a, as T's size says (T's underlying type is
 // float32 or float64, so the slices are reinterpreted in place).
-func call[T dtype.Float](d, a []T, k32 *kernel[float32], f64 func(d, a []float64)) {
+func call[T dtype.Float](d, a []T, k32 *kernel[float32], k64 *kernel[float64]) {
 	a = a[:len(d)]
 	if unsafe.Sizeof(*new(T)) == 4 {
 		k32.run(as[float32](d), as[float32](a))
 		return
 	}
-	f64(as[float64](d), as[float64](a))
+	k64.run(as[float64](d), as[float64](a))
 }
 
 // as reinterprets s, whose elements have U as their underlying type.

@@ -121,3 +121,16 @@ func TestVectorLoops64(t *testing.T) {
 		assert.Equal(t, 0, k.vec(d[:3], xs), name)
 	}
 }
+
+// TestNoAllocs checks that a kernel call allocates nothing (the executor
+// calls one per block).
+func TestNoAllocs(t *testing.T) {
+	d32, a32 := make([]float32, 100), make([]float32, 100)
+	d64, a64 := make([]float64, 100), make([]float64, 100)
+	for _, f := range []func(){
+		func() { Exp(d32, a32) }, func() { Sin(d32, a32) }, func() { Tanh(d32, a32) },
+		func() { Exp(d64, a64) }, func() { Log(d64, a64) }, func() { Sigmoid(d64, a64) },
+	} {
+		assert.Zero(t, testing.AllocsPerRun(10, f))
+	}
+}
