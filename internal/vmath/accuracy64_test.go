@@ -165,7 +165,7 @@ func TestAccuracy64(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	n := 3000
 	if testing.Short() {
-		n = 600
+		n = 200
 	}
 	for _, c := range f64Cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -44,12 +44,12 @@ func BenchmarkFloat32(b *testing.B) {
 	}
 }
 
-var _ = math.Exp
 
 // BenchmarkFloat64 is BenchmarkFloat32 for the float64 kernels.
 func BenchmarkFloat64(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
-	refs := map[string]func(float64) float64{"exp": math.Exp, "log": math.Log, "sin": math.Sin, "cos": math.Cos}
+	refs := map[string]func(float64) float64{"exp": math.Exp, "log": math.Log, "sin": math.Sin, "cos": math.Cos,
+		"tanh": math.Tanh, "sigmoid": func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }}
 	for _, c := range f64Cases {
 		lo, hi := -10.0, 10.0
 		if c.name == "log" {
