@@ -44,7 +44,6 @@ func BenchmarkFloat32(b *testing.B) {
 	}
 }
 
-
 // BenchmarkFloat64 is BenchmarkFloat32 for the float64 kernels.
 func BenchmarkFloat64(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))

@@ -110,7 +110,6 @@ func TestSigmoid(t *testing.T) {
 	}
 }
 
-
 // TestBlockIndependent checks that an element's result does not depend on
 // its block: the whole slice at once equals one element at a time, also
 // when the result overwrites the argument.
