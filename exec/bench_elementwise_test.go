@@ -473,7 +473,9 @@ func TestBenchmarkHandLoops(t *testing.T) {
 	want := evalWith(t, serial, expr.Of(x32).Exp().Mul(expr.Of(y32).Sin()).Add(expr.Of(z32).Abs().Sqrt())).Values()
 	got := make([]float32, n)
 	handW4(got, x32.Data(), y32.Data(), z32.Data())
-	assertValues(t, want, got, "W12 W4")
+	// float32 exp and sin computed in float32 by vmath, within 1 ulp, in the
+	// kernel; the math package's rounded to float32 in the hand loop.
+	assertWith(t, closeTo[float32](1e-6, 1e-6), want, got, "W12 W4")
 	want = evalWith(t, serial, expr.Of(x32).Mul(expr.Of(y32)).Add(expr.Of(z32))).Values()
 	handW2(got, x32.Data(), y32.Data(), z32.Data())
 	assertValues(t, want, got, "W12 W2")

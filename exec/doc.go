@@ -52,8 +52,10 @@
 // generated AVX2 loops (the same bits as the Go loops), and so do every
 // sized integer type's add and sub and the 16- and 32-bit types' mul when
 // not fused into a pair (integer pairs are Go loops); without AVX2 float64
-// add, sub, div and scaling use gonum's SSE2 loops. Float exp and sigmoid
-// use internal/vmath's block kernels. Dispatch happens once per block,
+// add, sub, div and scaling use gonum's SSE2 loops. Float exp, log, sin,
+// cos, tanh and sigmoid use internal/vmath's block kernels (AVX2 loops,
+// float32 in float32 lanes, the same bits as their Go loops), and expm1 and
+// log1p its loops over the math package. Dispatch happens once per block,
 // never per element, and a fused graph allocates its outputs and nothing
 // else large: per-worker buffers are pooled across evaluations.
 //

@@ -665,33 +665,6 @@ func unAbsFloat[T dtype.Float](d, a []T) {
 	}
 }
 
-// unLogFloat is: for i := range d { d[i] = T(math.Log(float64(x))) }
-func unLogFloat[T dtype.Float](d, a []T) {
-	a = a[:len(d)]
-	for i := range d {
-		x := a[i]
-		d[i] = T(math.Log(float64(x)))
-	}
-}
-
-// unLog1pFloat is: for i := range d { d[i] = T(math.Log1p(float64(x))) }
-func unLog1pFloat[T dtype.Float](d, a []T) {
-	a = a[:len(d)]
-	for i := range d {
-		x := a[i]
-		d[i] = T(math.Log1p(float64(x)))
-	}
-}
-
-// unExpm1Float is: for i := range d { d[i] = T(math.Expm1(float64(x))) }
-func unExpm1Float[T dtype.Float](d, a []T) {
-	a = a[:len(d)]
-	for i := range d {
-		x := a[i]
-		d[i] = T(math.Expm1(float64(x)))
-	}
-}
-
 // unSqrtFloat is: for i := range d { d[i] = T(math.Sqrt(float64(x))) }
 func unSqrtFloat[T dtype.Float](d, a []T) {
 	a = a[:len(d)]
@@ -701,39 +674,12 @@ func unSqrtFloat[T dtype.Float](d, a []T) {
 	}
 }
 
-// unSinFloat is: for i := range d { d[i] = T(math.Sin(float64(x))) }
-func unSinFloat[T dtype.Float](d, a []T) {
-	a = a[:len(d)]
-	for i := range d {
-		x := a[i]
-		d[i] = T(math.Sin(float64(x)))
-	}
-}
-
-// unCosFloat is: for i := range d { d[i] = T(math.Cos(float64(x))) }
-func unCosFloat[T dtype.Float](d, a []T) {
-	a = a[:len(d)]
-	for i := range d {
-		x := a[i]
-		d[i] = T(math.Cos(float64(x)))
-	}
-}
-
 // unTanFloat is: for i := range d { d[i] = T(math.Tan(float64(x))) }
 func unTanFloat[T dtype.Float](d, a []T) {
 	a = a[:len(d)]
 	for i := range d {
 		x := a[i]
 		d[i] = T(math.Tan(float64(x)))
-	}
-}
-
-// unTanhFloat is: for i := range d { d[i] = T(math.Tanh(float64(x))) }
-func unTanhFloat[T dtype.Float](d, a []T) {
-	a = a[:len(d)]
-	for i := range d {
-		x := a[i]
-		d[i] = T(math.Tanh(float64(x)))
 	}
 }
 
@@ -961,21 +907,21 @@ func floatUnary[T dtype.Float](op expr.Op) (func(d, a []T), bool) {
 	case expr.OpExp:
 		return vmath.Exp[T], true
 	case expr.OpLog:
-		return unLogFloat[T], true
+		return vmath.Log[T], true
 	case expr.OpLog1p:
-		return unLog1pFloat[T], true
+		return vmath.Log1p[T], true
 	case expr.OpExpm1:
-		return unExpm1Float[T], true
+		return vmath.Expm1[T], true
 	case expr.OpSqrt:
 		return unSqrtFloat[T], true
 	case expr.OpSin:
-		return unSinFloat[T], true
+		return vmath.Sin[T], true
 	case expr.OpCos:
-		return unCosFloat[T], true
+		return vmath.Cos[T], true
 	case expr.OpTan:
 		return unTanFloat[T], true
 	case expr.OpTanh:
-		return unTanhFloat[T], true
+		return vmath.Tanh[T], true
 	case expr.OpSigmoid:
 		return vmath.Sigmoid[T], true
 	case expr.OpFloor:

@@ -1,10 +1,6 @@
 package vmath
 
-import (
-	"math"
-
-	"github.com/tensorplay/tensorplay/dtype"
-)
+import "math"
 
 // The table-driven exp of ARM's optimized-routines: with k = round(x*N/ln2)
 // and r = x - k*ln2/N (|r| ≤ ln2/2N), exp(x) = 2^(k/N) * exp(r), where
@@ -28,31 +24,16 @@ const (
 	expFastTop = 0x408 // exponent bits of 512: the fast path takes |x| < 512
 )
 
-// Exp sets d[i] = e**a[i] for every i < len(d); a must be at least as long
-// (d may be a).
-func Exp[T dtype.Float](d, a []T) {
+// exp64 is the Go loop of float64 exp.
+func exp64(d, a []float64) {
 	a = a[:len(d)]
 	for i := range d {
-		x := float64(a[i])
+		x := a[i]
 		if (math.Float64bits(x)>>52)&0x7ff >= expFastTop {
-			d[i] = T(math.Exp(x)) // |x| ≥ 512, ±Inf or NaN
+			d[i] = expSpecial(x) // |x| ≥ 512, ±Inf or NaN
 			continue
 		}
-		d[i] = T(expTail(expReduce(x)))
-	}
-}
-
-// Sigmoid sets d[i] = 1/(1+e**-a[i]) for every i < len(d); a must be at
-// least as long (d may be a).
-func Sigmoid[T dtype.Float](d, a []T) {
-	a = a[:len(d)]
-	for i := range d {
-		x := -float64(a[i])
-		if (math.Float64bits(x)>>52)&0x7ff >= expFastTop {
-			d[i] = T(1 / (1 + math.Exp(x)))
-			continue
-		}
-		d[i] = T(1 / (1 + expTail(expReduce(x))))
+		d[i] = expTail(expReduce(x))
 	}
 }
 
@@ -76,4 +57,39 @@ func expTail(r, scale, tail float64) float64 {
 	r2 := r * r
 	tmp := tail + r + float64(r2*(expC2+float64(r*expC3))) + float64(r2*r2*(expC4+float64(r*expC5)))
 	return scale + float64(scale*tmp)
+}
+
+// expSpecial is e**x for |x| ≥ 512, where 2^k overflows the exponent of
+// the table's scale: the specialcase of optimized-routines, which scales by
+// 2^1009 or 2^-1022 after the sum and rounds subnormal results once. The
+// math package's Exp (its amd64 assembly) gives +Inf from 709.78 on, short
+// of the true threshold 709.7827.
+func expSpecial(x float64) float64 {
+	if !(math.Abs(x) < 746) {
+		return math.Exp(x) // 0, +Inf or NaN
+	}
+	kd := float64(invLn2N*x) + shift
+	ki := math.Float64bits(kd)
+	kd -= shift
+	r := x + float64(kd*negLn2HiN) + float64(kd*negLn2LoN)
+	t := &expTable[ki%expN]
+	r2 := r * r
+	tmp := math.Float64frombits(t[0]) + r + float64(r2*(expC2+float64(r*expC3))) + float64(r2*r2*(expC4+float64(r*expC5)))
+	sbits := t[1] + ki<<(52-expBits)
+	if ki&0x80000000 == 0 { // k > 0
+		scale := math.Float64frombits(sbits - 1009<<52)
+		return 0x1p1009 * (scale + float64(scale*tmp))
+	}
+	scale := math.Float64frombits(sbits + 1022<<52)
+	y := scale + float64(scale*tmp)
+	if y < 1 {
+		lo := scale - y + float64(scale*tmp)
+		hi := 1 + y
+		lo = 1 - hi + y + lo
+		y = (hi + lo) - 1
+		if y == 0 {
+			y = 0
+		}
+	}
+	return 0x1p-1022 * y
 }

@@ -1,0 +1,512 @@
+// Command _asm generates internal/vmath's AVX2 loops with avo.
+//
+// It is its own module, so that the main module does not depend on avo. Run
+// it with go generate in internal/vmath, which runs:
+//
+//	cd _asm && go run . -out ../vec_amd64.s -stubs ../vec_amd64.go -pkg vmath
+//
+// Each loop is the fast path of a Go loop of package vmath (exp32Fast1,
+// log32Fast1, trig32Fast1), operation for operation in eight float32 lanes:
+// every multiply and add rounded on its own, as the Go code's conversions
+// force, so that the bits are the same. A loop takes groups of eight from
+// the start of its arguments while every lane of a group is on the fast
+// path, and returns how many elements it wrote.
+package main
+
+import (
+	"fmt"
+	"math"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+func main() {
+	ConstraintExpr("!purego")
+	loop32("exp32AVX2", "exp32Fast1", exp32)
+	loop32("log32AVX2", "log32Fast1", log32)
+	loop32("sin32AVX2", "trig32Fast1(x, 0)", func(x reg.VecVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig32(x, 0) })
+	loop32("cos32AVX2", "trig32Fast1(x, 1)", func(x reg.VecVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig32(x, 1) })
+	loop32("tanh32AVX2", "tanh of tanh32Go", tanh32)
+	loop32("sigmoid32AVX2", "sigmoid of sigmoid32Go", sigmoid32)
+	wide = true
+	loop64("tanh64AVX2", "tanh of tanh64Go", true, tanh64)
+	loop64("sigmoid64AVX2", "sigmoid of sigmoid64Go", true, sigmoid64)
+	loop64("exp64AVX2", "expTail(expReduce(x))", true, exp64)
+	loop64("log64AVX2", "log64Fast1(x)", false, func(x reg.VecVirtual, _ reg.GPVirtual) (reg.VecVirtual, reg.VecVirtual) { return log64(x) })
+	loop64("sin64AVX2", "trig64Fast1(x, 0)", false, func(x reg.VecVirtual, _ reg.GPVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig64(x, 0) })
+	loop64("cos64AVX2", "trig64Fast1(x, 1)", false, func(x reg.VecVirtual, _ reg.GPVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig64(x, 1) })
+	Generate()
+}
+
+// loop32 emits func name(d, a []float32) int: body returns, for the lanes
+// of x, a mask whose sign bits are set in the lanes on the fast path, and
+// the results.
+func loop32(name, goName string, body func(x reg.VecVirtual) (ok, y reg.VecVirtual)) {
+	TEXT(name, NOSPLIT, "func(d, a []float32) int")
+	Doc(fmt.Sprintf("%s sets d[i] = %s for a prefix of d in groups of 8,", name, goName),
+		"up to the first group with an argument off the fast path; it returns the prefix's length.",
+		"len(a) >= len(d): the caller's.")
+	pd := Load(Param("d").Base(), GP64())
+	n := Load(Param("d").Len(), GP64())
+	pa := Load(Param("a").Base(), GP64())
+	i := GP64()
+	XORQ(i, i)
+	left := GP64()
+	Label(name + "_loop")
+	MOVQ(n, left)
+	SUBQ(i, left)
+	CMPQ(left, Imm(8))
+	JL(LabelRef(name + "_done"))
+	x := YMM()
+	VMOVUPS(Mem{Base: pa, Index: i, Scale: 4}, x)
+	ok, y := body(x)
+	m := GP32()
+	VMOVMSKPS(ok, m)
+	CMPL(m, Imm(0xff))
+	JNE(LabelRef(name + "_done"))
+	VMOVUPS(y, Mem{Base: pd, Index: i, Scale: 4})
+	ADDQ(Imm(8), i)
+	JMP(LabelRef(name + "_loop"))
+	Label(name + "_done")
+	Store(i, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// loop64 is loop32 for float64, in groups of four; with table, the
+// function takes the exp table as a third argument.
+func loop64(name, goName string, table bool, body func(x reg.VecVirtual, tbl reg.GPVirtual) (ok, y reg.VecVirtual)) {
+	sig := "func(d, a []float64) int"
+	if table {
+		sig = "func(d, a []float64, table *[128][2]uint64) int"
+	}
+	TEXT(name, NOSPLIT, sig)
+	Doc(fmt.Sprintf("%s sets d[i] = %s for a prefix of d in groups of 4,", name, goName),
+		"up to the first group with an argument off the fast path; it returns the prefix's length.",
+		"len(a) >= len(d): the caller's.")
+	pd := Load(Param("d").Base(), GP64())
+	n := Load(Param("d").Len(), GP64())
+	pa := Load(Param("a").Base(), GP64())
+	var tbl reg.GPVirtual
+	if table {
+		tbl = GP64()
+		Load(Param("table"), tbl)
+	}
+	i := GP64()
+	XORQ(i, i)
+	left := GP64()
+	Label(name + "_loop")
+	MOVQ(n, left)
+	SUBQ(i, left)
+	CMPQ(left, Imm(4))
+	JL(LabelRef(name + "_done"))
+	x := YMM()
+	VMOVUPD(Mem{Base: pa, Index: i, Scale: 8}, x)
+	ok, y := body(x, tbl)
+	m := GP32()
+	VMOVMSKPD(ok, m)
+	CMPL(m, Imm(0xf))
+	JNE(LabelRef(name + "_done"))
+	VMOVUPD(y, Mem{Base: pd, Index: i, Scale: 8})
+	ADDQ(Imm(4), i)
+	JMP(LabelRef(name + "_loop"))
+	Label(name + "_done")
+	Store(i, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// Constants: 32 bytes of one 32-bit value, for memory operands.
+var consts = map[uint32]Mem{}
+
+func k32(bits uint32) Mem {
+	if m, ok := consts[bits]; ok {
+		return m
+	}
+	m := GLOBL(fmt.Sprintf("c32_%08x", bits), RODATA|NOPTR)
+	for l := 0; l < 8; l++ {
+		DATA(4*l, U32(bits))
+	}
+	consts[bits] = m
+	return m
+}
+
+func kf(v float32) Mem { return k32(math.Float32bits(v)) }
+
+// Constants: 32 bytes of one 64-bit value.
+var consts64 = map[uint64]Mem{}
+
+func k64(bits uint64) Mem {
+	if m, ok := consts64[bits]; ok {
+		return m
+	}
+	m := GLOBL(fmt.Sprintf("c64_%016x", bits), RODATA|NOPTR)
+	for l := 0; l < 4; l++ {
+		DATA(8*l, U64(bits))
+	}
+	consts64[bits] = m
+	return m
+}
+
+func kd(v float64) Mem { return k64(math.Float64bits(v)) }
+
+// wide selects the float64 forms of mul, add, sub, load and horner.
+var wide bool
+
+// The operations of the Go code, each on new registers.
+func mul(a Op, b reg.VecVirtual) reg.VecVirtual {
+	d := YMM()
+	if wide {
+		VMULPD(a, b, d)
+	} else {
+		VMULPS(a, b, d)
+	}
+	return d
+}
+
+func add(a Op, b reg.VecVirtual) reg.VecVirtual {
+	d := YMM()
+	if wide {
+		VADDPD(a, b, d)
+	} else {
+		VADDPS(a, b, d)
+	}
+	return d
+}
+
+// sub is a - b.
+func sub(a reg.VecVirtual, b Op) reg.VecVirtual {
+	d := YMM()
+	if wide {
+		VSUBPD(b, a, d)
+	} else {
+		VSUBPS(b, a, d)
+	}
+	return d
+}
+
+func load(m Mem) reg.VecVirtual { d := YMM(); VMOVUPS(m, d); return d }
+
+// horner is ((c0*x + c1)*x + c2)... with every step rounded.
+func horner(x reg.VecVirtual, cs ...float32) reg.VecVirtual {
+	p := mul(kf(cs[0]), x)
+	p = add(kf(cs[1]), p)
+	for _, c := range cs[2:] {
+		p = add(kf(c), mul(x, p))
+	}
+	return p
+}
+
+// horner64 is horner in float64.
+func horner64(x reg.VecVirtual, cs ...float64) reg.VecVirtual {
+	p := mul(kd(cs[0]), x)
+	p = add(kd(cs[1]), p)
+	for _, c := range cs[2:] {
+		p = add(kd(c), mul(x, p))
+	}
+	return p
+}
+
+func absMask() Mem { return k32(0x7fffffff) }
+
+const (
+	cmpLT = 0x11 // LT_OQ
+	cmpGT = 0x1e // GT_OQ
+)
+
+// exp32 is exp32Fast1.
+func exp32(x reg.VecVirtual) (ok, y reg.VecVirtual) {
+	ax := YMM()
+	VANDPS(absMask(), x, ax)
+	ok = YMM()
+	VCMPPS(Imm(cmpLT), kf(86.5), ax, ok)
+	kd := add(kf(0x1.8p23), mul(kf(0x1.715476p+00), x))
+	ki := kd
+	kd = sub(kd, kf(0x1.8p23))
+	rhi := sub(x, mul(kf(0x1.62e4p-01), kd))
+	rlo := YMM()
+	VXORPS(k32(0x80000000), mul(kf(0x1.7f7d1cp-20), kd), rlo)
+	r := add(rhi, rlo)
+	z := mul(r, r)
+	p := horner(r, 1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1)
+	y = add(kf(1), add(rhi, add(rlo, mul(p, z))))
+	VPSLLD(Imm(23), ki, ki)
+	VPADDD(ki, y, y)
+	return ok, y
+}
+
+// log32 is log32Fast1.
+func log32(x reg.VecVirtual) (ok, y reg.VecVirtual) {
+	v := YMM()
+	VPSUBD(k32(0x00800000), x, v)
+	lim := YMM()
+	VPCMPGTD(v, load(k32(0x7f800000-0x00800000)), lim)
+	ok = YMM()
+	VPANDN(lim, v, ok) // ~v & lim: v >= 0 and v < lim
+	e := YMM()
+	VPSUBD(k32(0x3f3504f3), x, e)
+	VPSRAD(Imm(23), e, e)
+	t := YMM()
+	VPSLLD(Imm(23), e, t)
+	mb := YMM()
+	VPSUBD(t, x, mb)
+	f := sub(mb, kf(1))
+	ef := YMM()
+	VCVTDQ2PS(e, ef)
+	z := mul(f, f)
+	p := horner(f, 7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1,
+		1.4249322787e-1, -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1)
+	yy := sub(mul(p, mul(z, f)), mul(kf(0.5), z))
+	yy = add(mul(kf(-0x1.bd0106p-13), ef), yy)
+	h := mul(kf(0x1.63p-01), ef)
+	hi := add(f, h)
+	hl := add(f, sub(h, hi))
+	return ok, add(hi, add(hl, yy))
+}
+
+// trig32 is trig32Fast1(x, q).
+func trig32(x reg.VecVirtual, q uint32) (ok, y reg.VecVirtual) {
+	ax := YMM()
+	VANDPS(absMask(), x, ax)
+	ok = YMM()
+	VCMPPS(Imm(cmpLT), kf(6000), ax, ok)
+	nz := YMM()
+	VCMPPS(Imm(cmpGT), k32(0), ax, nz)
+	VANDPS(nz, ok, ok)
+	jd := add(kf(0x1.8p23), mul(kf(0x1.45f306p-01), x))
+	j := jd
+	if q != 0 {
+		j = YMM()
+		VPADDD(k32(q), jd, j)
+	}
+	jd = sub(jd, kf(0x1.8p23))
+	t1 := sub(x, mul(kf(0x1.92p+00), jd))
+	p2 := mul(kf(0x1.fb4p-12), jd)
+	th := sub(t1, p2)
+	tl := sub(sub(t1, th), p2)
+	p3 := mul(kf(0x1.444p-24), jd)
+	u := sub(th, p3)
+	tl = add(tl, sub(sub(th, u), p3))
+	tl = sub(tl, mul(kf(0x1.68c234p-39), jd))
+	rhi := add(u, tl)
+	rlo := add(tl, sub(u, rhi))
+	z := mul(rhi, rhi)
+	s := horner(z, -1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1)
+	s = add(rhi, add(rlo, mul(s, mul(rhi, z))))
+	c := horner(z, 2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2)
+	hz := mul(kf(0.5), z)
+	one := load(kf(1))
+	w := sub(one, hz)
+	e := sub(sub(one, w), hz)
+	c = add(w, add(e, sub(mul(c, mul(z, z)), mul(rhi, rlo))))
+	sel := YMM()
+	VPSLLD(Imm(31), j, sel)
+	r := YMM()
+	VBLENDVPS(sel, c, s, r)
+	sg := YMM()
+	VPAND(k32(2), j, sg)
+	VPSLLD(Imm(30), sg, sg)
+	VPXOR(sg, r, r)
+	return ok, r
+}
+
+// exp64 is expTail(expReduce(x)) of exp.go, the table's entries gathered.
+func exp64(x reg.VecVirtual, tbl reg.GPVirtual) (ok, y reg.VecVirtual) {
+	ax := YMM()
+	VANDPD(k64(1<<63-1), x, ax)
+	ok = YMM()
+	VCMPPD(Imm(cmpLT), kd(512), ax, ok)
+	kdv := add(kd(0x1.8p52), mul(kd(0x1.71547652b82fep0*128), x))
+	ki := kdv
+	kdv = sub(kdv, kd(0x1.8p52))
+	r := add(mul(kd(-0x1.cf79abc9e3b3ap-47), kdv), add(mul(kd(-0x1.62e42fefa0000p-8), kdv), x))
+	idx := YMM()
+	VPAND(k64(127), ki, idx)
+	VPSLLQ(Imm(1), idx, idx)
+	tail, sbits := YMM(), YMM()
+	for _, g := range []struct {
+		dst  reg.VecVirtual
+		disp int
+	}{{tail, 0}, {sbits, 8}} {
+		mask := YMM()
+		VPCMPEQQ(mask, mask, mask)
+		VPGATHERQQ(mask, Mem{Base: tbl, Index: idx, Scale: 8, Disp: g.disp}, g.dst)
+	}
+	sh := YMM()
+	VPSLLQ(Imm(52-7), ki, sh)
+	VPADDQ(sh, sbits, sbits) // scale
+	r2 := mul(r, r)
+	a := mul(r2, add(kd(1.0/2), mul(kd(1.0/6), r)))
+	b := mul(mul(r2, r2), add(kd(1.0/24), mul(kd(1.0/120), r)))
+	tmp := add(b, add(a, add(r, tail)))
+	return ok, add(sbits, mul(sbits, tmp))
+}
+
+// log64 is log64Fast1.
+func log64(x reg.VecVirtual) (ok, y reg.VecVirtual) {
+	v := YMM()
+	VPSUBQ(k64(0x0010000000000000), x, v)
+	lim := YMM()
+	VPCMPGTQ(v, load(k64(0x7ff0000000000000-0x0010000000000000)), lim)
+	ok = YMM()
+	VPANDN(lim, v, ok)
+	u := YMM()
+	VPSUBQ(k64(0x3fe6a09e667f3bcd), x, u)
+	VPADDQ(k64(0x400<<52), u, u)
+	VPSRLQ(Imm(52), u, u)
+	t := YMM()
+	VPSLLQ(Imm(52), u, t)
+	VPSUBQ(k64(0x400<<52), t, t)
+	mb := YMM()
+	VPSUBQ(t, x, mb)
+	f := sub(mb, kd(1))
+	kf := YMM()
+	VPOR(k64(0x4330000000000000), u, kf)
+	kk := sub(sub(kf, kd(0x1p52)), kd(1024))
+	s := YMM()
+	VDIVPD(add(kd(2), f), f, s)
+	s2 := mul(s, s)
+	s4 := mul(s2, s2)
+	t1 := mul(s2, horner64(s4, 1.479819860511658591e-01, 1.818357216161805012e-01, 2.857142874366239149e-01, 6.666666666666735130e-01))
+	t2 := mul(s4, horner64(s4, 1.531383769920937332e-01, 2.222219843214978396e-01, 3.999999999940941908e-01))
+	rr := add(t1, t2)
+	hfsq := mul(f, mul(kd(0.5), f))
+	inner := add(mul(kd(1.90821492927058770002e-10), kk), mul(s, add(hfsq, rr)))
+	return ok, sub(mul(kd(6.93147180369123816490e-01), kk), sub(sub(hfsq, inner), f))
+}
+
+// trig64 is trig64Fast1(x, q).
+func trig64(x reg.VecVirtual, q uint64) (ok, y reg.VecVirtual) {
+	ax := YMM()
+	VANDPD(k64(1<<63-1), x, ax)
+	ok = YMM()
+	VCMPPD(Imm(cmpLT), kd(1e6), ax, ok)
+	nz := YMM()
+	VCMPPD(Imm(cmpGT), k64(0), ax, nz)
+	VANDPD(nz, ok, ok)
+	jd := add(kd(0x1.8p52), mul(kd(0x1.45f306dc9c883p-01), x))
+	j := jd
+	if q != 0 {
+		j = YMM()
+		VPADDQ(k64(q), jd, j)
+	}
+	jd = sub(jd, kd(0x1.8p52))
+	t1 := sub(x, mul(kd(0x1.921fb544p+00), jd))
+	p2 := mul(kd(0x1.0b4611a6p-34), jd)
+	th := sub(t1, p2)
+	bb := sub(th, t1)
+	tl := sub(sub(t1, sub(th, bb)), add(p2, bb))
+	p3 := mul(kd(0x1.3198a2ep-69), jd)
+	u := sub(th, p3)
+	bb = sub(u, th)
+	tl = add(tl, sub(sub(th, sub(u, bb)), add(p3, bb)))
+	tl = sub(tl, mul(kd(0x1.b839a252049c1p-104), jd))
+	rhi := add(u, tl)
+	rlo := add(tl, sub(u, rhi))
+	z := mul(rhi, rhi)
+	s := horner64(z, 1.58962301576546568060e-10, -2.50507477628578072866e-8, 2.75573136213857245213e-6,
+		-1.98412698295895385996e-4, 8.33333333332211858878e-3, -1.66666666666666307295e-1)
+	s = add(rhi, add(rlo, mul(s, mul(rhi, z))))
+	c := horner64(z, -1.13585365213876817300e-11, 2.08757008419747316778e-9, -2.75573141792967388112e-7,
+		2.48015872888517045348e-5, -1.38888888888730564116e-3, 4.16666666666665929218e-2)
+	hz := mul(kd(0.5), z)
+	one := load(kd(1))
+	w := sub(one, hz)
+	e := sub(sub(one, w), hz)
+	c = add(w, add(e, sub(mul(c, mul(z, z)), mul(rhi, rlo))))
+	sel := YMM()
+	VPSLLQ(Imm(63), j, sel)
+	r := YMM()
+	VBLENDVPD(sel, c, s, r)
+	sg := YMM()
+	VPAND(k64(2), j, sg)
+	VPSLLQ(Imm(62), sg, sg)
+	VPXOR(sg, r, r)
+	return ok, r
+}
+
+// tanh32 is the fast path of tanh32Go: both forms, selected.
+func tanh32(x reg.VecVirtual) (ok, y reg.VecVirtual) {
+	ax := YMM()
+	VANDPS(absMask(), x, ax)
+	ok = YMM()
+	VCMPPS(Imm(cmpLT), kf(43), ax, ok)
+	small := YMM()
+	VCMPPS(Imm(cmpLT), kf(0.625), ax, small)
+	z := mul(x, x)
+	p := horner(z, -5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1)
+	ys := add(x, mul(x, mul(p, z)))
+	_, e := exp32(add(ax, ax))
+	q := YMM()
+	VDIVPS(add(kf(1), e), load(kf(2)), q)
+	yt := sub(load(kf(1)), q)
+	sg := YMM()
+	VANDPS(k32(0x80000000), x, sg)
+	VORPS(sg, yt, yt)
+	y = YMM()
+	VBLENDVPS(small, ys, yt, y)
+	return ok, y
+}
+
+// sigmoid32 is the fast path of sigmoid32Go.
+func sigmoid32(x reg.VecVirtual) (ok, y reg.VecVirtual) {
+	ax := YMM()
+	VANDPS(absMask(), x, ax)
+	ok = YMM()
+	VCMPPS(Imm(cmpLT), kf(86.5), ax, ok)
+	nax := YMM()
+	VXORPS(k32(0x80000000), ax, nax)
+	_, e := exp32(nax)
+	num := YMM()
+	VBLENDVPS(x, e, load(kf(1)), num)
+	y = YMM()
+	VDIVPS(add(kf(1), e), num, y)
+	return ok, y
+}
+
+// tanh64 is the fast path of tanh64Go: both forms, selected.
+func tanh64(x reg.VecVirtual, tbl reg.GPVirtual) (ok, y reg.VecVirtual) {
+	ax := YMM()
+	VANDPD(k64(1<<63-1), x, ax)
+	ok = YMM()
+	VCMPPD(Imm(cmpLT), kd(256), ax, ok)
+	small := YMM()
+	VCMPPD(Imm(cmpLT), kd(0.625), ax, small)
+	s := mul(x, x)
+	p := add(kd(-9.92877231001918586564e1), mul(kd(-9.64399179425052238628e-1), s))
+	p = add(kd(-1.61468768441708447952e3), mul(s, p))
+	q := add(kd(1.12811678491632931402e2), s)
+	q = add(kd(2.23548839060100448583e3), mul(s, q))
+	q = add(kd(4.84406305325125486048e3), mul(s, q))
+	ys := YMM()
+	VDIVPD(q, mul(p, mul(x, s)), ys)
+	ys = add(x, ys)
+	_, e := exp64(add(ax, ax), tbl)
+	qq := YMM()
+	VDIVPD(add(kd(1), e), load(kd(2)), qq)
+	yt := sub(load(kd(1)), qq)
+	sg := YMM()
+	VANDPD(k64(1<<63), x, sg)
+	VORPD(sg, yt, yt)
+	y = YMM()
+	VBLENDVPD(small, ys, yt, y)
+	return ok, y
+}
+
+// sigmoid64 is the fast path of sigmoid64Go.
+func sigmoid64(x reg.VecVirtual, tbl reg.GPVirtual) (ok, y reg.VecVirtual) {
+	ax := YMM()
+	VANDPD(k64(1<<63-1), x, ax)
+	ok = YMM()
+	VCMPPD(Imm(cmpLT), kd(512), ax, ok)
+	nax := YMM()
+	VXORPD(k64(1<<63), ax, nax)
+	_, e := exp64(nax, tbl)
+	num := YMM()
+	VBLENDVPD(x, e, load(kd(1)), num)
+	y = YMM()
+	VDIVPD(add(kd(1), e), num, y)
+	return ok, y
+}

@@ -1,0 +1,26 @@
+//go:build amd64 && !purego
+
+package vmath
+
+import "golang.org/x/sys/cpu"
+
+//go:generate sh -c "cd _asm && go run . -out ../vec_amd64.s -stubs ../vec_amd64.go -pkg vmath"
+
+// The AVX2 loops, when the CPU has AVX2, take the fast paths.
+func init() {
+	if !cpu.X86.HasAVX2 {
+		return
+	}
+	exp32K.vec = exp32AVX2
+	log32K.vec = log32AVX2
+	sin32K.vec = sin32AVX2
+	cos32K.vec = cos32AVX2
+	exp64K.vec = func(d, a []float64) int { return exp64AVX2(d, a, &expTable) }
+	log64K.vec = log64AVX2
+	sin64K.vec = sin64AVX2
+	cos64K.vec = cos64AVX2
+	tanh32K.vec = tanh32AVX2
+	sigmoid32K.vec = sigmoid32AVX2
+	tanh64K.vec = func(d, a []float64) int { return tanh64AVX2(d, a, &expTable) }
+	sigmoid64K.vec = func(d, a []float64) int { return sigmoid64AVX2(d, a, &expTable) }
+}
