@@ -66,8 +66,12 @@ func AssignWith(x *Executor, ts []Target, binds ...Binding) error {
 	if len(ts) == 0 {
 		return nil
 	}
-	roots := make([]*expr.Node, len(ts))
-	dsts := make([]tensor.Any, len(ts))
+	var rbuf [8]*expr.Node
+	var dbuf [8]tensor.Any
+	roots, dsts := rbuf[:0], dbuf[:0]
+	if len(ts) > len(rbuf) {
+		roots, dsts = make([]*expr.Node, 0, len(ts)), make([]tensor.Any, 0, len(ts))
+	}
 	for i, t := range ts {
 		switch {
 		case t.dst == nil && t.node == nil:
@@ -75,7 +79,7 @@ func AssignWith(x *Executor, ts []Target, binds ...Binding) error {
 		case t.dst == nil || nilTensor(t.dst):
 			return &InplaceError{Reason: fmt.Sprintf("target %d has a nil destination", i)}
 		}
-		roots[i], dsts[i] = t.node, t.dst
+		roots, dsts = append(roots, t.node), append(dsts, t.dst)
 	}
 	return x.run(roots, dsts, binds, nil)
 }

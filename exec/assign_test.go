@@ -263,3 +263,22 @@ func TestBindingsOnEveryVariant(t *testing.T) {
 		})
 	}
 }
+
+// A repeated Assign of a graph built once allocates nothing: the plan is
+// cached, and its scratch (here the staged old values of a shifted view of
+// a destination) and the views of it are kept for the next run.
+func TestAssignAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates on its own")
+	}
+	x := exec.New(exec.Workers(2))
+	defer x.Close()
+	s := newState(t, 5)
+	for _, u := range []stateUpdate{stateUpdates[1], stateUpdates[2], stateUpdates[6], stateUpdates[7]} {
+		t.Run(u.name, func(t *testing.T) {
+			ts := targetsOf(u.build(s))
+			require.NoError(t, exec.AssignWith(x, ts))
+			assert.Zero(t, testing.AllocsPerRun(20, func() { _ = exec.AssignWith(x, ts) }))
+		})
+	}
+}
