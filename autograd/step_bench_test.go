@@ -1,7 +1,9 @@
 package autograd_test
 
 import (
+	"math"
 	"testing"
+	"time"
 
 	"github.com/tensorplay/tensorplay/autograd"
 	"github.com/tensorplay/tensorplay/exec"
@@ -84,4 +86,29 @@ func handLinRegStep(xs, ys, ws, bs, r, gw []float64) {
 		ws[j] -= s * gw[j]
 	}
 	bs[0] -= s * sr
+}
+
+// BenchmarkLinRegStepRatio alternates linregStep and the hand-written step
+// and reports the best time of each and their ratio (tensorplay / hand,
+// lower is better): the bar is 2.
+func BenchmarkLinRegStepRatio(b *testing.B) {
+	xt, yt, wt, bt := linregData(b)
+	x := exec.New(exec.Workers(2))
+	defer x.Close()
+	hx, hy, hw, hb := xt.Clone(), yt.Clone(), wt.Clone(), bt.Clone()
+	r, gw := make([]float64, 1000), make([]float64, 8)
+	tp, hand := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+	for b.Loop() {
+		start := time.Now()
+		if err := linregStep(x, xt, yt, wt, bt); err != nil {
+			b.Fatal(err)
+		}
+		tp = min(tp, time.Since(start))
+		start = time.Now()
+		handLinRegStep(hx.Data(), hy.Data(), hw.Data(), hb.Data(), r, gw)
+		hand = min(hand, time.Since(start))
+	}
+	b.ReportMetric(float64(tp.Nanoseconds())/1e3, "tp-µs")
+	b.ReportMetric(float64(hand.Nanoseconds())/1e3, "hand-µs")
+	b.ReportMetric(float64(tp)/float64(hand), "ratio")
 }

@@ -1,0 +1,154 @@
+package autograd_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tensorplay/tensorplay/autograd"
+	"github.com/tensorplay/tensorplay/exec"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// lossOf builds sum(tanh(x·w + b)·c)² over the given leaves, fresh nodes
+// each call, as a training loop rebuilds its loss.
+func lossOf(x, w, b *tensor.Tensor[float64], c float64) (expr.Expr[float64], expr.Expr[float64], expr.Expr[float64]) {
+	W, B := expr.Of(w), expr.Of(b)
+	y := expr.Of(x).MatMul(W).Add(B).Tanh().MulScalar(c).Square().Sum()
+	return y, W, B
+}
+
+func gradValues(t *testing.T, gs []expr.Expr[float64]) [][]float64 {
+	t.Helper()
+	outs, err := exec.EvalN(gs...)
+	require.NoError(t, err)
+	vs := make([][]float64, len(outs))
+	for i, o := range outs {
+		vs[i] = o.Values()
+	}
+	return vs
+}
+
+// A loss rebuilt over the same tensors gets the gradient graph built the
+// first time (the same nodes), with the values a fresh transform gives;
+// a change of a scalar, a tensor, a target or the structure gets its own.
+func TestGradCache(t *testing.T) {
+	x := tensor.Must(tensor.RandN[float64](1, 5, 3))
+	w := tensor.Must(tensor.RandN[float64](2, 3, 2))
+	b := tensor.Must(tensor.RandN[float64](3, 2))
+	y, W, B := lossOf(x, w, b, 2)
+	first, err := autograd.GradOf(y, W, B)
+	require.NoError(t, err)
+	want := gradValues(t, first)
+
+	y, W, B = lossOf(x, w, b, 2)
+	again, err := autograd.GradOf(y, W, B)
+	require.NoError(t, err)
+	assert.Same(t, first[0].Node(), again[0].Node(), "cached")
+	assert.Same(t, first[1].Node(), again[1].Node(), "cached")
+	assert.Equal(t, want, gradValues(t, again))
+
+	// The values follow the tensors' contents: they are read when evaluated.
+	require.NoError(t, exec.MulTo(w, tensor.Must(tensor.Full(0.5))))
+	y, W, B = lossOf(x, w, b, 2)
+	moved, err := autograd.GradOf(y, W, B)
+	require.NoError(t, err)
+	y2, W2, B2 := lossOf(x, w.Clone(), b, 2) // other tensor: not cached
+	fresh, err := autograd.GradOf(y2, W2, B2)
+	require.NoError(t, err)
+	assert.NotSame(t, moved[0].Node(), fresh[0].Node())
+	assert.Equal(t, gradValues(t, fresh), gradValues(t, moved))
+
+	misses := []struct {
+		name string
+		grad func() ([]expr.Expr[float64], error)
+	}{
+		{"another scalar", func() ([]expr.Expr[float64], error) {
+			y, W, B := lossOf(x, w, b, 3)
+			return autograd.GradOf(y, W, B)
+		}},
+		{"other targets", func() ([]expr.Expr[float64], error) {
+			y, W, _ := lossOf(x, w, b, 2)
+			return autograd.GradOf(y, W)
+		}},
+		{"targets swapped", func() ([]expr.Expr[float64], error) {
+			y, W, B := lossOf(x, w, b, 2)
+			return autograd.GradOf(y, B, W)
+		}},
+		{"a VJP", func() ([]expr.Expr[float64], error) {
+			y, W, B := lossOf(x, w, b, 2)
+			return autograd.VJPOf(y, expr.Scalar(1.0), W, B)
+		}},
+	}
+	for _, m := range misses {
+		t.Run(m.name, func(t *testing.T) {
+			gs, err := m.grad()
+			require.NoError(t, err)
+			assert.NotSame(t, first[0].Node(), gs[0].Node())
+		})
+	}
+	// The values of each are those of its own transform.
+	y, W, B = lossOf(x, w, b, 3)
+	gs3, err := autograd.GradOf(y, W, B)
+	require.NoError(t, err)
+	w3 := gradValues(t, gs3)
+	y, W, B = lossOf(x, w, b, 2)
+	gs2, err := autograd.GradOf(y, W, B)
+	require.NoError(t, err)
+	assert.NotEqual(t, w3, gradValues(t, gs2), "c = 3 and c = 2 differ")
+	assert.InDeltaSlice(t, gradValues(t, gs2)[0], scaled(w3[0], 4.0/9), 1e-12, "the gradient scales with c²")
+}
+
+func scaled(v []float64, s float64) []float64 {
+	out := make([]float64, len(v))
+	for i := range v {
+		out[i] = v[i] * s
+	}
+	return out
+}
+
+// A placeholder is its node: a graph over the same placeholder hits the
+// cache, one over a new placeholder of the same shape does not (its
+// bindings name the new node).
+func TestGradCachePlaceholders(t *testing.T) {
+	p := expr.Placeholder[float64]("x", 4)
+	pt := tensor.Must(tensor.FromSlice([]float64{1, 2, 3, 4}, 4))
+	g1, err := autograd.GradOf(p.Square().Sum(), p)
+	require.NoError(t, err)
+	g2, err := autograd.GradOf(p.Square().Sum(), p)
+	require.NoError(t, err)
+	assert.Same(t, g1[0].Node(), g2[0].Node())
+
+	q := expr.Placeholder[float64]("x", 4)
+	g3, err := autograd.GradOf(q.Square().Sum(), q)
+	require.NoError(t, err)
+	assert.NotSame(t, g1[0].Node(), g3[0].Node())
+	out, err := exec.Eval(g3[0], exec.Bind(q, pt))
+	require.NoError(t, err)
+	assert.Equal(t, []float64{2, 4, 6, 8}, out.Values())
+}
+
+// The cache keeps only small graphs alive: one whose tensors hold more
+// than 4 MiB is differentiated afresh each time.
+func TestGradCacheSkipsLargeGraphs(t *testing.T) {
+	big := tensor.Must(tensor.Ones[float64](1<<19 + 1)) // just over 4 MiB
+	x := expr.Of(big)
+	g1, err := autograd.GradOf(x.Square().Sum(), x)
+	require.NoError(t, err)
+	g2, err := autograd.GradOf(x.Square().Sum(), x)
+	require.NoError(t, err)
+	assert.NotSame(t, g1[0].Node(), g2[0].Node())
+}
+
+// A gradient step through the cache allocates only what building the loss
+// and the update does (no backward graph): bounded, whatever the graph.
+func TestLinRegStepAllocations(t *testing.T) {
+	xt, yt, wt, bt := linregData(t)
+	x := exec.New(exec.Workers(2))
+	defer x.Close()
+	require.NoError(t, linregStep(x, xt, yt, wt, bt))
+	allocs := testing.AllocsPerRun(20, func() { _ = linregStep(x, xt, yt, wt, bt) })
+	assert.LessOrEqual(t, allocs, 50.0, "was 118 before the gradient cache")
+}
