@@ -145,10 +145,61 @@ func TestGradCacheSkipsLargeGraphs(t *testing.T) {
 // A gradient step through the cache allocates only what building the loss
 // and the update does (no backward graph): bounded, whatever the graph.
 func TestLinRegStepAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates on its own")
+	}
 	xt, yt, wt, bt := linregData(t)
 	x := exec.New(exec.Workers(2))
 	defer x.Close()
 	require.NoError(t, linregStep(x, xt, yt, wt, bt))
 	allocs := testing.AllocsPerRun(20, func() { _ = linregStep(x, xt, yt, wt, bt) })
 	assert.LessOrEqual(t, allocs, 50.0, "was 118 before the gradient cache")
+}
+
+// Gradients from the cache have the bits of a fresh transform, for graphs
+// of every kind of op (broadcasts, reductions, views, where, pow, matmul,
+// casts), on any executor.
+func TestGradCacheValues(t *testing.T) {
+	a := tensor.Must(tensor.RandN[float64](4, 3, 4))
+	b := tensor.Must(tensor.RandN[float64](5, 4))
+	c := tensor.Must(tensor.RandN[float64](6, 4, 2))
+	cases := []struct {
+		name string
+		loss func(a, b, c E) E
+	}{
+		{"broadcast", func(a, b, _ E) E { return a.Mul(b).Add(b.Exp()).Sum() }},
+		{"reductions", func(a, _, _ E) E { return a.MaxKeepDims(1).Sub(a).Square().Mean(0).Sum() }},
+		{"views", func(a, _, _ E) E { return a.Slice(1, 1, 4, 2).T().Reshape(6).Tanh().Sum() }},
+		{"where and pow", func(a, b, _ E) E {
+			return expr.Where(a.Gt(b), a.PowScalar(3), b.Sigmoid()).MulScalar(0.5).Sum()
+		}},
+		{"matmul", func(a, _, c E) E { return a.MatMul(c).Relu().Sum() }},
+		{"cast", func(a, b, _ E) E {
+			return expr.Cast[float64](expr.Cast[float32](a.Add(b)).Square()).Sum()
+		}},
+	}
+	for _, cc := range cases {
+		for _, x := range []*exec.Executor{serial, wide} {
+			t.Run(cc.name, func(t *testing.T) {
+				build := func(ta, tb, tc *tensor.Tensor[float64]) ([]expr.Expr[float64], error) {
+					A, B, C := expr.Of(ta), expr.Of(tb), expr.Of(tc)
+					return autograd.GradOf(cc.loss(A, B, C), A, B, C)
+				}
+				_, err := build(a, b, c)
+				require.NoError(t, err)
+				hit, err := build(a, b, c)
+				require.NoError(t, err)
+				fresh, err := build(a.Clone(), b.Clone(), c.Clone())
+				require.NoError(t, err)
+				require.NotSame(t, hit[0].Node(), fresh[0].Node())
+				for i := range hit {
+					h, err := exec.EvalWith(x, hit[i])
+					require.NoError(t, err)
+					f, err := exec.EvalWith(x, fresh[i])
+					require.NoError(t, err)
+					assert.Equal(t, f.Values(), h.Values(), "gradient %d", i)
+				}
+			})
+		}
+	}
 }
