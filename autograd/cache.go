@@ -32,6 +32,12 @@ const (
 	gradCacheEntries    = 64
 )
 
+// The key holds every attribute a node has today: op, dtype, shape,
+// operands, axes, keep-dims and slice arguments, a scalar's value. An op
+// given an attribute of another kind must add it here, as in exec's plan
+// signature (exec/signature.go), or two graphs that differ in it would
+// share gradients.
+
 // gradKey is the identity of a gradient request: sig encodes the graph's
 // structure, its scalar constants and the targets' positions; leaves are
 // the graph's tensors and placeholders, compared by identity.
