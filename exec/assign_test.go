@@ -271,6 +271,7 @@ func TestAssignAllocatesNothing(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates on its own")
 	}
+	defer steadyState()()
 	x := exec.New(exec.Workers(2))
 	defer x.Close()
 	s := newState(t, 5)
