@@ -26,6 +26,14 @@ func argNode(fn, name string, a expr.Any) (*expr.Node, error) {
 	return n, nil
 }
 
+// nodeOrNil returns a's node, or nil for a nil a.
+func nodeOrNil(a expr.Any) *expr.Node {
+	if nilarg.Is(a) {
+		return nil
+	}
+	return a.Node()
+}
+
 // wrtNodes returns the nodes of wrt, which must not be empty.
 func wrtNodes(fn string, wrt []expr.Any) ([]*expr.Node, error) {
 	if len(wrt) == 0 {
@@ -33,11 +41,12 @@ func wrtNodes(fn string, wrt []expr.Any) ([]*expr.Node, error) {
 	}
 	ns := make([]*expr.Node, len(wrt))
 	for i, w := range wrt {
-		n, err := argNode(fn, fmt.Sprintf("wrt[%d]", i), w)
-		if err != nil {
-			return nil, err
+		if n := nodeOrNil(w); n != nil && n.Op() != expr.OpInvalid {
+			ns[i] = n
+			continue
 		}
-		ns[i] = n
+		_, err := argNode(fn, fmt.Sprintf("wrt[%d]", i), w) // named only when refused
+		return nil, err
 	}
 	return ns, nil
 }

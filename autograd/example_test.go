@@ -67,3 +67,35 @@ func Example_gradcheck() {
 	// Output:
 	// <nil>
 }
+
+// A training loop: rebuild the loss each step over the same tensors,
+// differentiate it, and update every parameter from the old values with
+// one exec.Assign. The gradient graph and the plan are built on the first
+// step and reused by every later one (Grad caches the gradients of a
+// graph rebuilt over the same tensors, exec caches its plans).
+func ExampleGradOf_training() {
+	// y = 2·x₀ - 3·x₁ + 1, exactly.
+	xt := tensor.Must(tensor.FromSlice([]float64{0, 0, 1, 0, 0, 1, 1, 1, 2, -1, -1, 3}, 6, 2))
+	yt := tensor.Must(tensor.FromSlice([]float64{1, 3, -2, 0, 8, -10}, 6, 1))
+	wt := tensor.Must(tensor.Zeros[float64](2, 1))
+	bt := tensor.Must(tensor.Zeros[float64](1))
+	const lr = 0.1
+	for range 1000 {
+		X, Y, w, b := expr.Of(xt), expr.Of(yt), expr.Of(wt), expr.Of(bt)
+		loss := X.MatMul(w).Add(b).Sub(Y).Square().Mean()
+		gs, err := autograd.GradOf(loss, w, b)
+		if err != nil {
+			panic(err)
+		}
+		err = exec.Assign(
+			exec.To(wt, w.Sub(gs[0].MulScalar(lr))),
+			exec.To(bt, b.Sub(gs[1].MulScalar(lr))),
+		)
+		if err != nil {
+			panic(err)
+		}
+	}
+	fmt.Printf("w %.4v b %.4v\n", wt.Values(), bt.Values())
+	// Output:
+	// w [2 -3] b [1]
+}

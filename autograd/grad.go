@@ -57,7 +57,7 @@ func Grad(y expr.Any, wrt ...expr.Any) ([]*expr.Node, error) {
 	if err := enterable(yn); err != nil {
 		return nil, err
 	}
-	return backward(yn, fill(yn, 1), targets)
+	return cachedBackward(yn, nil, targets)
 }
 
 // VJP returns the vector-Jacobian products upstream·∂y/∂wrt[i]: the
@@ -88,7 +88,7 @@ func VJP(y, upstream expr.Any, wrt ...expr.Any) ([]*expr.Node, error) {
 	if err := enterable(yn); err != nil {
 		return nil, err
 	}
-	return backward(yn, un, targets)
+	return cachedBackward(yn, un, targets)
 }
 
 // GradOf is Grad for expressions of one float type.

@@ -6,6 +6,7 @@
 //	err = exec.EvalTo(a, expr.Of(a).Add(expr.Of(b))) // in place: a += b
 //	err = exec.AddTo(a, b)                           // the same, short
 //	outs, err := exec.EvalN(e1, e2, e3)              // one plan, shared work once
+//	err = exec.Assign(exec.To(w, wNew), exec.To(b, bNew)) // an optimizer step: all from the old values
 //
 // # Plans
 //

@@ -247,3 +247,35 @@ func ExampleRegisterCompiled() {
 	//   results: v3:f64[4](temp)
 	// [13. 26. 39. 52.] <nil>
 }
+
+// Assign is the optimizer step: every destination gets a value computed
+// from the old values of all of them, in one plan. Here SGD with momentum,
+// v = 0.9v + g and w = w - 0.1v with the new v (its expression, vNew);
+// Of(v) anywhere in the graph would read the old v.
+func ExampleAssign() {
+	w, _ := tensor.FromSlice([]float64{1, 2, 3}, 3)
+	v, _ := tensor.FromSlice([]float64{1, 1, 1}, 3)
+	g, _ := tensor.FromSlice([]float64{1, -1, 2}, 3) // a gradient
+	W, V, G := expr.Of(w), expr.Of(v), expr.Of(g)
+	for range 2 {
+		vNew := V.MulScalar(0.9).Add(G)
+		err := exec.Assign(
+			exec.To(v, vNew),
+			exec.To(w, W.Sub(vNew.MulScalar(0.1))),
+		)
+		if err != nil {
+			panic(err)
+		}
+	}
+	fmt.Printf("%.4v %.4v\n", w, v)
+
+	// a, b = b, a: both values are read before either is written, where
+	// EvalTo(a, b) then EvalTo(b, a) would leave both holding b.
+	a, _ := tensor.FromSlice([]int64{1, 2}, 2)
+	b, _ := tensor.FromSlice([]int64{3, 4}, 2)
+	err := exec.Assign(exec.To(a, expr.Of(b)), exec.To(b, expr.Of(a)))
+	fmt.Println(a, b, err)
+	// Output:
+	// [0.539 2.119 2.249] [ 2.71 -1.09  4.61]
+	// [3 4] [1 2] <nil>
+}

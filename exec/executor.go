@@ -317,8 +317,17 @@ func (x *Executor) Run(roots []*expr.Node, dsts []tensor.Any, binds ...Binding) 
 	if err := x.usable(); err != nil {
 		return nil, err
 	}
+	out := make([]tensor.Any, len(roots))
+	if err := x.run(roots, dsts, binds, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// run is Run storing the results in results (if non-nil).
+func (x *Executor) run(roots []*expr.Node, dsts []tensor.Any, binds []Binding, results []tensor.Any) error {
 	if dsts != nil && len(dsts) != len(roots) {
-		return nil, &InplaceError{Reason: "one destination per root is needed"}
+		return &InplaceError{Reason: "one destination per root is needed"}
 	}
 	// PyTorch's order: a destination with overlapping elements is refused
 	// before any shape is looked at.
@@ -327,29 +336,30 @@ func (x *Executor) Run(roots []*expr.Node, dsts []tensor.Any, binds ...Binding) 
 			continue
 		}
 		if nilTensor(d) {
-			return nil, &InplaceError{Reason: fmt.Sprintf("destination %d is a nil tensor (give nil, not a nil *Tensor, for a new tensor)", i)}
+			return &InplaceError{Reason: fmt.Sprintf("destination %d is a nil tensor (give nil, not a nil *Tensor, for a new tensor)", i)}
 		}
 		if err := checkDst(d); err != nil {
-			return nil, err
+			return err
 		}
 		for j, e := range dsts[:i] {
-			if e != nil && d.MayOverlap(e) {
-				return nil, &InplaceError{Reason: fmt.Sprintf(
+			switch {
+			case e == nil:
+			case e == d:
+				return &InplaceError{Reason: fmt.Sprintf(
+					"destinations %d and %d are one tensor (shape %v): each tensor can be written once; combine the two values into one", j, i, d.Shape())}
+			case d.MayOverlap(e):
+				return &InplaceError{Reason: fmt.Sprintf(
 					"destinations %d (shape %v) and %d (shape %v) overlap in memory: the values written would depend on the order of the writes; give each root memory of its own", j, e.Shape(), i, d.Shape())}
 			}
 		}
 	}
 	for _, r := range roots {
 		if r == nil {
-			return nil, ErrNilExpr
+			return ErrNilExpr
 		}
 		if err := r.Err(); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	out := make([]tensor.Any, len(roots))
-	if err := x.eval(roots, dsts, binds, out); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return x.eval(roots, dsts, binds, results)
 }

@@ -19,11 +19,12 @@ type plan struct {
 	results []int // value of each root
 	temps   []int // values allocated per run
 	scratch []int // temporaries no result holds: reused across runs (see splitScratch)
+	views   int   // views of scratch, kept with it (see viewStep.kept)
 	sig     []uint64
 	notes   []string // what planning decided beyond the steps, for describe
 
 	runs  sync.Pool                    // *[]tensor.Any
-	spare atomic.Pointer[[]tensor.Any] // the last run's tensors for scratch, in order
+	spare atomic.Pointer[[]tensor.Any] // the last run's tensors for scratch, in order, then its views of them
 }
 
 type valueKind uint8
@@ -58,9 +59,10 @@ type step interface {
 
 // viewStep makes a view value from its source's storage.
 type viewStep struct {
-	v   int
-	op  expr.Op
-	val value
+	v    int
+	op   expr.Op
+	val  value
+	kept int // for a view of scratch: its index in the spare set after the scratch tensors; else -1
 }
 
 func (s *viewStep) run(x *Executor, vals []tensor.Any) error {
@@ -105,6 +107,17 @@ func (p *plan) exec(x *Executor, leaves, dsts []tensor.Any, results []tensor.Any
 	}
 	var err error
 	for _, s := range p.steps {
+		if v, ok := s.(*viewStep); ok && v.kept >= 0 {
+			// A view of scratch is the same tensor every run that has
+			// this scratch: make it once.
+			k := &(*sp)[len(p.scratch)+v.kept]
+			if *k == nil {
+				v.run(x, vals)
+				*k = vals[v.v]
+			}
+			vals[v.v] = *k
+			continue
+		}
 		if err = s.run(x, vals); err != nil {
 			break
 		}
@@ -128,7 +141,7 @@ func (p *plan) getScratch() *[]tensor.Any {
 	if sp := p.spare.Swap(nil); sp != nil {
 		return sp
 	}
-	ts := make([]tensor.Any, len(p.scratch))
+	ts := make([]tensor.Any, len(p.scratch)+p.views) // the views are made by their first run
 	for i, t := range p.scratch {
 		v := &p.values[t]
 		ts[i] = typedFor(v.dt).alloc(v.shape)
@@ -139,14 +152,19 @@ func (p *plan) getScratch() *[]tensor.Any {
 // splitScratch moves to p.scratch the temporaries that a run can take
 // from an earlier run's: those no result holds (the caller would keep
 // them) and that every run writes whole before it reads them (an embed's
-// tensor must start as zeros, so it is new each run). Staged copies and
-// the tensors between fused regions, reductions and matmuls are such.
+// tensor, which a region writes through a view, must start as zeros, so it
+// is new each run). Staged copies and the tensors between fused regions,
+// reductions and matmuls are such. The views of scratch are then kept with
+// it: a run that takes an earlier run's scratch takes its views too.
 func (p *plan) splitScratch() {
 	fresh := make([]bool, len(p.values))
 	for _, r := range p.results {
 		fresh[p.values[r].storage] = true
 	}
 	for _, s := range p.steps {
+		if _, ok := s.(*viewStep); ok {
+			continue // makes a view; writes no element
+		}
 		_, writes := stepValues(s)
 		for _, w := range writes {
 			if p.values[w].kind == valView {
@@ -155,14 +173,25 @@ func (p *plan) splitScratch() {
 		}
 	}
 	temps := p.temps[:0]
+	isScratch := make([]bool, len(p.values))
 	for _, t := range p.temps {
 		if fresh[t] {
 			temps = append(temps, t)
 		} else {
 			p.scratch = append(p.scratch, t)
+			isScratch[t] = true
 		}
 	}
 	p.temps = temps
+	for _, s := range p.steps {
+		if v, ok := s.(*viewStep); ok {
+			v.kept = -1
+			if isScratch[v.val.storage] {
+				v.kept = p.views
+				p.views++
+			}
+		}
+	}
 }
 
 // forget drops the references a plan needed only while it was built, so a

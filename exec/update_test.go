@@ -178,6 +178,7 @@ func TestUpdateAllocatesNothingAfterTheFirstStep(t *testing.T) {
 	}
 	for _, u := range []stateUpdate{stateUpdates[2], stateUpdates[6]} { // adam, and one with a staged copy
 		t.Run(u.name, func(t *testing.T) {
+			defer steadyState()()
 			x := exec.New(exec.Workers(2))
 			defer x.Close()
 			big := make([]*tensor.Tensor[float64], 4)

@@ -239,7 +239,7 @@ func (pl *planner) viewValue(n *expr.Node) int {
 		v.strides = st
 	}
 	id := pl.addValue(v)
-	pl.addStep(pl.level[n], &viewStep{v: id, op: n.Op(), val: pl.p.values[id]})
+	pl.addStep(pl.level[n], &viewStep{v: id, op: n.Op(), val: pl.p.values[id], kept: -1})
 	return id
 }
 
@@ -257,7 +257,7 @@ func (pl *planner) embedValue(n *expr.Node) int {
 	}
 	v.strides[axis] *= step
 	view := pl.addValue(v)
-	pl.addStep(pl.level[n], &viewStep{v: view, op: n.Op(), val: pl.p.values[view]})
+	pl.addStep(pl.level[n], &viewStep{v: view, op: n.Op(), val: pl.p.values[view], kept: -1})
 	pl.addMember(pl.level[n], member{node: arg, value: view, shape: arg.Shape()})
 	return tmp
 }

@@ -1,0 +1,5 @@
+//go:build race
+
+package autograd_test
+
+const raceEnabled = true
