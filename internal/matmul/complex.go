@@ -53,7 +53,7 @@ func realParts[C complex64 | complex128, F float](d []C) []F {
 // pairs is a complex matrix seen through its real parts: element (i, j) is
 // complex(data[2e], data[2e+1]) with e = off + i·rs + j·cs.
 type pairs[F float] struct {
-	data                 []F
+	data                    []F
 	off, rows, cols, rs, cs int
 }
 
