@@ -22,6 +22,12 @@ type matmulStep struct {
 	bBatch     []int
 	n, k, m    int
 	dt         dtype.DType
+	epi        *epilogue // applied to each block of the result, or nil (see fuseEpilogues)
+}
+
+// spanRunner is *epilogue's runSpan.
+type spanRunner interface {
+	runSpan(vals []tensor.Any, r0, rows, c0, cols int)
 }
 
 // mat is a matrix view: offset, extents and strides.
@@ -72,6 +78,9 @@ func (s *matmulStep) run(x *Executor, vals []tensor.Any) error {
 
 func (s *matmulStep) describe(w io.Writer, names func(v int) string) {
 	fmt.Fprintf(w, "  matmul %s = %s @ %s: batch %v of %dx%d @ %dx%d\n", names(s.out), names(s.a), names(s.b), s.batch, s.n, s.k, s.k, s.m)
+	if s.epi != nil {
+		s.epi.describe(w, names)
+	}
 }
 
 func (m *impl[T]) matmul(s *matmulStep, vals []tensor.Any, r matmul.Runner) {
@@ -109,5 +118,14 @@ func batchedGemm[T dtype.Numeric](s *matmulStep, vals []tensor.Any, r matmul.Run
 			idx[k] = 0
 		}
 	}
-	matmul.Batched(dst, as, bs, r, nil)
+	var epi matmul.Epilogue
+	if s.epi != nil {
+		// Blocks of dst are windows of the result's rows of s.m elements.
+		// (Through an interface: the kernel table, which refers to this
+		// function, must not depend on the region interpreter, which
+		// refers to the table.)
+		var sr spanRunner = s.epi
+		epi = func(off, rows, cols int) { sr.runSpan(vals, off/s.m, rows, off%s.m, cols) }
+	}
+	matmul.Batched(dst, as, bs, r, epi)
 }
