@@ -19,8 +19,9 @@ import (
 // A region becomes a matmul's epilogue (fuseEpilogues) when
 //   - the matmul is float32 or float64 and its result C is a temporary
 //     that nothing but the region reads (no result, view or other step);
-//   - the region has one output O, a row-major temporary of C's shape and
-//     dtype, which the matmul then writes in C's place;
+//   - the region has one output O of C's shape and dtype, a row-major
+//     temporary or a row-major destination that shares memory with no
+//     leaf (epilogueOutput), which the matmul then writes in C's place;
 //   - every other input is broadcast along all of C's axes but the last
 //     (a bias of shape [N] or [1, N], a scalar), and is made before the
 //     matmul runs;
@@ -108,8 +109,7 @@ func (pl *planner) epilogueFor(i int, s *matmulStep) (int, *epilogue) {
 	}
 	o := g.outputs[0].value
 	ov := &p.values[o]
-	if ov.kind != valTemp || ov.storage != o || ov.dt != cv.dt || !ov.shape.Equal(cv.shape) || ov.offset != 0 ||
-		!equalInts(ov.strides, tensor.RowMajorStrides(ov.shape)) {
+	if ov.storage != o || ov.dt != cv.dt || !ov.shape.Equal(cv.shape) || !pl.epilogueOutput(o) {
 		return 0, nil
 	}
 	d := len(g.shape)
@@ -169,6 +169,27 @@ func (pl *planner) epilogueFor(i int, s *matmulStep) (int, *epilogue) {
 	}
 	g.states.Put(st)
 	return j, e
+}
+
+// epilogueOutput reports whether value o can be written by a matmul, as
+// its epilogue's output: a row-major temporary, or a row-major destination
+// at offset 0 that shares memory with no leaf and no other destination
+// (the matmul writes it before the region reads the other inputs).
+func (pl *planner) epilogueOutput(o int) bool {
+	ov := &pl.p.values[o]
+	switch {
+	case ov.kind == valTemp:
+		return ov.offset == 0 && equalInts(ov.strides, tensor.RowMajorStrides(ov.shape))
+	case ov.kind != valFixed || ov.dst < 0 || ov.fixed == nil || !rowMajorAtZero(ov.fixed) || pl.sharesWithLeaf(ov.fixed):
+		return false
+	}
+	for v := range pl.p.values {
+		w := &pl.p.values[v]
+		if v != o && w.kind == valFixed && w.dst >= 0 && w.fixed != nil && w.fixed.SameStorage(ov.fixed) {
+			return false
+		}
+	}
+	return true
 }
 
 // madeBefore reports, per value, whether it is ready before step i runs:

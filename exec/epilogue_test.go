@@ -185,7 +185,27 @@ func TestEpilogueEvalTo(t *testing.T) {
 	y, bias := expr.Of(a).MatMul(expr.Of(w)), expr.Of(b)
 	head := epilogueHeads[float32]()["relu(y+b)"]
 	want, _ := unfused(t, 2, y, bias, head)
+	var buf bytes.Buffer
+	x := exec.New(exec.Debug(&buf))
+	defer x.Close()
 	dst := tensor.Must(tensor.Zeros[float32](130, 90))
-	require.NoError(t, exec.EvalTo(dst, head(y, bias)))
+	require.NoError(t, exec.EvalToWith(x, dst, head(y, bias)))
+	assert.Contains(t, buf.String(), "epilogue", "a destination of its own")
 	requireSameBits(t, want.Data(), dst.Data(), "EvalTo")
+
+	// A destination that is an operand of the product is not written by it.
+	buf.Reset()
+	sq := tensor.Must(tensor.RandN[float32](4, 90, 90))
+	want2, _ := unfused(t, 2, expr.Of(sq).MatMul(expr.Of(sq)), bias, head)
+	require.NoError(t, exec.EvalToWith(x, sq, head(expr.Of(sq).MatMul(expr.Of(sq)), bias)))
+	assert.NotContains(t, buf.String(), "epilogue", "a destination that is an operand")
+	requireSameBits(t, want2.Data(), sq.Data(), "EvalTo an operand")
+
+	// A transposed destination is written by a region after the product.
+	buf.Reset()
+	tt := tensor.Must(tensor.Zeros[float32](90, 130))
+	ttT := tensor.Must(tt.T())
+	require.NoError(t, exec.EvalToWith(x, ttT, head(y, bias)))
+	assert.NotContains(t, buf.String(), "epilogue", "a transposed destination")
+	requireSameBits(t, want.Data(), ttT.Contiguous().Data(), "EvalTo a transposed view")
 }
