@@ -25,13 +25,12 @@ import (
 //		}
 //	}
 //
-// float32 and float64 run on the packed GEMM with fused multiply-adds (or on
-// gonum's BLAS after UseBLAS(true)); complex64 goes through gonum's BLAS
-// (cblas64); complex128, the integer types and named element types use a
-// cache-blocked Go loop, with Go's wrapping integer arithmetic. Large
-// products use up to GOMAXPROCS goroutines; the order in which each element
-// is summed does not depend on their number, so results are the same from
-// run to run.
+// float32, float64, complex64 and complex128 run on the packed GEMM with
+// fused multiply-adds (or on gonum's BLAS after UseBLAS(true)); the integer
+// types and named element types use a cache-blocked Go loop, with Go's
+// wrapping integer arithmetic. Large products use up to GOMAXPROCS
+// goroutines; the order in which each element is summed does not depend on
+// their number, so results are the same from run to run.
 //
 // Preconditions, the caller's: a.Rows == dst.Rows, b.Cols == dst.Cols and
 // a.Cols == b.Rows; every view lies inside its Data; no two elements of dst
