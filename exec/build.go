@@ -57,6 +57,7 @@ func (pl *planner) buildSteps() error {
 	}
 	pl.p.steps = steps
 	pl.dropDeadSteps()
+	pl.fuseEpilogues()
 	pl.p.splitScratch()
 	return nil
 }

@@ -26,6 +26,9 @@ func stepValues(s step) (reads, writes []int) {
 	case *reduceStep:
 		return s.prod.inputs, []int{s.out}
 	case *matmulStep:
+		if s.epi != nil {
+			return append([]int{s.a, s.b}, s.epi.g.inputs...), []int{s.out}
+		}
 		return []int{s.a, s.b}, []int{s.out}
 	case *viewStep:
 		return []int{s.val.src}, []int{s.v}

@@ -13,7 +13,7 @@ import (
 // matmulStep multiplies two values with NumPy's matmul rules. Each operand
 // is seen as a batch of strided matrices (a 1-D operand as a row or column
 // vector, broadcast batch axes with stride 0) and handed to internal/matmul,
-// which passes strided views to gonum BLAS for float32 and float64.
+// which runs them on the executor's workers (see poolRunner).
 type matmulStep struct {
 	a, b, out  int
 	batch      tensor.Shape
@@ -22,6 +22,12 @@ type matmulStep struct {
 	bBatch     []int
 	n, k, m    int
 	dt         dtype.DType
+	epi        *epilogue // applied to each block of the result, or nil (see fuseEpilogues)
+}
+
+// spanRunner is *epilogue's runSpan.
+type spanRunner interface {
+	runSpan(vals []tensor.Any, r0, rows, c0, cols int)
 }
 
 // mat is a matrix view: offset, extents and strides.
@@ -62,24 +68,27 @@ func (pl *planner) buildMatMul(n *expr.Node) (step, error) {
 
 // matmuler is implemented by the numeric impls.
 type matmuler interface {
-	matmul(s *matmulStep, vals []tensor.Any, workers int)
+	matmul(s *matmulStep, vals []tensor.Any, r matmul.Runner)
 }
 
 func (s *matmulStep) run(x *Executor, vals []tensor.Any) error {
-	typedFor(s.dt).(matmuler).matmul(s, vals, x.workers)
+	typedFor(s.dt).(matmuler).matmul(s, vals, poolRunner{x})
 	return nil
 }
 
 func (s *matmulStep) describe(w io.Writer, names func(v int) string) {
 	fmt.Fprintf(w, "  matmul %s = %s @ %s: batch %v of %dx%d @ %dx%d\n", names(s.out), names(s.a), names(s.b), s.batch, s.n, s.k, s.k, s.m)
+	if s.epi != nil {
+		s.epi.describe(w, names)
+	}
 }
 
-func (m *impl[T]) matmul(s *matmulStep, vals []tensor.Any, workers int) {
-	m.gemm(s, vals, workers)
+func (m *impl[T]) matmul(s *matmulStep, vals []tensor.Any, r matmul.Runner) {
+	m.gemm(s, vals, r)
 }
 
 // batchedGemm runs s with internal/matmul for a numeric T.
-func batchedGemm[T dtype.Numeric](s *matmulStep, vals []tensor.Any, workers int) {
+func batchedGemm[T dtype.Numeric](s *matmulStep, vals []tensor.Any, r matmul.Runner) {
 	ad := vals[s.a].(*tensor.Tensor[T]).Data()
 	bd := vals[s.b].(*tensor.Tensor[T]).Data()
 	nb := 1
@@ -109,5 +118,14 @@ func batchedGemm[T dtype.Numeric](s *matmulStep, vals []tensor.Any, workers int)
 			idx[k] = 0
 		}
 	}
-	matmul.Batched(dst, as, bs, workers)
+	var epi matmul.Epilogue
+	if s.epi != nil {
+		// Blocks of dst are windows of the result's rows of s.m elements.
+		// (Through an interface: the kernel table, which refers to this
+		// function, must not depend on the region interpreter, which
+		// refers to the table.)
+		var sr spanRunner = s.epi
+		epi = func(off, rows, cols int) { sr.runSpan(vals, off/s.m, rows, off%s.m, cols) }
+	}
+	matmul.Batched(dst, as, bs, r, epi)
 }

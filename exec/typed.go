@@ -6,6 +6,7 @@ import (
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/matmul"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -35,7 +36,7 @@ type impl[T dtype.Elem] struct {
 	un      func(expr.Op) (func(d, a []T), bool)
 	realOf  func(op expr.Op, d any, a any) bool // d = a's real, imag or |a|
 	reduces reduceFns[T]
-	gemm    func(s *matmulStep, vals []tensor.Any, workers int)
+	gemm    func(s *matmulStep, vals []tensor.Any, r matmul.Runner)
 	fused   func(outer, inner expr.Op, left bool) (func(d, x, y, z []T), bool)
 	fusedS  func(outer, inner expr.Op, left bool) (func(d, x []T, y T, z []T), bool)
 	// unfused, when set, names the pairs the planner should not fuse

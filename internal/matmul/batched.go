@@ -2,25 +2,24 @@ package matmul
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/tensorplay/tensorplay/dtype"
 )
 
-// Batched computes a batch of products as Gemm does, using up to workers
-// goroutines. It is:
+// Batched computes a batch of products as Gemm does, with its parts run by
+// r, and epi, when not nil, finishing each block of every dst[i] once it is
+// final (see Epilogue). It is:
 //
 //	for i := range dst {
 //		Gemm(dst[i], a[i], b[i])
 //	}
 //
 // When the products are small (on average below a few hundred thousand
-// multiply-adds) the batch is cut into up to workers contiguous ranges, one
-// goroutine each, and each product runs on one goroutine; otherwise the
-// products run one after another, each split over workers goroutines (with
-// UseBLAS, and for complex64, that split is gonum's, over GOMAXPROCS).
-// workers < 1 counts as 1. Broadcast batch dimensions are the caller's: a[i]
-// and b[i] may be the same view for many i.
+// multiply-adds) the batch is cut into up to r.Workers() contiguous ranges,
+// one part each, and each product runs within one part; otherwise the
+// products run one after another, each split over r (with UseBLAS, that
+// split is gonum's, over GOMAXPROCS). Broadcast batch dimensions are the
+// caller's: a[i] and b[i] may be the same view for many i.
 //
 // A batch whose b[i] are all one view, and whose a[i] and dst[i] are
 // consecutive blocks of rows of one matrix each (x @ W for a batch of x),
@@ -31,7 +30,7 @@ import (
 // no two dst[i] overlap. Shapes and bounds are all checked, on the caller's
 // goroutine, before any product is computed; a violation, like a length
 // mismatch of dst, a and b, is the caller's bug and panics, as in Gemm.
-func Batched[T dtype.Numeric](dst, a, b []Matrix[T], workers int) {
+func Batched[T dtype.Numeric](dst, a, b []Matrix[T], r Runner, epi Epilogue) {
 	if len(a) != len(dst) || len(b) != len(dst) {
 		panic(fmt.Sprintf("matmul: batch length mismatch: dst %d, a %d, b %d", len(dst), len(a), len(b)))
 	}
@@ -40,28 +39,24 @@ func Batched[T dtype.Numeric](dst, a, b []Matrix[T], workers int) {
 		checkShapes(dst[i], a[i], b[i])
 		work += dst[i].Rows * dst[i].Cols * a[i].Cols
 	}
-	workers = max(1, workers)
 	if d, x, ok := stacked(dst, a, b); ok {
-		gemm(d, x, b[0], workers)
+		gemm(d, x, b[0], r, epi)
 		return
 	}
-	if workers == 1 || len(dst) <= 1 || work/len(dst) >= parallelMin {
+	workers := r.Workers()
+	if workers <= 1 || len(dst) <= 1 || work/len(dst) >= parallelMin {
 		for i := range dst {
-			gemm(dst[i], a[i], b[i], workers)
+			gemm(dst[i], a[i], b[i], r, epi)
 		}
 		return
 	}
 	parts := min(workers, len(dst))
-	var wg sync.WaitGroup
-	for w := range parts {
+	r.Parallel(parts, func(w int) {
 		lo, hi := w*len(dst)/parts, (w+1)*len(dst)/parts
-		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				gemm(dst[i], a[i], b[i], 1)
-			}
-		})
-	}
-	wg.Wait()
+		for i := lo; i < hi; i++ {
+			gemm(dst[i], a[i], b[i], serial, epi)
+		}
+	})
 }
 
 // stacked returns the single product dst = a @ b[0] that computes the batch
@@ -114,9 +109,7 @@ func within[T dtype.Numeric](m Matrix[T]) bool {
 // viaBLAS reports whether products of T go to gonum's BLAS.
 func viaBLAS[T dtype.Numeric]() bool {
 	switch any(T(0)).(type) {
-	case complex64:
-		return true
-	case float32, float64:
+	case float32, float64, complex64, complex128:
 		return useBLAS.Load()
 	}
 	return false

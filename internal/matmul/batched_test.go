@@ -26,7 +26,7 @@ func testBatched[T dtype.Numeric](fill func([]T), batch, m, k, n, workers int) f
 			dst[i] = RowMajor(out[i*m*n:], m, n)
 		}
 
-		Batched(dst, as, b, workers)
+		Batched(dst, as, b, Goroutines(workers), nil)
 
 		for i := range batch {
 			require.Equal(t, k, b[i].Rows)
@@ -65,7 +65,7 @@ func TestBatchedPanicsEarly(t *testing.T) {
 	dst := []Matrix[uint8]{RowMajor(out, 2, 2), RowMajor(out[4:], 1, 2)}
 	const msg = "matmul: shape mismatch: dst 1x2 = a 2x2 @ b 2x2"
 	assert.PanicsWithValue(t, msg, func() {
-		Batched(dst, []Matrix[uint8]{good, good}, []Matrix[uint8]{good, good}, 2)
+		Batched(dst, []Matrix[uint8]{good, good}, []Matrix[uint8]{good, good}, Goroutines(2), nil)
 	})
 	assert.Equal(t, make([]uint8, 8), out)
 }
@@ -103,7 +103,7 @@ func TestBatchedStacked(t *testing.T) {
 			}
 			_, _, ok := stacked(dst, as, bs)
 			require.Equal(t, tc.stack, ok)
-			Batched(dst, as, bs, 2)
+			Batched(dst, as, bs, Goroutines(2), nil)
 			for i := range batch {
 				want := RowMajor(make([]float64, m*n), m, n)
 				Gemm(want, as[i], bs[i])

@@ -36,7 +36,7 @@ func benchMatmul[F float](b *testing.B) {
 				b.SetBytes(int64(sizeOf[F]() * (m*k + k*n + m*n)))
 				workers := runtime.GOMAXPROCS(0)
 				for b.Loop() {
-					gemm(dst, x, y, workers)
+					gemm(dst, x, y, Goroutines(workers), nil)
 				}
 				reportFlops(b, m, k, n)
 			})

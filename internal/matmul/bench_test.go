@@ -1,12 +1,13 @@
 package matmul
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
-	"gonum.org/v1/gonum/blas/cblas128"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/tensorplay/tensorplay/dtype"
@@ -118,7 +119,7 @@ func BenchmarkGemmInt64(b *testing.B) {
 	dst := RowMajor(make([]int64, n*n), n, n)
 	b.Run("serial", func(b *testing.B) {
 		for b.Loop() {
-			gemm(dst, RowMajor(x, n, n), RowMajor(y, n, n), 1)
+			gemm(dst, RowMajor(x, n, n), RowMajor(y, n, n), serial, nil)
 		}
 		reportFlops(b, n, n, n)
 	})
@@ -136,26 +137,36 @@ func BenchmarkGemmInt64(b *testing.B) {
 	})
 }
 
-// BenchmarkGemmComplex128 compares the Go loop, which complex128 takes, with
-// gonum's Zgemm.
-func BenchmarkGemmComplex128(b *testing.B) {
-	const n = 128
+// BenchmarkGemmComplex compares the complex products on the packed real
+// kernels (the default), the blocked Go loop (complex128's path before) and
+// gonum's Cgemm and Zgemm (complex64's), at GOMAXPROCS workers, in GFLOP/s
+// of real arithmetic (8·m·k·n per product).
+func BenchmarkGemmComplex(b *testing.B) {
+	b.Run("complex64", benchComplex[complex64])
+	b.Run("complex128", benchComplex[complex128])
+}
+
+func benchComplex[C complex64 | complex128](b *testing.B) {
 	r := rand.New(rand.NewPCG(11, 12))
-	x, y := make([]complex128, n*n), make([]complex128, n*n)
-	for i := range x {
-		x[i], y[i] = complex(r.NormFloat64(), r.NormFloat64()), complex(r.NormFloat64(), r.NormFloat64())
+	for _, n := range []int{64, 256, 512} {
+		x, y := RowMajor(make([]C, n*n), n, n), RowMajor(make([]C, n*n), n, n)
+		for i := range x.Data {
+			x.Data[i], y.Data[i] = C(complex(r.NormFloat64(), r.NormFloat64())), C(complex(r.NormFloat64(), r.NormFloat64()))
+		}
+		dst := RowMajor(make([]C, n*n), n, n)
+		run := Goroutines(runtime.GOMAXPROCS(0))
+		for _, path := range []string{"packed", "loop", "blas"} {
+			b.Run(fmt.Sprintf("%d/%s", n, path), func(b *testing.B) {
+				defer UseBLAS(UseBLAS(path == "blas"))
+				for b.Loop() {
+					if path == "loop" {
+						gemmLoop(dst, x, y, run)
+					} else {
+						gemm(dst, x, y, run, nil)
+					}
+				}
+				reportFlops(b, 4*n, n, n)
+			})
+		}
 	}
-	dst := make([]complex128, n*n)
-	b.Run("Gemm", func(b *testing.B) {
-		for b.Loop() {
-			Gemm(RowMajor(dst, n, n), RowMajor(x, n, n), RowMajor(y, n, n))
-		}
-		reportFlops(b, n, n, n)
-	})
-	b.Run("Zgemm", func(b *testing.B) {
-		for b.Loop() {
-			cblas128.Implementation().Zgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, x, n, y, n, 0, dst, n)
-		}
-		reportFlops(b, n, n, n)
-	})
 }

@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/gonum/blas"
 )
 
-// useBLAS routes float32 and float64 products through gonum's BLAS.
+// useBLAS routes float and complex products through gonum's BLAS.
 var useBLAS atomic.Bool
 
 // blasEnv is the environment variable that turns UseBLAS on at start-up,
@@ -18,24 +18,24 @@ func init() {
 	useBLAS.Store(os.Getenv(blasEnv) == "blas")
 }
 
-// UseBLAS sets whether float32 and float64 products go to the BLAS
-// implementation registered with gonum's blas32 and blas64 packages (see
-// blas64.Use) rather than to this package's packed kernels, and returns the
-// previous setting. It is off by default (on when the environment has
-// TENSORPLAY_MATMUL=blas at start-up); turn it on to run products on
-// another BLAS plugged into gonum, such as OpenBLAS through a cgo binding.
-// complex64 always goes to cblas64's implementation. Products already
-// running finish on the path they started on.
+// UseBLAS sets whether float32, float64, complex64 and complex128 products
+// go to the BLAS implementation registered with gonum's blas32, blas64,
+// cblas64 and cblas128 packages (see blas64.Use) rather than to this
+// package's packed kernels, and returns the previous setting. It is off by
+// default (on when the environment has TENSORPLAY_MATMUL=blas at start-up);
+// turn it on to run products on another BLAS plugged into gonum, such as
+// OpenBLAS through a cgo binding. Products already running finish on the
+// path they started on.
 func UseBLAS(on bool) (was bool) {
 	return useBLAS.Swap(on)
 }
 
 // blasElem is an element type that goes through BLAS.
 type blasElem interface {
-	float32 | float64 | complex64
+	float32 | float64 | complex64 | complex128
 }
 
-// gemmFunc is the signature shared by Sgemm, Dgemm and Cgemm.
+// gemmFunc is the signature shared by Sgemm, Dgemm, Cgemm and Zgemm.
 type gemmFunc[T blasElem] func(tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int)
 
 // gemmBLAS is gemmRowMajor through BLAS: C = 1·op(A)·op(B) + 0·C.

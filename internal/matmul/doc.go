@@ -13,8 +13,8 @@
 //
 // # Dispatch
 //
-// float32 and float64 products run on this package's packed GEMM
-// (packed.go), in the GotoBLAS/BLIS design:
+// float32 and float64 products (and complex ones, below) run on this
+// package's packed GEMM (packed.go), in the GotoBLAS/BLIS design:
 //
 //   - the columns of dst go in blocks of nc, the inner dimension in blocks of
 //     kc, the rows in blocks of mc; each kc×nc block of b is packed into
@@ -52,11 +52,16 @@
 // Batched runs a batch whose b[i] are all one view and whose a[i] and
 // dst[i] are consecutive rows of one matrix each as a single product.
 //
+// complex64 and complex128 products run on the same packed GEMM with the
+// float32 and float64 micro-kernels, as one real product of an m×2k a' (a
+// read as its parts, in place) and a 2k×2n b' that exists only in b's packed
+// panels (complex.go): the 4M method with the parts interleaved.
+//
 // UseBLAS(true), or TENSORPLAY_MATMUL=blas in the environment at start-up,
-// sends float32 and float64 products to the BLAS gemm registered with
-// gonum's blas32 and blas64 (gonum's pure-Go implementation unless a program
-// calls their Use, for instance with a cgo OpenBLAS). complex64 products
-// always go there, through cblas64. BLAS wants each matrix row-major with
+// sends float32, float64, complex64 and complex128 products to the BLAS gemm
+// registered with gonum's blas32, blas64, cblas64 and cblas128 (gonum's
+// pure-Go implementation unless a program calls their Use, for instance
+// with a cgo OpenBLAS). BLAS wants each matrix row-major with
 // unit column stride and a leading dimension of at least its width, possibly
 // transposed. So:
 //
@@ -76,18 +81,26 @@
 // stride is computed as dstᵀ = bᵀ @ aᵀ, in place; any other dst is computed
 // into a contiguous buffer and copied out.
 //
-// complex128, the integer types, and any named type (type Celsius float64)
-// that the type switch does not catch, use a cache-blocked Go loop in i-k-j
+// The integer types, and any named type (type Celsius float64) that the
+// type switch does not catch, use a cache-blocked Go loop in i-k-j
 // order: panels of b are packed when their columns are strided, and the inner
 // loop runs over contiguous rows of dst and b, four rows of b per pass.
-// (gonum's Zgemm is unblocked and serial; the loop is twice as fast on one
-// goroutine, and splits over several.) Integer arithmetic wraps, exactly as
-// the reference loop in Gemm's comment does.
+// Integer arithmetic wraps, exactly as the reference loop in Gemm's comment
+// does.
+//
+// # Epilogues
+//
+// Batched takes an Epilogue, which it calls with each block of dst once the
+// block is final: the packed GEMM after the last kc step of each mc×nc
+// block, in the band that computed it; the other paths once the product is
+// done, in bands of rows. The executor applies a matmul's elementwise
+// consumers there (relu(x@W + b) in one pass over dst).
 //
 // # Parallelism and reproducibility
 //
-// The packed GEMM cuts dst into up to workers bands of whole mr-row (or
-// nr-column) blocks, one goroutine each, the caller's computing the first;
+// Products run their parallel parts on a Runner: the executor's worker
+// pool, or Goroutines for Gemm. The packed GEMM cuts dst into up to
+// Runner.Workers() bands of whole mr-row (or nr-column) blocks, one part each;
 // products of fewer than 2¹⁸ multiply-adds stay on the caller's goroutine.
 // Each element of dst is summed in order of the inner index, by fused
 // multiply-adds from zero within each block of kc, the blocks' sums added to
@@ -102,8 +115,8 @@
 // With UseBLAS, gonum's gemm splits large products over GOMAXPROCS
 // goroutines without changing the order of any sum. The Go loop splits
 // products of at least 2¹⁸ multiply-adds into bands of rows or columns the
-// same way. Batched runs small products of a batch side by side on a given
-// number of goroutines, each product on one.
+// same way. Batched runs small products of a batch side by side as parts
+// of its Runner, each product within one.
 //
 // # Preconditions and aliasing
 //

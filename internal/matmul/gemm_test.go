@@ -151,7 +151,7 @@ func testGemm[T dtype.Numeric](fill func([]T)) func(t *testing.T) {
 			aData, bData := append([]T(nil), a.Data...), append([]T(nil), b.Data...)
 			want := naive(a, b)
 
-			gemm(dst, a, b, workers)
+			gemm(dst, a, b, Goroutines(workers), nil)
 
 			assert.Equal(t, want, elements(dst), "dst")
 			for _, v := range outside(dst) {
@@ -276,7 +276,7 @@ func TestGemmPanics(t *testing.T) {
 	}
 	t.Run("batch", func(t *testing.T) {
 		assert.PanicsWithValue(t, "matmul: batch length mismatch: dst 1, a 2, b 1", func() {
-			Batched([]Matrix[int32]{ok}, []Matrix[int32]{ok, ok}, []Matrix[int32]{ok}, 2)
+			Batched([]Matrix[int32]{ok}, []Matrix[int32]{ok, ok}, []Matrix[int32]{ok}, Goroutines(2), nil)
 		})
 	})
 }

@@ -1,10 +1,6 @@
 package matmul
 
-import (
-	"sync"
-
-	"github.com/tensorplay/tensorplay/dtype"
-)
+import "github.com/tensorplay/tensorplay/dtype"
 
 // Blocking of the Go loop: a panel of b (panelDepth rows by panelWidth
 // columns, 256 KiB of int64) stays in L2 while every row of a streams past
@@ -18,30 +14,29 @@ const (
 // the caller's goroutine.
 const parallelMin = 1 << 18
 
-// gemmLoop is gemmRowMajor for the element types without BLAS: the product is
-// cut into up to workers bands of dst rows (or columns, when dst is wider than
-// tall), each computed by gemmBlocked on its own goroutine.
-func gemmLoop[T dtype.Numeric](dst, a, b Matrix[T], workers int) {
+// gemmLoop is gemmRowMajor for the element types without packed kernels:
+// the product is cut into up to r.Workers() bands of dst rows (or columns,
+// when dst is wider than tall), each computed by gemmBlocked as a part of r.
+func gemmLoop[T dtype.Numeric](dst, a, b Matrix[T], r Runner) {
 	m, n, k := dst.Rows, dst.Cols, a.Cols
+	workers := r.Workers()
 	if workers <= 1 || m*n*k < parallelMin {
 		gemmBlocked(dst, a, b)
 		return
 	}
-	var wg sync.WaitGroup
 	if m >= n {
 		parts := min(workers, m)
-		for w := range parts {
+		r.Parallel(parts, func(w int) {
 			i0, i1 := w*m/parts, (w+1)*m/parts
-			wg.Go(func() { gemmBlocked(dst.Slice(i0, i1, 0, n), a.Slice(i0, i1, 0, k), b) })
-		}
-	} else {
-		parts := min(workers, n)
-		for w := range parts {
-			j0, j1 := w*n/parts, (w+1)*n/parts
-			wg.Go(func() { gemmBlocked(dst.Slice(0, m, j0, j1), a, b.Slice(0, k, j0, j1)) })
-		}
+			gemmBlocked(dst.Slice(i0, i1, 0, n), a.Slice(i0, i1, 0, k), b)
+		})
+		return
 	}
-	wg.Wait()
+	parts := min(workers, n)
+	r.Parallel(parts, func(w int) {
+		j0, j1 := w*n/parts, (w+1)*n/parts
+		gemmBlocked(dst.Slice(0, m, j0, j1), a, b.Slice(0, k, j0, j1))
+	})
 }
 
 // gemmBlocked is gemm for a non-empty row-major dst, on the caller's

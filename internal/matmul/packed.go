@@ -1,7 +1,5 @@
 package matmul
 
-import "sync"
-
 // packedParallelMin is the number of multiply-adds up to which gemmPacked
 // runs on the caller's goroutine, OpenBLAS's threshold (64³): below it a
 // product takes under 15µs on one core, and on a loaded machine a second
@@ -10,63 +8,59 @@ const packedParallelMin = 1 << 18
 
 // gemmPacked is gemm for float32 and float64 in the GotoBLAS/BLIS design,
 // for a non-empty dst with unit column stride and rows that do not overlap,
-// and a.Cols > 0. It runs on up to workers goroutines, the caller's
-// computing the first band: dst is cut into bands of whole mr-row blocks
-// (the mc loop) or of nr-column blocks (the nc loop), and each band runs
-// packedBand with its own packing buffers, so the workers share nothing but
-// a and b. Each band packs all of the operand it does not split, so dst is
-// split along its longer side (rows when it is at least as tall as wide),
-// provided that gives two blocks per worker: at 64×784×128, splitting the
-// rows had each worker pack all of b, 40% of its time.
+// and a.Cols > 0: packedProduct of real operands.
+func gemmPacked[F float](dst, a, b Matrix[F], r Runner, kern microKernel[F], bl blocking, epi Epilogue) {
+	packedProduct(dst, realOperands[F]{a, b}, a.Cols, r, kern, bl, epi)
+}
+
+// packedProduct computes dst = a @ b for the operands ops (k steps of the
+// inner dimension) on up to r.Workers() parts, the caller's computing the
+// first band: dst is cut into bands of whole mr-row blocks (the mc loop) or
+// of nr-column blocks (the nc loop), and each band runs packedBand with its
+// own packing buffers, so the parts share nothing but the operands. Each
+// band packs all of the operand it does not split, so dst is split along its
+// longer side (rows when it is at least as tall as wide), provided that
+// gives two blocks per worker: at 64×784×128, splitting the rows had each
+// worker pack all of b, 40% of its time.
 //
 // Workers sharing each packed block of b, as BLIS does, would pack b once
 // rather than once per band; with a barrier per block it measured the same
 // on this package's benchmarks and is not worth the synchronization.
-func gemmPacked[F float](dst, a, b Matrix[F], workers int, kern microKernel[F], bl blocking) {
-	m, n, k := dst.Rows, dst.Cols, a.Cols
+func packedProduct[F float](dst Matrix[F], ops operands[F], k int, r Runner, kern microKernel[F], bl blocking, epi Epilogue) {
+	m, n := dst.Rows, dst.Cols
 	parts := 1
-	if workers > 1 && m*n*k > packedParallelMin {
-		parts = workers
+	if w := r.Workers(); w > 1 && m*n*k > packedParallelMin {
+		parts = w
 	}
 	rowBlocks, colBlocks := (m+kern.mr-1)/kern.mr, (n+kern.nr-1)/kern.nr
 	switch {
 	case parts == 1 || rowBlocks == 1 && colBlocks == 1:
-		packedBand(dst, a, b, kern, bl)
+		packedBand(dst, ops, k, 0, m, 0, n, kern, bl, epi)
 	case rowBlocks >= 2*parts && (m >= n || colBlocks < 2*parts):
-		run(parts, func(w int) {
+		r.Parallel(parts, func(w int) {
 			lo, hi := w*rowBlocks/parts*kern.mr, min((w+1)*rowBlocks/parts*kern.mr, m)
-			packedBand(dst.Slice(lo, hi, 0, n), a.Slice(lo, hi, 0, k), b, kern, bl)
+			packedBand(dst, ops, k, lo, hi, 0, n, kern, bl, epi)
 		})
 	default:
 		parts = min(parts, colBlocks)
-		run(parts, func(w int) {
+		r.Parallel(parts, func(w int) {
 			lo, hi := w*colBlocks/parts*kern.nr, min((w+1)*colBlocks/parts*kern.nr, n)
-			packedBand(dst.Slice(0, m, lo, hi), a, b.Slice(0, k, lo, hi), kern, bl)
+			packedBand(dst, ops, k, 0, m, lo, hi, kern, bl, epi)
 		})
 	}
 }
 
-// run calls f(w) for w in [0, parts), f(0) on the caller's goroutine and
-// the others on new ones, and returns when all have.
-func run(parts int, f func(w int)) {
-	var wg sync.WaitGroup
-	for w := 1; w < parts; w++ {
-		wg.Go(func() { f(w) })
-	}
-	f(0)
-	wg.Wait()
-}
-
-// packedBand computes dst = a @ b on the caller's goroutine with the five
-// loops of GotoBLAS: columns of dst in steps of nc, the inner dimension in
-// steps of kc (packing a kc×nc block of b), rows in steps of mc (packing an
-// mc×kc block of a, unless the micro-kernel reads a in place), then the
-// macro-kernel over nr-column and mr-row panels. Each element of dst is
-// written by the first kc step and added to by the later ones, so its sum
-// is ordered by p and cut at multiples of kc alone, whatever band of dst a
-// worker has.
-func packedBand[F float](dst, a, b Matrix[F], kern microKernel[F], bl blocking) {
-	m, n, k := dst.Rows, dst.Cols, a.Cols
+// packedBand computes rows [i0, i1) and columns [j0, j1) of dst = a @ b on
+// the caller's goroutine with the five loops of GotoBLAS: columns of dst in
+// steps of nc, the inner dimension in steps of kc (packing a kc×nc block of
+// b), rows in steps of mc (packing an mc×kc block of a, unless the
+// micro-kernel reads a in place), then the macro-kernel over nr-column and
+// mr-row panels. Each element of dst is written by the first kc step and
+// added to by the later ones, so its sum is ordered by p and cut at
+// multiples of kc alone, whatever band of dst a worker has. After the last
+// kc step of each mc×nc block, epi (if not nil) finishes the block.
+func packedBand[F float](dst Matrix[F], ops operands[F], k, i0, i1, j0, j1 int, kern microKernel[F], bl blocking, epi Epilogue) {
+	m, n := i1-i0, j1-j0
 	mr, nr := kern.mr, kern.nr
 	kc := min(bl.kc, k)
 	mc := min(bl.mc, roundUp(m, mr))
@@ -75,25 +69,60 @@ func packedBand[F float](dst, a, b Matrix[F], kern microKernel[F], bl blocking) 
 	defer putBuffer(blockA, bufA)
 	defer putBuffer(blockB, bufB)
 	tile := make([]F, mr*nr)
-	inPlace := readInPlace(a, n, nr)
-	for jc := 0; jc < n; jc += nc {
-		nb := min(nc, n-jc)
+	a, inPlace := ops.inPlace(n, nr)
+	for jc := j0; jc < j1; jc += nc {
+		nb := min(nc, j1-jc)
 		for pc := 0; pc < k; pc += kc {
 			kb := min(kc, k-pc)
-			packB(*bufB, b.Slice(pc, pc+kb, jc, jc+nb), nr)
-			for ic := 0; ic < m; ic += mc {
-				mb := min(mc, m-ic)
-				ab := a.Slice(ic, ic+mb, pc, pc+kb)
+			ops.packB(*bufB, pc, pc+kb, jc, jc+nb, nr)
+			for ic := i0; ic < i1; ic += mc {
+				mb := min(mc, i1-ic)
+				var ab Matrix[F]
 				if inPlace {
 					// Only a last partial block of rows is packed.
-					packA(*bufA, ab.Slice(mb/mr*mr, mb, 0, kb), mr)
+					ab = a.Slice(ic, ic+mb, pc, pc+kb)
+					ops.packA(*bufA, ic+mb/mr*mr, ic+mb, pc, pc+kb, mr)
 				} else {
-					packA(*bufA, ab, mr)
+					ops.packA(*bufA, ic, ic+mb, pc, pc+kb, mr)
 				}
-				macroKernel(dst.Slice(ic, ic+mb, jc, jc+nb), ab, inPlace, *bufA, *bufB, kb, pc > 0, kern, tile)
+				d := dst.Slice(ic, ic+mb, jc, jc+nb)
+				macroKernel(d, ab, inPlace, *bufA, *bufB, kb, pc > 0, kern, tile)
+				if epi != nil && pc+kb == k {
+					epi(d.Offset, mb, nb)
+				}
 			}
 		}
 	}
+}
+
+// operands are the a (m×k) and b (k×n) of a real product as packedBand
+// reads them: real matrices (realOperands), or the real form of a complex
+// product (complexOperands).
+type operands[F float] interface {
+	// packA packs rows [i0, i1) and columns [p0, p1) of a into buf as
+	// packA does.
+	packA(buf []F, i0, i1, p0, p1, mr int)
+	// packB packs rows [p0, p1) and columns [j0, j1) of b into buf as
+	// packB does.
+	packB(buf []F, p0, p1, j0, j1, nr int)
+	// inPlace returns a and true when a product n columns wide reads a's
+	// whole blocks of mr rows in place (see readInPlace).
+	inPlace(n, nr int) (Matrix[F], bool)
+}
+
+// realOperands are real matrices, packed as they lie.
+type realOperands[F float] struct{ a, b Matrix[F] }
+
+func (o realOperands[F]) packA(buf []F, i0, i1, p0, p1, mr int) {
+	packA(buf, o.a.Slice(i0, i1, p0, p1), mr)
+}
+
+func (o realOperands[F]) packB(buf []F, p0, p1, j0, j1, nr int) {
+	packB(buf, o.b.Slice(p0, p1, j0, j1), nr)
+}
+
+func (o realOperands[F]) inPlace(n, nr int) (Matrix[F], bool) {
+	return o.a, readInPlace(o.a, n, nr)
 }
 
 // inPlaceMaxCols is the widest product whose a the micro-kernel reads in

@@ -51,7 +51,7 @@ func testPacked[F float](fill func([]F)) func(t *testing.T) {
 			m, k, n := s[0], s[1], s[2]
 			a, b := newMatrix(la, m, k, fill), newMatrix(lb, k, n, fill)
 			dst := newMatrix(ld, m, n, fillSentinel[F])
-			gemm(dst, a, b, workers)
+			gemm(dst, a, b, Goroutines(workers), nil)
 			assert.Equal(t, naive(a, b), elements(dst))
 			for _, v := range outside(dst) {
 				if !assert.Equal(t, F(sentinel), v, "dst storage outside the view") {
@@ -115,14 +115,14 @@ func testAgree[F float](eps float64) func(t *testing.T) {
 				for i, w := range []int{1, 2, 3, 8} {
 					kern := kernelOf[F](i % len(kernels64))
 					dst := RowMajor(make([]F, m*n), m, n)
-					gemmPacked(dst, a, b, w, kern, bl)
+					gemmPacked(dst, a, b, Goroutines(w), kern, bl, nil)
 					if first == nil {
 						first = dst.Data
 					} else {
 						assert.Equal(t, first, dst.Data, "%v kc=%d: %s on %d workers against %s on 1", s, bl.kc, kern.name, w, kernelOf[F](0).name)
 					}
 					packed := RowMajor(make([]F, m*n), m, n)
-					gemmPacked(packed, aCol, b, w, kern, bl)
+					gemmPacked(packed, aCol, b, Goroutines(w), kern, bl, nil)
 					assert.Equal(t, first, packed.Data, "%v kc=%d: %s with a packed", s, bl.kc, kern.name)
 					for j := range want {
 						tol := 2 * float64(k) * eps * float64(abs[j])
@@ -180,7 +180,7 @@ func testDeterministic[F float](t *testing.T) {
 		var first []F
 		for _, w := range []int{1, 2, 3, 8} {
 			dst := RowMajor(make([]F, m*n), m, n)
-			gemm(dst, a, b, w)
+			gemm(dst, a, b, Goroutines(w), nil)
 			if first == nil {
 				first = dst.Data
 				continue
@@ -200,7 +200,7 @@ func testDeterministic[F float](t *testing.T) {
 		for i := range batch {
 			as[i], b[i], dst[i] = a, RowMajor(bs[i*k*n:], k, n), RowMajor(out[i*m*n:], m, n)
 		}
-		Batched(dst, as, b, w)
+		Batched(dst, as, b, Goroutines(w), nil)
 		if first == nil {
 			first = out
 			continue
@@ -348,7 +348,7 @@ func testGemvAgree[F float](eps float64) func(t *testing.T) {
 						for i := range kernels64 {
 							kernel64, kernel32 = kernels64[i], kernels32[i]
 							dst := RowMajor(make([]F, m*n), m, n)
-							gemm(dst, a, b, 2)
+							gemm(dst, a, b, Goroutines(2), nil)
 							if first == nil {
 								first = dst.Data
 							} else {

@@ -1,0 +1,64 @@
+package exec
+
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// TestMatMulRunsOnPool checks that a product large enough to split, and a
+// batch of small products, run their parts as tasks of the executor's
+// pool, some of them on its worker goroutines.
+func TestMatMulRunsOnPool(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		a, b tensor.Shape
+	}{
+		{"packed-bands", tensor.Shape{200, 300}, tensor.Shape{300, 100}},
+		{"small-batch", tensor.Shape{64, 8, 20}, tensor.Shape{64, 20, 8}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := tensor.Must(tensor.RandN[float64](1, tc.a...))
+			b := tensor.Must(tensor.RandN[float64](2, tc.b...))
+			x := New(Workers(2))
+			defer x.Close()
+			var onWorker, tasks atomic.Int64
+			taskHook = func(worker bool) {
+				tasks.Add(1)
+				if worker {
+					onWorker.Add(1)
+				}
+			}
+			defer func() { taskHook = nil }()
+			// The calling goroutine takes tasks too: repeat until a worker
+			// has taken one.
+			for i := 0; i < 50 && onWorker.Load() == 0; i++ {
+				_, err := EvalWith(x, expr.Of(a).MatMul(expr.Of(b)))
+				require.NoError(t, err)
+			}
+			assert.Positive(t, tasks.Load(), "no pool task ran")
+			assert.Positive(t, onWorker.Load(), "no part ran on a pool worker")
+		})
+	}
+}
+
+// TestPoolRunnerSerial checks that one worker, or one part, runs on the
+// calling goroutine without touching the pool.
+func TestPoolRunnerSerial(t *testing.T) {
+	x := New(Workers(1))
+	defer x.Close()
+	var got []int
+	poolRunner{x}.Parallel(3, func(i int) { got = append(got, i) })
+	assert.Equal(t, []int{0, 1, 2}, got)
+	y := New(Workers(4))
+	defer y.Close()
+	got = nil
+	poolRunner{y}.Parallel(1, func(i int) { got = append(got, i) })
+	assert.Equal(t, []int{0}, got)
+	assert.Equal(t, 4, poolRunner{y}.Workers())
+}
