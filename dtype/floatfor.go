@@ -16,3 +16,16 @@ func FloatFor(d DType) DType {
 	}
 	return Float64
 }
+
+// SumFor returns the dtype NumPy's sum, prod, cumsum and cumprod of a d
+// operand accumulate in and return: int64 for bool and signed integers,
+// uint64 for unsigned ones, d itself otherwise.
+func SumFor(d DType) DType {
+	switch d.Kind() {
+	case KindBool, KindSigned:
+		return Int64
+	case KindUnsigned:
+		return Uint64
+	}
+	return d
+}
