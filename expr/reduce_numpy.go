@@ -96,8 +96,7 @@ func LogSumExp[T dtype.Float](x Expr[T], keepDim bool, axes ...int) Expr[T] {
 	if reducedCount(x.Node(), axes) == 0 {
 		return sumK(x, keepDim, axes).AddScalar(T(math.Inf(-1))) // 0 + -Inf, of the result's shape
 	}
-	m := finiteMax(x, axes)
-	s := x.Sub(m).Exp().SumKeepDims(axes...).Log().Add(m)
+	s := shiftedLSE(x, finiteMax(x, axes), axes)
 	if keepDim {
 		return s
 	}
@@ -110,17 +109,22 @@ func squeezed(n *Node, axes []int) []int {
 }
 
 // Softmax returns exp(x - max) / sum(exp(x - max)) along axis (PyTorch's
-// softmax): a row with +Inf, or of -Inf only, is NaN throughout.
+// softmax), computed as exp(x - lse) with lse = max + log(sum(exp(x -
+// max))), so that no full-size temporary is kept: a row with +Inf, or of
+// -Inf only, is NaN throughout.
 func Softmax[T dtype.Float](x Expr[T], axis int) Expr[T] {
-	e := x.Sub(x.MaxKeepDims(axis)).Exp()
-	return e.Div(e.SumKeepDims(axis))
+	return x.Sub(shiftedLSE(x, x.MaxKeepDims(axis), []int{axis})).Exp()
 }
 
-// LogSoftmax returns (x - max) - log(sum(exp(x - max))) along axis
+// LogSoftmax returns x - max - log(sum(exp(x - max))) along axis
 // (PyTorch's log_softmax), with Softmax's special rows.
 func LogSoftmax[T dtype.Float](x Expr[T], axis int) Expr[T] {
-	d := x.Sub(x.MaxKeepDims(axis))
-	return d.Sub(d.Exp().SumKeepDims(axis).Log())
+	return x.Sub(shiftedLSE(x, x.MaxKeepDims(axis), []int{axis}))
+}
+
+// shiftedLSE is m + log(sum(exp(x - m))) over axes, kept.
+func shiftedLSE[T dtype.Float](x, m Expr[T], axes []int) Expr[T] {
+	return x.Sub(m).Exp().SumKeepDims(axes...).Log().Add(m)
 }
 
 // NanSum returns the sum with NaN counted as 0 (an all-NaN slice sums to
