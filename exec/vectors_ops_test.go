@@ -16,9 +16,9 @@ import (
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
-// opCase is one case of the ops_*.json files (schema in
+// mathCase is one case of the ops_*.json files (schema in
 // testdata/vectors/README.md).
-type opCase struct {
+type mathCase struct {
 	ID        string                     `json:"id"`
 	Op        string                     `json:"op"`
 	Params    map[string]json.RawMessage `json:"params"`
@@ -31,7 +31,7 @@ type opCase struct {
 }
 
 // inputDType is the dtype of input i, a tensor or a view.
-func (c opCase) inputDType(t *testing.T, i int) string {
+func (c mathCase) inputDType(t *testing.T, i int) string {
 	var v struct {
 		DType string          `json:"dtype"`
 		Base  json.RawMessage `json:"base"`
@@ -46,7 +46,7 @@ func (c opCase) inputDType(t *testing.T, i int) string {
 }
 
 // input builds input i as a *tensor.Tensor[T].
-func input[T dtype.Elem](t *testing.T, c opCase, i int) *tensor.Tensor[T] {
+func input[T dtype.Elem](t *testing.T, c mathCase, i int) *tensor.Tensor[T] {
 	var probe struct {
 		Base json.RawMessage `json:"base"`
 	}
@@ -67,7 +67,7 @@ func input[T dtype.Elem](t *testing.T, c opCase, i int) *tensor.Tensor[T] {
 
 // param decodes params[name] into v, reporting whether it is present and
 // not null.
-func (c opCase) param(t *testing.T, name string, v any) bool {
+func (c mathCase) param(t *testing.T, name string, v any) bool {
 	raw, ok := c.Params[name]
 	if !ok || string(raw) == "null" {
 		return false
@@ -77,7 +77,7 @@ func (c opCase) param(t *testing.T, name string, v any) bool {
 }
 
 // floatParam decodes a number param, "inf", "-inf" and "nan" included.
-func (c opCase) floatParam(t *testing.T, name string) (float64, bool) {
+func (c mathCase) floatParam(t *testing.T, name string) (float64, bool) {
 	raw, ok := c.Params[name]
 	if !ok || string(raw) == "null" {
 		return 0, false
@@ -95,7 +95,7 @@ func executors() []*exec.Executor {
 
 // checkOp evaluates e and compares it with the case's expected tensor
 // (dtype, shape and values), or, for an error case, checks the error.
-func checkOp[U dtype.Elem](t *testing.T, c opCase, e expr.Expr[U]) {
+func checkOp[U dtype.Elem](t *testing.T, c mathCase, e expr.Expr[U]) {
 	t.Helper()
 	if c.Expect == "error" {
 		err := e.Err()
@@ -123,7 +123,7 @@ func checkOp[U dtype.Elem](t *testing.T, c opCase, e expr.Expr[U]) {
 }
 
 // checkErrorKind checks err's type for the case's error_kind.
-func checkErrorKind(t *testing.T, c opCase, err error) {
+func checkErrorKind(t *testing.T, c mathCase, err error) {
 	t.Helper()
 	switch c.ErrorKind {
 	case "negative_int_power":
@@ -160,7 +160,7 @@ func mathOp[U dtype.Elem](op string, x expr.Expr[U]) (expr.Expr[U], bool) {
 
 // TestOpsUnaryVectors evaluates every case of ops_unary.json.
 func TestOpsUnaryVectors(t *testing.T) {
-	f := vectors.Load[opCase](t, "ops_unary.json")
+	f := vectors.Load[mathCase](t, "ops_unary.json")
 	require.Equal(t, 41, len(f.Cases))
 	for _, c := range f.Cases {
 		t.Run(c.ID+"_"+c.Op, func(t *testing.T) {
@@ -171,7 +171,7 @@ func TestOpsUnaryVectors(t *testing.T) {
 
 // TestOpsBinaryVectors evaluates every case of ops_binary.json.
 func TestOpsBinaryVectors(t *testing.T) {
-	f := vectors.Load[opCase](t, "ops_binary.json")
+	f := vectors.Load[mathCase](t, "ops_binary.json")
 	require.Equal(t, 34, len(f.Cases))
 	for _, c := range f.Cases {
 		t.Run(c.ID+"_"+c.Op, func(t *testing.T) {
@@ -234,7 +234,7 @@ type caseRunner interface {
 	complex128(*testing.T)
 }
 
-type unaryRunner struct{ c opCase }
+type unaryRunner struct{ c mathCase }
 
 func (r unaryRunner) bool(t *testing.T)       { runUnaryOp[bool](t, r.c) }
 func (r unaryRunner) int8(t *testing.T)       { runUnaryOp[int8](t, r.c) }
@@ -250,7 +250,7 @@ func (r unaryRunner) float64(t *testing.T)    { runUnaryOp[float64](t, r.c) }
 func (r unaryRunner) complex64(t *testing.T)  { runUnaryOp[complex64](t, r.c) }
 func (r unaryRunner) complex128(t *testing.T) { runUnaryOp[complex128](t, r.c) }
 
-func runUnaryOp[T dtype.Elem](t *testing.T, c opCase) {
+func runUnaryOp[T dtype.Elem](t *testing.T, c mathCase) {
 	x := expr.Of(input[T](t, c, 0))
 	switch c.Op {
 	case "sign":
@@ -309,13 +309,13 @@ func runUnaryOp[T dtype.Elem](t *testing.T, c opCase) {
 	}
 }
 
-func checkMath[U dtype.Elem](t *testing.T, c opCase, x expr.Expr[U]) {
+func checkMath[U dtype.Elem](t *testing.T, c mathCase, x expr.Expr[U]) {
 	e, ok := mathOp(c.Op, x)
 	require.True(t, ok, "%s: unknown op %s", c.ID, c.Op)
 	checkOp(t, c, e)
 }
 
-type binaryRunner struct{ c opCase }
+type binaryRunner struct{ c mathCase }
 
 func (r binaryRunner) bool(t *testing.T)       { runBinaryOp[bool](t, r.c) }
 func (r binaryRunner) int8(t *testing.T)       { runBinaryOp[int8](t, r.c) }
@@ -331,7 +331,7 @@ func (r binaryRunner) float64(t *testing.T)    { runBinaryOp[float64](t, r.c) }
 func (r binaryRunner) complex64(t *testing.T)  { runBinaryOp[complex64](t, r.c) }
 func (r binaryRunner) complex128(t *testing.T) { runBinaryOp[complex128](t, r.c) }
 
-func runBinaryOp[T dtype.Elem](t *testing.T, c opCase) {
+func runBinaryOp[T dtype.Elem](t *testing.T, c mathCase) {
 	x := expr.Of(input[T](t, c, 0))
 	if c.Op == "clip" {
 		lo, hi := clipBounds[T](t, c)
@@ -381,7 +381,7 @@ func runBinaryOp[T dtype.Elem](t *testing.T, c opCase) {
 }
 
 // isClose runs an isclose case on numeric T.
-func isClose[T dtype.Elem](t *testing.T, c opCase, x, y expr.Expr[T], rtol, atol float64, eqNaN bool) {
+func isClose[T dtype.Elem](t *testing.T, c mathCase, x, y expr.Expr[T], rtol, atol float64, eqNaN bool) {
 	switch any(x).(type) {
 	case expr.Expr[float64]:
 		checkOp(t, c, expr.IsClose(any(x).(expr.Expr[float64]), any(y).(expr.Expr[float64]), rtol, atol, eqNaN))
@@ -394,7 +394,7 @@ func isClose[T dtype.Elem](t *testing.T, c opCase, x, y expr.Expr[T], rtol, atol
 
 // clipBounds returns clip's bounds: tensor inputs 1 and 2, or the scalar
 // params min and max (nil where null).
-func clipBounds[T dtype.Elem](t *testing.T, c opCase) (lo, hi *expr.Expr[T]) {
+func clipBounds[T dtype.Elem](t *testing.T, c mathCase) (lo, hi *expr.Expr[T]) {
 	if len(c.Inputs) == 3 {
 		a, b := expr.Of(input[T](t, c, 1)), expr.Of(input[T](t, c, 2))
 		return &a, &b

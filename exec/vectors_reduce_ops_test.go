@@ -24,7 +24,7 @@ var notYet = map[string]string{
 
 // TestOpsReduceVectors evaluates every case of ops_reduce.json.
 func TestOpsReduceVectors(t *testing.T) {
-	f := vectors.Load[opCase](t, "ops_reduce.json")
+	f := vectors.Load[mathCase](t, "ops_reduce.json")
 	require.Equal(t, 45, len(f.Cases))
 	for _, c := range f.Cases {
 		t.Run(c.ID+"_"+c.Op, func(t *testing.T) {
@@ -37,7 +37,7 @@ func TestOpsReduceVectors(t *testing.T) {
 }
 
 // axes decodes params.axis: null is every axis (nil), an int or a list.
-func (c opCase) axes(t *testing.T) []int {
+func (c mathCase) axes(t *testing.T) []int {
 	raw, ok := c.Params["axis"]
 	if !ok || string(raw) == "null" {
 		return nil
@@ -51,13 +51,13 @@ func (c opCase) axes(t *testing.T) []int {
 	return list
 }
 
-func (c opCase) keepDims(t *testing.T) bool {
+func (c mathCase) keepDims(t *testing.T) bool {
 	var k bool
 	c.param(t, "keepdims", &k)
 	return k
 }
 
-type reduceRunner struct{ c opCase }
+type reduceRunner struct{ c mathCase }
 
 func (r reduceRunner) bool(t *testing.T)       { runReduceOp[bool](t, r.c) }
 func (r reduceRunner) int8(t *testing.T)       { runReduceOp[int8](t, r.c) }
@@ -73,7 +73,7 @@ func (r reduceRunner) float64(t *testing.T)    { runReduceOp[float64](t, r.c) }
 func (r reduceRunner) complex64(t *testing.T)  { runReduceOp[complex64](t, r.c) }
 func (r reduceRunner) complex128(t *testing.T) { runReduceOp[complex128](t, r.c) }
 
-func runReduceOp[T dtype.Elem](t *testing.T, c opCase) {
+func runReduceOp[T dtype.Elem](t *testing.T, c mathCase) {
 	x := expr.Of(input[T](t, c, 0))
 	axes, keep := c.axes(t), c.keepDims(t)
 	d := dtype.Of[T]()
@@ -148,7 +148,7 @@ func sumKeep[U dtype.Elem](x expr.Expr[U], keep bool, axes []int) expr.Expr[U] {
 	return x.Sum(axes...)
 }
 
-func floatReduce[F dtype.Float](t *testing.T, c opCase, x expr.Expr[F], axes []int, keep bool) {
+func floatReduce[F dtype.Float](t *testing.T, c mathCase, x expr.Expr[F], axes []int, keep bool) {
 	var ddof int
 	c.param(t, "ddof", &ddof)
 	switch c.Op {
