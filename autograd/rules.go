@@ -18,6 +18,14 @@ type vjp[T dtype.Float] func(n *expr.Node, g expr.Expr[T]) []expr.Any
 // an op without a row has no gradient (whyNot says why). It is instantiated
 // once per float type.
 func ruleTable[T dtype.Float]() *[expr.NumOps]vjp[T] {
+	t := baseRules[T]()
+	addMathRules(t)
+	return t
+}
+
+// baseRules are the rows of the original op set; addMathRules adds those of
+// NumPy's elementwise math (rules_math.go).
+func baseRules[T dtype.Float]() *[expr.NumOps]vjp[T] {
 	return &[expr.NumOps]vjp[T]{
 		expr.OpNeg:     unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return g.Neg() }),
 		expr.OpAbs:     unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return scale(g, x.Sign()) }),
@@ -94,6 +102,9 @@ func whyNot(op expr.Op) string {
 		return "rounding division is not differentiable (use Div, then Floor for a zero gradient)"
 	case expr.OpReal, expr.OpImag, expr.OpCAbs:
 		return "complex gradients are not supported"
+	}
+	if why := whyNotMath(op); why != "" {
+		return why
 	}
 	return "the op has no gradient rule"
 }

@@ -602,6 +602,566 @@ func binGeSV[T dtype.Real](d []bool, x T, b []T) {
 	}
 }
 
+// binModIntVV is: for i := range d { d[i] = modInt(x, y) }
+func binModIntVV[T dtype.Integer](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = modInt(x, y)
+	}
+}
+
+// binModIntVS is binModIntVV with b a scalar.
+func binModIntVS[T dtype.Integer](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = modInt(x, y)
+	}
+}
+
+// binModIntSV is binModIntVV with a a scalar.
+func binModIntSV[T dtype.Integer](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = modInt(x, y)
+	}
+}
+
+// binModFloatVV is: for i := range d { d[i] = modFloat(x, y) }
+func binModFloatVV[T dtype.Float](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = modFloat(x, y)
+	}
+}
+
+// binModFloatVS is binModFloatVV with b a scalar.
+func binModFloatVS[T dtype.Float](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = modFloat(x, y)
+	}
+}
+
+// binModFloatSV is binModFloatVV with a a scalar.
+func binModFloatSV[T dtype.Float](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = modFloat(x, y)
+	}
+}
+
+// binFmodIntVV is: for i := range d { d[i] = fmodInt(x, y) }
+func binFmodIntVV[T dtype.Integer](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = fmodInt(x, y)
+	}
+}
+
+// binFmodIntVS is binFmodIntVV with b a scalar.
+func binFmodIntVS[T dtype.Integer](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = fmodInt(x, y)
+	}
+}
+
+// binFmodIntSV is binFmodIntVV with a a scalar.
+func binFmodIntSV[T dtype.Integer](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = fmodInt(x, y)
+	}
+}
+
+// binFmodFloatVV is: for i := range d { d[i] = T(math.Mod(float64(x), float64(y))) }
+func binFmodFloatVV[T dtype.Float](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = T(math.Mod(float64(x), float64(y)))
+	}
+}
+
+// binFmodFloatVS is binFmodFloatVV with b a scalar.
+func binFmodFloatVS[T dtype.Float](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(math.Mod(float64(x), float64(y)))
+	}
+}
+
+// binFmodFloatSV is binFmodFloatVV with a a scalar.
+func binFmodFloatSV[T dtype.Float](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = T(math.Mod(float64(x), float64(y)))
+	}
+}
+
+// binArctan2FloatVV is: for i := range d { d[i] = T(math.Atan2(float64(x), float64(y))) }
+func binArctan2FloatVV[T dtype.Float](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = T(math.Atan2(float64(x), float64(y)))
+	}
+}
+
+// binArctan2FloatVS is binArctan2FloatVV with b a scalar.
+func binArctan2FloatVS[T dtype.Float](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(math.Atan2(float64(x), float64(y)))
+	}
+}
+
+// binArctan2FloatSV is binArctan2FloatVV with a a scalar.
+func binArctan2FloatSV[T dtype.Float](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = T(math.Atan2(float64(x), float64(y)))
+	}
+}
+
+// binHypotFloatVV is: for i := range d { d[i] = T(math.Hypot(float64(x), float64(y))) }
+func binHypotFloatVV[T dtype.Float](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = T(math.Hypot(float64(x), float64(y)))
+	}
+}
+
+// binHypotFloatVS is binHypotFloatVV with b a scalar.
+func binHypotFloatVS[T dtype.Float](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(math.Hypot(float64(x), float64(y)))
+	}
+}
+
+// binHypotFloatSV is binHypotFloatVV with a a scalar.
+func binHypotFloatSV[T dtype.Float](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = T(math.Hypot(float64(x), float64(y)))
+	}
+}
+
+// binCopysignFloatVV is: for i := range d { d[i] = T(math.Copysign(float64(x), float64(y))) }
+func binCopysignFloatVV[T dtype.Float](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = T(math.Copysign(float64(x), float64(y)))
+	}
+}
+
+// binCopysignFloatVS is binCopysignFloatVV with b a scalar.
+func binCopysignFloatVS[T dtype.Float](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(math.Copysign(float64(x), float64(y)))
+	}
+}
+
+// binCopysignFloatSV is binCopysignFloatVV with a a scalar.
+func binCopysignFloatSV[T dtype.Float](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = T(math.Copysign(float64(x), float64(y)))
+	}
+}
+
+// binFmaxVV is: for i := range d { d[i] = fmaxNum(x, y) }
+func binFmaxVV[T dtype.Real](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = fmaxNum(x, y)
+	}
+}
+
+// binFmaxVS is binFmaxVV with b a scalar.
+func binFmaxVS[T dtype.Real](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = fmaxNum(x, y)
+	}
+}
+
+// binFmaxSV is binFmaxVV with a a scalar.
+func binFmaxSV[T dtype.Real](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = fmaxNum(x, y)
+	}
+}
+
+// binFminVV is: for i := range d { d[i] = fminNum(x, y) }
+func binFminVV[T dtype.Real](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = fminNum(x, y)
+	}
+}
+
+// binFminVS is binFminVV with b a scalar.
+func binFminVS[T dtype.Real](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = fminNum(x, y)
+	}
+}
+
+// binFminSV is binFminVV with a a scalar.
+func binFminSV[T dtype.Real](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = fminNum(x, y)
+	}
+}
+
+// binLogAddExpFloatVV is: for i := range d { d[i] = T(logAddExp(float64(x), float64(y))) }
+func binLogAddExpFloatVV[T dtype.Float](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = T(logAddExp(float64(x), float64(y)))
+	}
+}
+
+// binLogAddExpFloatVS is binLogAddExpFloatVV with b a scalar.
+func binLogAddExpFloatVS[T dtype.Float](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(logAddExp(float64(x), float64(y)))
+	}
+}
+
+// binLogAddExpFloatSV is binLogAddExpFloatVV with a a scalar.
+func binLogAddExpFloatSV[T dtype.Float](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = T(logAddExp(float64(x), float64(y)))
+	}
+}
+
+// binLogAddExp2FloatVV is: for i := range d { d[i] = T(logAddExp2(float64(x), float64(y))) }
+func binLogAddExp2FloatVV[T dtype.Float](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = T(logAddExp2(float64(x), float64(y)))
+	}
+}
+
+// binLogAddExp2FloatVS is binLogAddExp2FloatVV with b a scalar.
+func binLogAddExp2FloatVS[T dtype.Float](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(logAddExp2(float64(x), float64(y)))
+	}
+}
+
+// binLogAddExp2FloatSV is binLogAddExp2FloatVV with a a scalar.
+func binLogAddExp2FloatSV[T dtype.Float](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = T(logAddExp2(float64(x), float64(y)))
+	}
+}
+
+// binXorBoolVV is: for i := range d { d[i] = x != y }
+func binXorBoolVV[T ~bool](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = x != y
+	}
+}
+
+// binXorBoolVS is binXorBoolVV with b a scalar.
+func binXorBoolVS[T ~bool](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = x != y
+	}
+}
+
+// binXorBoolSV is binXorBoolVV with a a scalar.
+func binXorBoolSV[T ~bool](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = x != y
+	}
+}
+
+// binBitAndIntVV is: for i := range d { d[i] = x & y }
+func binBitAndIntVV[T dtype.Integer](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = x & y
+	}
+}
+
+// binBitAndIntVS is binBitAndIntVV with b a scalar.
+func binBitAndIntVS[T dtype.Integer](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = x & y
+	}
+}
+
+// binBitAndIntSV is binBitAndIntVV with a a scalar.
+func binBitAndIntSV[T dtype.Integer](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = x & y
+	}
+}
+
+// binBitOrIntVV is: for i := range d { d[i] = x | y }
+func binBitOrIntVV[T dtype.Integer](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = x | y
+	}
+}
+
+// binBitOrIntVS is binBitOrIntVV with b a scalar.
+func binBitOrIntVS[T dtype.Integer](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = x | y
+	}
+}
+
+// binBitOrIntSV is binBitOrIntVV with a a scalar.
+func binBitOrIntSV[T dtype.Integer](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = x | y
+	}
+}
+
+// binBitXorIntVV is: for i := range d { d[i] = x ^ y }
+func binBitXorIntVV[T dtype.Integer](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = x ^ y
+	}
+}
+
+// binBitXorIntVS is binBitXorIntVV with b a scalar.
+func binBitXorIntVS[T dtype.Integer](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = x ^ y
+	}
+}
+
+// binBitXorIntSV is binBitXorIntVV with a a scalar.
+func binBitXorIntSV[T dtype.Integer](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = x ^ y
+	}
+}
+
+// binBitAndBoolVV is: for i := range d { d[i] = x && y }
+func binBitAndBoolVV[T ~bool](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = x && y
+	}
+}
+
+// binBitAndBoolVS is binBitAndBoolVV with b a scalar.
+func binBitAndBoolVS[T ~bool](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = x && y
+	}
+}
+
+// binBitAndBoolSV is binBitAndBoolVV with a a scalar.
+func binBitAndBoolSV[T ~bool](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = x && y
+	}
+}
+
+// binBitOrBoolVV is: for i := range d { d[i] = x || y }
+func binBitOrBoolVV[T ~bool](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = x || y
+	}
+}
+
+// binBitOrBoolVS is binBitOrBoolVV with b a scalar.
+func binBitOrBoolVS[T ~bool](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = x || y
+	}
+}
+
+// binBitOrBoolSV is binBitOrBoolVV with a a scalar.
+func binBitOrBoolSV[T ~bool](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = x || y
+	}
+}
+
+// binBitXorBoolVV is: for i := range d { d[i] = x != y }
+func binBitXorBoolVV[T ~bool](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = x != y
+	}
+}
+
+// binBitXorBoolVS is binBitXorBoolVV with b a scalar.
+func binBitXorBoolVS[T ~bool](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = x != y
+	}
+}
+
+// binBitXorBoolSV is binBitXorBoolVV with a a scalar.
+func binBitXorBoolSV[T ~bool](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = x != y
+	}
+}
+
+// binShlIntVV is: for i := range d { d[i] = shl(x, y) }
+func binShlIntVV[T dtype.Integer](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = shl(x, y)
+	}
+}
+
+// binShlIntVS is binShlIntVV with b a scalar.
+func binShlIntVS[T dtype.Integer](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = shl(x, y)
+	}
+}
+
+// binShlIntSV is binShlIntVV with a a scalar.
+func binShlIntSV[T dtype.Integer](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = shl(x, y)
+	}
+}
+
+// binShrIntVV is: for i := range d { d[i] = shr(x, y) }
+func binShrIntVV[T dtype.Integer](d []T, a, b []T) {
+	a = a[:len(d)]
+	b = b[:len(d)]
+	for i := range d {
+		x, y := a[i], b[i]
+		d[i] = shr(x, y)
+	}
+}
+
+// binShrIntVS is binShrIntVV with b a scalar.
+func binShrIntVS[T dtype.Integer](d []T, a []T, y T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = shr(x, y)
+	}
+}
+
+// binShrIntSV is binShrIntVV with a a scalar.
+func binShrIntSV[T dtype.Integer](d []T, x T, b []T) {
+	b = b[:len(d)]
+	for i := range d {
+		y := b[i]
+		d[i] = shr(x, y)
+	}
+}
+
 // unNeg is: for i := range d { d[i] = -x }
 func unNeg[T dtype.Numeric](d, a []T) {
 	a = a[:len(d)]
@@ -782,6 +1342,348 @@ func unConjComplex[T dtype.Complex](d, a []T) {
 	}
 }
 
+// unArcsinFloat is: for i := range d { d[i] = T(math.Asin(float64(x))) }
+func unArcsinFloat[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(math.Asin(float64(x)))
+	}
+}
+
+// unArccosFloat is: for i := range d { d[i] = T(math.Acos(float64(x))) }
+func unArccosFloat[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(math.Acos(float64(x)))
+	}
+}
+
+// unArctanFloat is: for i := range d { d[i] = T(math.Atan(float64(x))) }
+func unArctanFloat[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(math.Atan(float64(x)))
+	}
+}
+
+// unSinhFloat is: for i := range d { d[i] = T(math.Sinh(float64(x))) }
+func unSinhFloat[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(math.Sinh(float64(x)))
+	}
+}
+
+// unCoshFloat is: for i := range d { d[i] = T(math.Cosh(float64(x))) }
+func unCoshFloat[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(math.Cosh(float64(x)))
+	}
+}
+
+// unArcsinhFloat is: for i := range d { d[i] = T(math.Asinh(float64(x))) }
+func unArcsinhFloat[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(math.Asinh(float64(x)))
+	}
+}
+
+// unArccoshFloat is: for i := range d { d[i] = T(math.Acosh(float64(x))) }
+func unArccoshFloat[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(math.Acosh(float64(x)))
+	}
+}
+
+// unArctanhFloat is: for i := range d { d[i] = T(math.Atanh(float64(x))) }
+func unArctanhFloat[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(math.Atanh(float64(x)))
+	}
+}
+
+// unLog2Float is: for i := range d { d[i] = T(math.Log2(float64(x))) }
+func unLog2Float[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(math.Log2(float64(x)))
+	}
+}
+
+// unLog10Float is: for i := range d { d[i] = T(log10Sub(float64(x))) }
+func unLog10Float[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(log10Sub(float64(x)))
+	}
+}
+
+// unExp2Float is: for i := range d { d[i] = T(math.Exp2(float64(x))) }
+func unExp2Float[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(math.Exp2(float64(x)))
+	}
+}
+
+// unTruncFloat is: for i := range d { d[i] = T(math.Trunc(float64(x))) }
+func unTruncFloat[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(math.Trunc(float64(x)))
+	}
+}
+
+// unReciprocalFloat is: for i := range d { d[i] = 1 / x }
+func unReciprocalFloat[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = 1 / x
+	}
+}
+
+// unReciprocalComplex is: for i := range d { d[i] = 1 / x }
+func unReciprocalComplex[T dtype.Complex](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = 1 / x
+	}
+}
+
+// unReciprocalInt is: for i := range d { d[i] = reciprocalInt(x) }
+func unReciprocalInt[T dtype.Integer](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = reciprocalInt(x)
+	}
+}
+
+// unRsqrtFloat is: for i := range d { d[i] = T(1 / math.Sqrt(float64(x))) }
+func unRsqrtFloat[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(1 / math.Sqrt(float64(x)))
+	}
+}
+
+// unErfFloat is: for i := range d { d[i] = T(math.Erf(float64(x))) }
+func unErfFloat[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(math.Erf(float64(x)))
+	}
+}
+
+// unErfcFloat is: for i := range d { d[i] = T(math.Erfc(float64(x))) }
+func unErfcFloat[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(math.Erfc(float64(x)))
+	}
+}
+
+// unLgammaFloat is: for i := range d { d[i] = T(lgamma(float64(x))) }
+func unLgammaFloat[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(lgamma(float64(x)))
+	}
+}
+
+// unDigammaFloat is: for i := range d { d[i] = T(digamma(float64(x))) }
+func unDigammaFloat[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(digamma(float64(x)))
+	}
+}
+
+// unGeluFloat is: for i := range d { d[i] = T(gelu(float64(x))) }
+func unGeluFloat[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(gelu(float64(x)))
+	}
+}
+
+// unGeluTanhFloat is: for i := range d { d[i] = T(geluTanh(float64(x))) }
+func unGeluTanhFloat[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(geluTanh(float64(x)))
+	}
+}
+
+// unSiluFloat is: for i := range d { d[i] = T(silu(float64(x))) }
+func unSiluFloat[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(silu(float64(x)))
+	}
+}
+
+// unSoftplusFloat is: for i := range d { d[i] = T(softplus(float64(x))) }
+func unSoftplusFloat[T dtype.Float](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(softplus(float64(x)))
+	}
+}
+
+// unBitNotInt is: for i := range d { d[i] = ^x }
+func unBitNotInt[T dtype.Integer](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = ^x
+	}
+}
+
+// unBitNotBool is: for i := range d { d[i] = !x }
+func unBitNotBool[T ~bool](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = !x
+	}
+}
+
+// unSignComplex is: for i := range d { d[i] = signComplex(x) }
+func unSignComplex[T dtype.Complex](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = signComplex(x)
+	}
+}
+
+// unArcsinComplex is: for i := range d { d[i] = T(cmplx.Asin(complex128(x))) }
+func unArcsinComplex[T dtype.Complex](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(cmplx.Asin(complex128(x)))
+	}
+}
+
+// unArccosComplex is: for i := range d { d[i] = T(cmplx.Acos(complex128(x))) }
+func unArccosComplex[T dtype.Complex](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(cmplx.Acos(complex128(x)))
+	}
+}
+
+// unArctanComplex is: for i := range d { d[i] = T(cmplx.Atan(complex128(x))) }
+func unArctanComplex[T dtype.Complex](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(cmplx.Atan(complex128(x)))
+	}
+}
+
+// unSinhComplex is: for i := range d { d[i] = T(cmplx.Sinh(complex128(x))) }
+func unSinhComplex[T dtype.Complex](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(cmplx.Sinh(complex128(x)))
+	}
+}
+
+// unCoshComplex is: for i := range d { d[i] = T(cmplx.Cosh(complex128(x))) }
+func unCoshComplex[T dtype.Complex](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(cmplx.Cosh(complex128(x)))
+	}
+}
+
+// unArcsinhComplex is: for i := range d { d[i] = T(cmplx.Asinh(complex128(x))) }
+func unArcsinhComplex[T dtype.Complex](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(cmplx.Asinh(complex128(x)))
+	}
+}
+
+// unArccoshComplex is: for i := range d { d[i] = T(cmplx.Acosh(complex128(x))) }
+func unArccoshComplex[T dtype.Complex](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(cmplx.Acosh(complex128(x)))
+	}
+}
+
+// unArctanhComplex is: for i := range d { d[i] = T(cmplx.Atanh(complex128(x))) }
+func unArctanhComplex[T dtype.Complex](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(cmplx.Atanh(complex128(x)))
+	}
+}
+
+// unLog2Complex is: for i := range d { d[i] = T(cmplx.Log(complex128(x)) / math.Ln2) }
+func unLog2Complex[T dtype.Complex](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(cmplx.Log(complex128(x)) / math.Ln2)
+	}
+}
+
+// unLog10Complex is: for i := range d { d[i] = T(cmplx.Log10(complex128(x))) }
+func unLog10Complex[T dtype.Complex](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(cmplx.Log10(complex128(x)))
+	}
+}
+
+// unExp2Complex is: for i := range d { d[i] = T(cmplx.Pow(2, complex128(x))) }
+func unExp2Complex[T dtype.Complex](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		d[i] = T(cmplx.Pow(2, complex128(x)))
+	}
+}
+
 // numericBinary returns the kernels of op for numeric element types.
 func numericBinary[T dtype.Numeric](op expr.Op) (binFns[T], bool) {
 	switch op {
@@ -820,6 +1722,10 @@ func realBinary[T dtype.Real](op expr.Op) (binFns[T], bool) {
 		return binFns[T]{binMaxVV[T], binMaxVS[T], binMaxSV[T]}, true
 	case expr.OpMinimum:
 		return binFns[T]{binMinVV[T], binMinVS[T], binMinSV[T]}, true
+	case expr.OpFmax:
+		return binFns[T]{binFmaxVV[T], binFmaxVS[T], binFmaxSV[T]}, true
+	case expr.OpFmin:
+		return binFns[T]{binFminVV[T], binFminVS[T], binFminSV[T]}, true
 	}
 	return binFns[T]{}, false
 }
@@ -859,6 +1765,20 @@ func integerBinary[T dtype.Integer](op expr.Op) (binFns[T], bool) {
 		return binFns[T]{binDivFloorIntVV[T], binDivFloorIntVS[T], binDivFloorIntSV[T]}, true
 	case expr.OpPow:
 		return binFns[T]{binPowIntVV[T], binPowIntVS[T], binPowIntSV[T]}, true
+	case expr.OpMod:
+		return binFns[T]{binModIntVV[T], binModIntVS[T], binModIntSV[T]}, true
+	case expr.OpFmod:
+		return binFns[T]{binFmodIntVV[T], binFmodIntVS[T], binFmodIntSV[T]}, true
+	case expr.OpBitAnd:
+		return binFns[T]{binBitAndIntVV[T], binBitAndIntVS[T], binBitAndIntSV[T]}, true
+	case expr.OpBitOr:
+		return binFns[T]{binBitOrIntVV[T], binBitOrIntVS[T], binBitOrIntSV[T]}, true
+	case expr.OpBitXor:
+		return binFns[T]{binBitXorIntVV[T], binBitXorIntVS[T], binBitXorIntSV[T]}, true
+	case expr.OpShl:
+		return binFns[T]{binShlIntVV[T], binShlIntVS[T], binShlIntSV[T]}, true
+	case expr.OpShr:
+		return binFns[T]{binShrIntVV[T], binShrIntVS[T], binShrIntSV[T]}, true
 	}
 	return binFns[T]{}, false
 }
@@ -875,6 +1795,10 @@ func integerUnary[T dtype.Integer](op expr.Op) (func(d, a []T), bool) {
 	switch op {
 	case expr.OpAbs:
 		return unAbsInt[T], true
+	case expr.OpReciprocal:
+		return unReciprocalInt[T], true
+	case expr.OpBitNot:
+		return unBitNotInt[T], true
 	}
 	return nil, false
 }
@@ -888,6 +1812,20 @@ func floatBinary[T dtype.Float](op expr.Op) (binFns[T], bool) {
 		return binFns[T]{binDivFloorFloatVV[T], binDivFloorFloatVS[T], binDivFloorFloatSV[T]}, true
 	case expr.OpPow:
 		return binFns[T]{binPowFloatVV[T], binPowFloatVS[T], binPowFloatSV[T]}, true
+	case expr.OpMod:
+		return binFns[T]{binModFloatVV[T], binModFloatVS[T], binModFloatSV[T]}, true
+	case expr.OpFmod:
+		return binFns[T]{binFmodFloatVV[T], binFmodFloatVS[T], binFmodFloatSV[T]}, true
+	case expr.OpArctan2:
+		return binFns[T]{binArctan2FloatVV[T], binArctan2FloatVS[T], binArctan2FloatSV[T]}, true
+	case expr.OpHypot:
+		return binFns[T]{binHypotFloatVV[T], binHypotFloatVS[T], binHypotFloatSV[T]}, true
+	case expr.OpCopysign:
+		return binFns[T]{binCopysignFloatVV[T], binCopysignFloatVS[T], binCopysignFloatSV[T]}, true
+	case expr.OpLogAddExp:
+		return binFns[T]{binLogAddExpFloatVV[T], binLogAddExpFloatVS[T], binLogAddExpFloatSV[T]}, true
+	case expr.OpLogAddExp2:
+		return binFns[T]{binLogAddExp2FloatVV[T], binLogAddExp2FloatVS[T], binLogAddExp2FloatSV[T]}, true
 	}
 	return binFns[T]{}, false
 }
@@ -930,6 +1868,50 @@ func floatUnary[T dtype.Float](op expr.Op) (func(d, a []T), bool) {
 		return unCeilFloat[T], true
 	case expr.OpRound:
 		return unRoundFloat[T], true
+	case expr.OpArcsin:
+		return unArcsinFloat[T], true
+	case expr.OpArccos:
+		return unArccosFloat[T], true
+	case expr.OpArctan:
+		return unArctanFloat[T], true
+	case expr.OpSinh:
+		return unSinhFloat[T], true
+	case expr.OpCosh:
+		return unCoshFloat[T], true
+	case expr.OpArcsinh:
+		return unArcsinhFloat[T], true
+	case expr.OpArccosh:
+		return unArccoshFloat[T], true
+	case expr.OpArctanh:
+		return unArctanhFloat[T], true
+	case expr.OpLog2:
+		return unLog2Float[T], true
+	case expr.OpLog10:
+		return unLog10Float[T], true
+	case expr.OpExp2:
+		return unExp2Float[T], true
+	case expr.OpTrunc:
+		return unTruncFloat[T], true
+	case expr.OpReciprocal:
+		return unReciprocalFloat[T], true
+	case expr.OpRsqrt:
+		return unRsqrtFloat[T], true
+	case expr.OpErf:
+		return unErfFloat[T], true
+	case expr.OpErfc:
+		return unErfcFloat[T], true
+	case expr.OpLgamma:
+		return unLgammaFloat[T], true
+	case expr.OpDigamma:
+		return unDigammaFloat[T], true
+	case expr.OpGelu:
+		return unGeluFloat[T], true
+	case expr.OpGeluTanh:
+		return unGeluTanhFloat[T], true
+	case expr.OpSilu:
+		return unSiluFloat[T], true
+	case expr.OpSoftplus:
+		return unSoftplusFloat[T], true
 	}
 	return nil, false
 }
@@ -969,6 +1951,32 @@ func complexUnary[T dtype.Complex](op expr.Op) (func(d, a []T), bool) {
 		return unTanhComplex[T], true
 	case expr.OpConj:
 		return unConjComplex[T], true
+	case expr.OpReciprocal:
+		return unReciprocalComplex[T], true
+	case expr.OpSign:
+		return unSignComplex[T], true
+	case expr.OpArcsin:
+		return unArcsinComplex[T], true
+	case expr.OpArccos:
+		return unArccosComplex[T], true
+	case expr.OpArctan:
+		return unArctanComplex[T], true
+	case expr.OpSinh:
+		return unSinhComplex[T], true
+	case expr.OpCosh:
+		return unCoshComplex[T], true
+	case expr.OpArcsinh:
+		return unArcsinhComplex[T], true
+	case expr.OpArccosh:
+		return unArccoshComplex[T], true
+	case expr.OpArctanh:
+		return unArctanhComplex[T], true
+	case expr.OpLog2:
+		return unLog2Complex[T], true
+	case expr.OpLog10:
+		return unLog10Complex[T], true
+	case expr.OpExp2:
+		return unExp2Complex[T], true
 	}
 	return nil, false
 }
@@ -1003,6 +2011,14 @@ func boolBinary[T ~bool](op expr.Op) (binFns[T], bool) {
 		return binFns[T]{binAndVV[T], binAndVS[T], binAndSV[T]}, true
 	case expr.OpOr:
 		return binFns[T]{binOrVV[T], binOrVS[T], binOrSV[T]}, true
+	case expr.OpXor:
+		return binFns[T]{binXorBoolVV[T], binXorBoolVS[T], binXorBoolSV[T]}, true
+	case expr.OpBitAnd:
+		return binFns[T]{binBitAndBoolVV[T], binBitAndBoolVS[T], binBitAndBoolSV[T]}, true
+	case expr.OpBitOr:
+		return binFns[T]{binBitOrBoolVV[T], binBitOrBoolVS[T], binBitOrBoolSV[T]}, true
+	case expr.OpBitXor:
+		return binFns[T]{binBitXorBoolVV[T], binBitXorBoolVS[T], binBitXorBoolSV[T]}, true
 	}
 	return binFns[T]{}, false
 }
@@ -1019,6 +2035,8 @@ func boolUnary[T ~bool](op expr.Op) (func(d, a []T), bool) {
 	switch op {
 	case expr.OpNot:
 		return unNot[T], true
+	case expr.OpBitNot:
+		return unBitNotBool[T], true
 	}
 	return nil, false
 }
@@ -1674,6 +2692,250 @@ func inexactFusedS[T inexact](outer, inner expr.Op, left bool) (func(d, x []T, y
 		return fuseDivMulLS[T], true
 	case outer == expr.OpDiv && inner == expr.OpMul:
 		return fuseDivMulRS[T], true
+	}
+	return nil, false
+}
+
+// predIsNaNFloat is: for i := range d { d[i] = x != x }
+func predIsNaNFloat[T dtype.Float](d []bool, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		_ = x
+		d[i] = x != x
+	}
+}
+
+// predIsInfFloat is: for i := range d { d[i] = math.IsInf(float64(x), 0) }
+func predIsInfFloat[T dtype.Float](d []bool, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		_ = x
+		d[i] = math.IsInf(float64(x), 0)
+	}
+}
+
+// predIsFiniteFloat is: for i := range d { d[i] = x-x == x-x }
+func predIsFiniteFloat[T dtype.Float](d []bool, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		_ = x
+		d[i] = x-x == x-x
+	}
+}
+
+// predSignbitFloat is: for i := range d { d[i] = math.Signbit(float64(x)) }
+func predSignbitFloat[T dtype.Float](d []bool, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		_ = x
+		d[i] = math.Signbit(float64(x))
+	}
+}
+
+// predLogicalNotFloat is: for i := range d { d[i] = x == 0 }
+func predLogicalNotFloat[T dtype.Float](d []bool, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		_ = x
+		d[i] = x == 0
+	}
+}
+
+// predIsNaNInt is: for i := range d { d[i] = false }
+func predIsNaNInt[T dtype.Integer](d []bool, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		_ = x
+		d[i] = false
+	}
+}
+
+// predIsInfInt is: for i := range d { d[i] = false }
+func predIsInfInt[T dtype.Integer](d []bool, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		_ = x
+		d[i] = false
+	}
+}
+
+// predIsFiniteInt is: for i := range d { d[i] = true }
+func predIsFiniteInt[T dtype.Integer](d []bool, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		_ = x
+		d[i] = true
+	}
+}
+
+// predSignbitInt is: for i := range d { d[i] = x < 0 }
+func predSignbitInt[T dtype.Integer](d []bool, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		_ = x
+		d[i] = x < 0
+	}
+}
+
+// predLogicalNotInt is: for i := range d { d[i] = x == 0 }
+func predLogicalNotInt[T dtype.Integer](d []bool, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		_ = x
+		d[i] = x == 0
+	}
+}
+
+// predIsNaNComplex is: for i := range d { d[i] = x != x }
+func predIsNaNComplex[T dtype.Complex](d []bool, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		_ = x
+		d[i] = x != x
+	}
+}
+
+// predIsInfComplex is: for i := range d { d[i] = cmplx.IsInf(complex128(x)) }
+func predIsInfComplex[T dtype.Complex](d []bool, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		_ = x
+		d[i] = cmplx.IsInf(complex128(x))
+	}
+}
+
+// predIsFiniteComplex is: for i := range d { d[i] = x-x == x-x }
+func predIsFiniteComplex[T dtype.Complex](d []bool, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		_ = x
+		d[i] = x-x == x-x
+	}
+}
+
+// predLogicalNotComplex is: for i := range d { d[i] = x == 0 }
+func predLogicalNotComplex[T dtype.Complex](d []bool, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		_ = x
+		d[i] = x == 0
+	}
+}
+
+// predIsNaNBool is: for i := range d { d[i] = false }
+func predIsNaNBool[T ~bool](d []bool, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		_ = x
+		d[i] = false
+	}
+}
+
+// predIsInfBool is: for i := range d { d[i] = false }
+func predIsInfBool[T ~bool](d []bool, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		_ = x
+		d[i] = false
+	}
+}
+
+// predIsFiniteBool is: for i := range d { d[i] = true }
+func predIsFiniteBool[T ~bool](d []bool, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		_ = x
+		d[i] = true
+	}
+}
+
+// predLogicalNotBool is: for i := range d { d[i] = !bool(x) }
+func predLogicalNotBool[T ~bool](d []bool, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		x := a[i]
+		_ = x
+		d[i] = !bool(x)
+	}
+}
+
+// floatPredicate returns the predicate kernel of op for float element types.
+func floatPredicate[T dtype.Float](op expr.Op) (func(d []bool, a []T), bool) {
+	switch op {
+	case expr.OpIsNaN:
+		return predIsNaNFloat[T], true
+	case expr.OpIsInf:
+		return predIsInfFloat[T], true
+	case expr.OpIsFinite:
+		return predIsFiniteFloat[T], true
+	case expr.OpSignbit:
+		return predSignbitFloat[T], true
+	case expr.OpLogicalNot:
+		return predLogicalNotFloat[T], true
+	}
+	return nil, false
+}
+
+// integerPredicate returns the predicate kernel of op for integer element types.
+func integerPredicate[T dtype.Integer](op expr.Op) (func(d []bool, a []T), bool) {
+	switch op {
+	case expr.OpIsNaN:
+		return predIsNaNInt[T], true
+	case expr.OpIsInf:
+		return predIsInfInt[T], true
+	case expr.OpIsFinite:
+		return predIsFiniteInt[T], true
+	case expr.OpSignbit:
+		return predSignbitInt[T], true
+	case expr.OpLogicalNot:
+		return predLogicalNotInt[T], true
+	}
+	return nil, false
+}
+
+// complexPredicate returns the predicate kernel of op for complex element types.
+func complexPredicate[T dtype.Complex](op expr.Op) (func(d []bool, a []T), bool) {
+	switch op {
+	case expr.OpIsNaN:
+		return predIsNaNComplex[T], true
+	case expr.OpIsInf:
+		return predIsInfComplex[T], true
+	case expr.OpIsFinite:
+		return predIsFiniteComplex[T], true
+	case expr.OpLogicalNot:
+		return predLogicalNotComplex[T], true
+	}
+	return nil, false
+}
+
+// boolPredicate returns the predicate kernel of op for bool element types.
+func boolPredicate[T ~bool](op expr.Op) (func(d []bool, a []T), bool) {
+	switch op {
+	case expr.OpIsNaN:
+		return predIsNaNBool[T], true
+	case expr.OpIsInf:
+		return predIsInfBool[T], true
+	case expr.OpIsFinite:
+		return predIsFiniteBool[T], true
+	case expr.OpLogicalNot:
+		return predLogicalNotBool[T], true
 	}
 	return nil, false
 }

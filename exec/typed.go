@@ -245,6 +245,9 @@ func (m *impl[T]) unFor(op expr.Op, stream bool) (func(d, a []T), bool) {
 }
 
 func (m *impl[T]) unaryInstr(op expr.Op, d *slot[T], src slotAny, argType dtype.DType, cs *castScratch, stream bool) (func(n int), error) {
+	if isPredicate(op) {
+		return predicateInstr(op, any(d).(*slot[bool]), src, argType)
+	}
 	switch op {
 	case expr.OpCast:
 		path := castPath(argType, dtype.Of[T]())

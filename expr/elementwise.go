@@ -243,7 +243,8 @@ func (x Expr[T]) Ceil() Expr[T] { return Expr[T]{unary(OpCeil, x.Node())} }
 // Round rounds half to even, as NumPy does (the identity on integers).
 func (x Expr[T]) Round() Expr[T] { return Expr[T]{unary(OpRound, x.Node())} }
 
-// Sign returns -1, 0 or 1 (NaN for NaN).
+// Sign returns -1, 0 or 1 (NaN for NaN); for complex x, NumPy 1.24's sign(re),
+// or sign(im) where re is 0, plus 0j.
 func (x Expr[T]) Sign() Expr[T] { return Expr[T]{unary(OpSign, x.Node())} }
 
 // Conj returns the complex conjugate (the identity on real T).

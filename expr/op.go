@@ -40,6 +40,37 @@ const (
 	OpCAbs
 	OpCast
 
+	// NumPy's elementwise math (issue 22), same dtype in and out.
+	OpArcsin
+	OpArccos
+	OpArctan
+	OpSinh
+	OpCosh
+	OpArcsinh
+	OpArccosh
+	OpArctanh
+	OpLog2
+	OpLog10
+	OpExp2
+	OpTrunc
+	OpReciprocal
+	OpRsqrt
+	OpErf
+	OpErfc
+	OpLgamma
+	OpDigamma
+	OpGelu
+	OpGeluTanh
+	OpSilu
+	OpSoftplus
+	OpBitNot
+	// Predicates: any dtype in, bool out.
+	OpIsNaN
+	OpIsInf
+	OpIsFinite
+	OpSignbit
+	OpLogicalNot
+
 	OpAdd
 	OpSub
 	OpMul
@@ -58,6 +89,23 @@ const (
 	OpGt
 	OpGe
 	OpBroadcastAdd // add under broadcast_add's strict contract (spec 004)
+
+	// NumPy's elementwise binary math (issue 22), same dtype in and out.
+	OpMod // remainder: the divisor's sign (Python's %)
+	OpFmod
+	OpArctan2
+	OpHypot
+	OpCopysign
+	OpFmax
+	OpFmin
+	OpLogAddExp
+	OpLogAddExp2
+	OpXor
+	OpBitAnd
+	OpBitOr
+	OpBitXor
+	OpShl
+	OpShr
 
 	OpWhere
 
@@ -178,13 +226,42 @@ var opTable = [opCount]opInfo{
 	OpFloor:   {name: "floor", class: ClassUnary, accept: kReal, ident: kInteger},
 	OpCeil:    {name: "ceil", class: ClassUnary, accept: kReal, ident: kInteger},
 	OpRound:   {name: "round", class: ClassUnary, accept: kReal, ident: kInteger},
-	OpSign:    {name: "sign", class: ClassUnary, accept: kReal},
+	OpSign:    {name: "sign", class: ClassUnary, accept: kNumeric},
 	OpConj:    {name: "conj", class: ClassUnary, accept: kNumeric, ident: kReal},
 	OpNot:     {name: "not", class: ClassUnary, accept: kBool},
 	OpReal:    {name: "real", class: ClassUnary, accept: kComplex, result: realDType},
 	OpImag:    {name: "imag", class: ClassUnary, accept: kComplex, result: realDType},
 	OpCAbs:    {name: "cabs", class: ClassUnary, accept: kComplex, result: realDType},
 	OpCast:    {name: "cast", class: ClassUnary, accept: kAll, result: attrDType},
+
+	OpArcsin:     {name: "arcsin", class: ClassUnary, accept: kInexact},
+	OpArccos:     {name: "arccos", class: ClassUnary, accept: kInexact},
+	OpArctan:     {name: "arctan", class: ClassUnary, accept: kInexact},
+	OpSinh:       {name: "sinh", class: ClassUnary, accept: kInexact},
+	OpCosh:       {name: "cosh", class: ClassUnary, accept: kInexact},
+	OpArcsinh:    {name: "arcsinh", class: ClassUnary, accept: kInexact},
+	OpArccosh:    {name: "arccosh", class: ClassUnary, accept: kInexact},
+	OpArctanh:    {name: "arctanh", class: ClassUnary, accept: kInexact},
+	OpLog2:       {name: "log2", class: ClassUnary, accept: kInexact},
+	OpLog10:      {name: "log10", class: ClassUnary, accept: kInexact},
+	OpExp2:       {name: "exp2", class: ClassUnary, accept: kInexact},
+	OpTrunc:      {name: "trunc", class: ClassUnary, accept: kReal, ident: kInteger},
+	OpReciprocal: {name: "reciprocal", class: ClassUnary, accept: kNumeric},
+	OpRsqrt:      {name: "rsqrt", class: ClassUnary, accept: kFloat},
+	OpErf:        {name: "erf", class: ClassUnary, accept: kFloat},
+	OpErfc:       {name: "erfc", class: ClassUnary, accept: kFloat},
+	OpLgamma:     {name: "lgamma", class: ClassUnary, accept: kFloat},
+	OpDigamma:    {name: "digamma", class: ClassUnary, accept: kFloat},
+	OpGelu:       {name: "gelu", class: ClassUnary, accept: kFloat},
+	OpGeluTanh:   {name: "gelu_tanh", class: ClassUnary, accept: kFloat},
+	OpSilu:       {name: "silu", class: ClassUnary, accept: kFloat},
+	OpSoftplus:   {name: "softplus", class: ClassUnary, accept: kFloat},
+	OpBitNot:     {name: "bitwise_not", class: ClassUnary, accept: kInteger | kBool},
+	OpIsNaN:      {name: "isnan", class: ClassUnary, accept: kAll, result: boolDType},
+	OpIsInf:      {name: "isinf", class: ClassUnary, accept: kAll, result: boolDType},
+	OpIsFinite:   {name: "isfinite", class: ClassUnary, accept: kAll, result: boolDType},
+	OpSignbit:    {name: "signbit", class: ClassUnary, accept: kReal, result: boolDType},
+	OpLogicalNot: {name: "logical_not", class: ClassUnary, accept: kAll, result: boolDType},
 
 	OpAdd:      {name: "add", class: ClassBinary, accept: kNumeric},
 	OpSub:      {name: "sub", class: ClassBinary, accept: kNumeric},
@@ -205,6 +282,22 @@ var opTable = [opCount]opInfo{
 	OpGe:       {name: "ge", class: ClassBinary, accept: kReal, result: boolDType},
 
 	OpBroadcastAdd: {name: "broadcast_add", class: ClassBinary, accept: kNumeric},
+
+	OpMod:        {name: "remainder", class: ClassBinary, accept: kReal},
+	OpFmod:       {name: "fmod", class: ClassBinary, accept: kReal},
+	OpArctan2:    {name: "arctan2", class: ClassBinary, accept: kFloat},
+	OpHypot:      {name: "hypot", class: ClassBinary, accept: kFloat},
+	OpCopysign:   {name: "copysign", class: ClassBinary, accept: kFloat},
+	OpFmax:       {name: "fmax", class: ClassBinary, accept: kReal},
+	OpFmin:       {name: "fmin", class: ClassBinary, accept: kReal},
+	OpLogAddExp:  {name: "logaddexp", class: ClassBinary, accept: kFloat},
+	OpLogAddExp2: {name: "logaddexp2", class: ClassBinary, accept: kFloat},
+	OpXor:        {name: "xor", class: ClassBinary, accept: kBool},
+	OpBitAnd:     {name: "bitwise_and", class: ClassBinary, accept: kInteger | kBool},
+	OpBitOr:      {name: "bitwise_or", class: ClassBinary, accept: kInteger | kBool},
+	OpBitXor:     {name: "bitwise_xor", class: ClassBinary, accept: kInteger | kBool},
+	OpShl:        {name: "left_shift", class: ClassBinary, accept: kInteger},
+	OpShr:        {name: "right_shift", class: ClassBinary, accept: kInteger},
 
 	OpWhere: {name: "where", class: ClassTernary, accept: kAll},
 

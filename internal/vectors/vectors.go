@@ -106,6 +106,8 @@ func (v View) BaseTensor() (Tensor, bool, error) {
 type Tolerance struct {
 	Exact      bool
 	ATol, RTol float64
+	// SignedZero asks a zero to carry the expected sign ("signed_zero").
+	SignedZero bool
 }
 
 // UnmarshalJSON accepts "exact" or {"atol":…, "rtol":…}.
@@ -114,11 +116,14 @@ func (t *Tolerance) UnmarshalJSON(b []byte) error {
 		t.Exact = true
 		return nil
 	}
-	var v struct{ Atol, Rtol float64 }
+	var v struct {
+		Atol, Rtol float64
+		SignedZero bool `json:"signed_zero"`
+	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	t.ATol, t.RTol = v.Atol, v.Rtol
+	t.ATol, t.RTol, t.SignedZero = v.Atol, v.Rtol, v.SignedZero
 	return nil
 }
 
@@ -131,6 +136,10 @@ func Values[T dtype.Elem](raw json.RawMessage) ([]T, error) {
 	}
 	out := make([]T, len(items))
 	for i, it := range items {
+		if v, ok := exactInt[T](it); ok {
+			out[i] = v
+			continue
+		}
 		c, err := scalar(it)
 		if err != nil {
 			return nil, fmt.Errorf("element %d: %w", i, err)
@@ -138,6 +147,58 @@ func Values[T dtype.Elem](raw json.RawMessage) ([]T, error) {
 		out[i] = convert[T](c)
 	}
 	return out, nil
+}
+
+// exactInt decodes an integer element of an integer T exactly (through a
+// float64, 2**63-1 would not survive).
+func exactInt[T dtype.Elem](b json.RawMessage) (T, bool) {
+	var z T
+	switch dtype.Of[T]().Kind() {
+	case dtype.KindSigned:
+		var v int64
+		if json.Unmarshal(b, &v) != nil {
+			return z, false
+		}
+		return convertInt[T](v, 0, true), true
+	case dtype.KindUnsigned:
+		var v uint64
+		if json.Unmarshal(b, &v) != nil {
+			return z, false
+		}
+		return convertInt[T](0, v, false), true
+	}
+	return z, false
+}
+
+// convertInt converts s (signed) or u to the integer type T, wrapping.
+func convertInt[T dtype.Elem](s int64, u uint64, signed bool) T {
+	if !signed {
+		s = int64(u)
+	}
+	var z T
+	switch p := any(&z).(type) {
+	case *int8:
+		*p = int8(s)
+	case *int16:
+		*p = int16(s)
+	case *int32:
+		*p = int32(s)
+	case *int64:
+		*p = s
+	case *int:
+		*p = int(s)
+	case *uint8:
+		*p = uint8(s)
+	case *uint16:
+		*p = uint16(s)
+	case *uint32:
+		*p = uint32(s)
+	case *uint64:
+		*p = uint64(s)
+	case *uint:
+		*p = uint(s)
+	}
+	return z
 }
 
 // scalar decodes one element as a complex128 (bools as 0/1).
@@ -289,7 +350,7 @@ func Close(got, want complex128, tol Tolerance) bool {
 		return cmplx.IsNaN(want) && cmplx.IsNaN(got)
 	}
 	if got == want {
-		return true
+		return !tol.SignedZero || signs(got) == signs(want)
 	}
 	if tol.Exact {
 		return false
@@ -298,6 +359,11 @@ func Close(got, want complex128, tol Tolerance) bool {
 		return false
 	}
 	return cmplx.Abs(got-want) <= tol.ATol+tol.RTol*cmplx.Abs(want)
+}
+
+// signs returns the sign bits of a complex value's parts.
+func signs(z complex128) [2]bool {
+	return [2]bool{math.Signbit(real(z)), math.Signbit(imag(z))}
 }
 
 // AssertClose fails t (without stopping it) for every element of got that is
@@ -309,8 +375,10 @@ func AssertClose[T dtype.Elem](t testing.TB, got, want []T, tol Tolerance, conte
 		return false
 	}
 	ok := true
+	k := dtype.Of[T]().Kind()
+	exactKind := k == dtype.KindSigned || k == dtype.KindUnsigned || k == dtype.KindBool
 	for i := range got {
-		if !Close(ToComplex(got[i]), ToComplex(want[i]), tol) {
+		if exactKind && got[i] != want[i] || !Close(ToComplex(got[i]), ToComplex(want[i]), tol) {
 			t.Errorf("%s: element %d = %v, want %v", context, i, got[i], want[i])
 			ok = false
 		}

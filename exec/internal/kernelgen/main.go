@@ -143,6 +143,7 @@ func main() {
 		p("\t}\n\treturn nil, false\n}\n\n")
 	}
 	writeFused(p)
+	writePredicates(p)
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		os.WriteFile("kernels_gen.go", b.Bytes(), 0o644)

@@ -1,0 +1,72 @@
+package exec_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// TestMathOpsFuse checks that NumPy's elementwise math fuses like the
+// original ops: a chain mixing old and new unary, binary and predicate ops
+// plans as one region, one kernel per op.
+func TestMathOpsFuse(t *testing.T) {
+	a := tensor.Must(tensor.Zeros[float64](64, 32))
+	b := tensor.Must(tensor.Zeros[float64](32))
+	x, y := expr.Of(a), expr.Of(b)
+	chain := x.Exp().Arctan().Mul(y).Hypot(x).Gelu().Add(y.Erf()).Mod(y.AddScalar(2)).Sqrt().LogAddExp(x)
+	e := expr.Where(chain.IsNaN(), x.Silu(), chain).Fmax(y.Log2())
+	p := planWith(t, nil, nil, e.Node())
+	require.Len(t, p.regions, 1, p.text)
+	assert.Equal(t, 16, p.regions[0].kernels, p.text)
+	assert.Equal(t, 1, strings.Count(p.text, "fused"), p.text)
+}
+
+var fullTemp = regexp.MustCompile(`(v\d+):f64\[16, 300\]\(temp\)`)
+
+var planStepsLine = regexp.MustCompile(`exec plan: \d+ values, (\d+) steps`)
+
+// TestNormalizationPasses pins down how many passes over the input the
+// composed normalizations make today: a reduction per statistic (each
+// reading the input, with the elementwise producer fused into it) and one
+// fused pass writing the result. A one-pass reduction of (max, sum of
+// exponentials) or (mean, sum of squares) would make them one reading pass
+// and one writing pass (issue 22); these tests will show it.
+func TestNormalizationPasses(t *testing.T) {
+	x := expr.Of(tensor.Must(tensor.Zeros[float64](16, 300)))
+	cases := []struct {
+		name    string
+		e       *expr.Node
+		reduces int // reading passes over x
+		fused   int // writing passes over x's shape
+	}{
+		{"softmax", expr.Softmax(x, 1).Node(), 2, 1},
+		{"log_softmax", expr.LogSoftmax(x, 1).Node(), 2, 1},
+		{"logsumexp", expr.LogSumExp(x, false, 1).Node(), 2, 0},
+		{"var", expr.Var(x, 0, false, 1).Node(), 2, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := planWith(t, nil, nil, c.e)
+			require.Regexp(t, planStepsLine, p.text)
+			assert.Equal(t, c.reduces, strings.Count(p.text, "\n  reduce"), p.text)
+			full := 0 // passes over the whole [16, 300], not the [16, 1] statistics
+			for _, g := range p.regions {
+				if g.shape == "[16, 300]" {
+					full++
+				}
+			}
+			assert.Equal(t, c.fused, full, p.text)
+			big := map[string]bool{} // values of x's size the plan allocates: the result only
+			for _, m := range fullTemp.FindAllStringSubmatch(p.text, -1) {
+				big[m[1]] = true
+			}
+			assert.Len(t, big, c.fused, "no full-size temporary:\n%s", p.text)
+		})
+	}
+}

@@ -1,0 +1,418 @@
+package exec_test
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/exec"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/vectors"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// mathCase is one case of the ops_*.json files (schema in
+// testdata/vectors/README.md).
+type mathCase struct {
+	ID        string                     `json:"id"`
+	Op        string                     `json:"op"`
+	Params    map[string]json.RawMessage `json:"params"`
+	Inputs    []json.RawMessage          `json:"inputs"`
+	Expected  json.RawMessage            `json:"expected"`
+	Expect    string                     `json:"expect"`
+	ErrorKind string                     `json:"error_kind"`
+	Tolerance json.RawMessage            `json:"tolerance"`
+	Note      string                     `json:"note"`
+}
+
+// inputDType is the dtype of input i, a tensor or a view.
+func (c mathCase) inputDType(t *testing.T, i int) string {
+	var v struct {
+		DType string          `json:"dtype"`
+		Base  json.RawMessage `json:"base"`
+	}
+	require.NoError(t, json.Unmarshal(c.Inputs[i], &v))
+	if v.Base != nil {
+		var b vectors.Tensor
+		require.NoError(t, json.Unmarshal(v.Base, &b))
+		return b.DType
+	}
+	return v.DType
+}
+
+// input builds input i as a *tensor.Tensor[T].
+func input[T dtype.Elem](t *testing.T, c mathCase, i int) *tensor.Tensor[T] {
+	var probe struct {
+		Base json.RawMessage `json:"base"`
+	}
+	require.NoError(t, json.Unmarshal(c.Inputs[i], &probe))
+	if probe.Base != nil {
+		var v vectors.View
+		require.NoError(t, json.Unmarshal(c.Inputs[i], &v))
+		x, _, err := vectors.BuildView[T](v)
+		require.NoError(t, err)
+		return x
+	}
+	var r vectors.Tensor
+	require.NoError(t, json.Unmarshal(c.Inputs[i], &r))
+	x, err := vectors.Build[T](r)
+	require.NoError(t, err)
+	return x
+}
+
+// param decodes params[name] into v, reporting whether it is present and
+// not null.
+func (c mathCase) param(t *testing.T, name string, v any) bool {
+	raw, ok := c.Params[name]
+	if !ok || string(raw) == "null" {
+		return false
+	}
+	require.NoError(t, json.Unmarshal(raw, v), "param %s", name)
+	return true
+}
+
+// floatParam decodes a number param, "inf", "-inf" and "nan" included.
+func (c mathCase) floatParam(t *testing.T, name string) (float64, bool) {
+	raw, ok := c.Params[name]
+	if !ok || string(raw) == "null" {
+		return 0, false
+	}
+	v, err := vectors.Values[float64](json.RawMessage("[" + string(raw) + "]"))
+	require.NoError(t, err, "param %s", name)
+	return v[0], true
+}
+
+// executors are the two every case runs on: one worker, and two workers
+// with tiny blocks, so the tile machinery is exercised on small inputs.
+func executors() []*exec.Executor {
+	return []*exec.Executor{exec.New(exec.Workers(1)), exec.New(exec.Workers(2), exec.Grain(1), exec.BlockSize(16))}
+}
+
+// checkOp evaluates e and compares it with the case's expected tensor
+// (dtype, shape and values), or, for an error case, checks the error.
+func checkOp[U dtype.Elem](t *testing.T, c mathCase, e expr.Expr[U]) {
+	t.Helper()
+	if c.Expect == "error" {
+		err := e.Err()
+		if err == nil {
+			_, err = exec.Eval(e)
+		}
+		require.Error(t, err, "%s wants a %s error", c.ID, c.ErrorKind)
+		checkErrorKind(t, c, err)
+		return
+	}
+	require.NoError(t, e.Err())
+	var want vectors.Tensor
+	require.NoError(t, json.Unmarshal(c.Expected, &want))
+	var tol vectors.Tolerance
+	require.NoError(t, json.Unmarshal(c.Tolerance, &tol))
+	wv, err := vectors.Values[U](want.Data)
+	require.NoError(t, err)
+	for _, x := range executors() {
+		got, err := exec.EvalWith(x, e)
+		require.NoError(t, err)
+		assert.Equal(t, want.DType, got.DType().String(), "dtype")
+		assert.Equal(t, tensor.Shape(want.Shape), got.Shape(), "shape")
+		vectors.AssertClose(t, got.Values(), wv, tol, c.ID+" "+c.Note)
+	}
+}
+
+// checkErrorKind checks err's type for the case's error_kind.
+func checkErrorKind(t *testing.T, c mathCase, err error) {
+	t.Helper()
+	switch c.ErrorKind {
+	case "negative_int_power":
+		var pe *expr.IntegerPowerError
+		assert.True(t, errors.As(err, &pe), "%s: %v is not an *expr.IntegerPowerError", c.ID, err)
+	case "empty":
+		var se *expr.ShapeOpError
+		assert.True(t, errors.As(err, &se), "%s: %v is not an *expr.ShapeOpError", c.ID, err)
+	case "out_of_range":
+		var ae *tensor.ArgError
+		assert.True(t, errors.As(err, &ae), "%s: %v is not a *tensor.ArgError", c.ID, err)
+	default:
+		t.Fatalf("%s: no check for error kind %q", c.ID, c.ErrorKind)
+	}
+}
+
+// mathOp applies a float (or complex) function by NumPy's name.
+func mathOp[U dtype.Elem](op string, x expr.Expr[U]) (expr.Expr[U], bool) {
+	fs := map[string]func() expr.Expr[U]{
+		"sqrt": x.Sqrt, "exp": x.Exp, "log": x.Log, "trunc": x.Trunc, "arcsin": x.Arcsin,
+		"arccos": x.Arccos, "arctan": x.Arctan, "sinh": x.Sinh, "cosh": x.Cosh, "arcsinh": x.Arcsinh,
+		"arccosh": x.Arccosh, "arctanh": x.Arctanh, "log2": x.Log2, "log10": x.Log10, "exp2": x.Exp2,
+		"rint": x.Rint, "rsqrt": x.Rsqrt, "erf": x.Erf, "erfc": x.Erfc, "lgamma": x.Lgamma,
+		"digamma": x.Digamma, "gelu": x.Gelu, "gelu_tanh": x.GeluTanh, "silu": x.Silu,
+		"softplus": x.Softplus, "sin": x.Sin, "cos": x.Cos, "tan": x.Tan, "tanh": x.Tanh,
+		"log1p": x.Log1p, "expm1": x.Expm1, "sigmoid": x.Sigmoid,
+	}
+	f, ok := fs[op]
+	if !ok {
+		return expr.Expr[U]{}, false
+	}
+	return f(), true
+}
+
+// TestOpsUnaryVectors evaluates every case of ops_unary.json.
+func TestOpsUnaryVectors(t *testing.T) {
+	f := vectors.Load[mathCase](t, "ops_unary.json")
+	require.Equal(t, 41, len(f.Cases))
+	for _, c := range f.Cases {
+		t.Run(c.ID+"_"+c.Op, func(t *testing.T) {
+			forDType(t, c.inputDType(t, 0), unaryRunner{c})
+		})
+	}
+}
+
+// TestOpsBinaryVectors evaluates every case of ops_binary.json.
+func TestOpsBinaryVectors(t *testing.T) {
+	f := vectors.Load[mathCase](t, "ops_binary.json")
+	require.Equal(t, 34, len(f.Cases))
+	for _, c := range f.Cases {
+		t.Run(c.ID+"_"+c.Op, func(t *testing.T) {
+			forDType(t, c.inputDType(t, 0), binaryRunner{c})
+		})
+	}
+}
+
+// forDType runs r on the Go type of dtype name, and fails the test for a
+// dtype it has no type for.
+func forDType(t *testing.T, name string, r caseRunner) {
+	t.Helper()
+	switch name {
+	case "bool":
+		r.bool(t)
+	case "int8":
+		r.int8(t)
+	case "int16":
+		r.int16(t)
+	case "int32":
+		r.int32(t)
+	case "int64":
+		r.int64(t)
+	case "uint8":
+		r.uint8(t)
+	case "uint16":
+		r.uint16(t)
+	case "uint32":
+		r.uint32(t)
+	case "uint64":
+		r.uint64(t)
+	case "float32":
+		r.float32(t)
+	case "float64":
+		r.float64(t)
+	case "complex64":
+		r.complex64(t)
+	case "complex128":
+		r.complex128(t)
+	default:
+		t.Fatalf("no Go type for dtype %s", name)
+	}
+}
+
+// caseRunner has one method per element type, each calling the generic
+// runner for that type (Go has no generic methods).
+type caseRunner interface {
+	bool(*testing.T)
+	int8(*testing.T)
+	int16(*testing.T)
+	int32(*testing.T)
+	int64(*testing.T)
+	uint8(*testing.T)
+	uint16(*testing.T)
+	uint32(*testing.T)
+	uint64(*testing.T)
+	float32(*testing.T)
+	float64(*testing.T)
+	complex64(*testing.T)
+	complex128(*testing.T)
+}
+
+type unaryRunner struct{ c mathCase }
+
+func (r unaryRunner) bool(t *testing.T)       { runUnaryOp[bool](t, r.c) }
+func (r unaryRunner) int8(t *testing.T)       { runUnaryOp[int8](t, r.c) }
+func (r unaryRunner) int16(t *testing.T)      { runUnaryOp[int16](t, r.c) }
+func (r unaryRunner) int32(t *testing.T)      { runUnaryOp[int32](t, r.c) }
+func (r unaryRunner) int64(t *testing.T)      { runUnaryOp[int64](t, r.c) }
+func (r unaryRunner) uint8(t *testing.T)      { runUnaryOp[uint8](t, r.c) }
+func (r unaryRunner) uint16(t *testing.T)     { runUnaryOp[uint16](t, r.c) }
+func (r unaryRunner) uint32(t *testing.T)     { runUnaryOp[uint32](t, r.c) }
+func (r unaryRunner) uint64(t *testing.T)     { runUnaryOp[uint64](t, r.c) }
+func (r unaryRunner) float32(t *testing.T)    { runUnaryOp[float32](t, r.c) }
+func (r unaryRunner) float64(t *testing.T)    { runUnaryOp[float64](t, r.c) }
+func (r unaryRunner) complex64(t *testing.T)  { runUnaryOp[complex64](t, r.c) }
+func (r unaryRunner) complex128(t *testing.T) { runUnaryOp[complex128](t, r.c) }
+
+func runUnaryOp[T dtype.Elem](t *testing.T, c mathCase) {
+	x := expr.Of(input[T](t, c, 0))
+	switch c.Op {
+	case "sign":
+		checkOp(t, c, x.Sign())
+	case "abs":
+		checkOp(t, c, x.Abs())
+	case "neg":
+		checkOp(t, c, x.Neg())
+	case "reciprocal":
+		checkOp(t, c, x.Reciprocal())
+	case "bitwise_not":
+		checkOp(t, c, x.BitNot())
+	case "isnan":
+		checkOp(t, c, x.IsNaN())
+	case "isinf":
+		checkOp(t, c, x.IsInf())
+	case "isfinite":
+		checkOp(t, c, x.IsFinite())
+	case "signbit":
+		checkOp(t, c, x.Signbit())
+	case "logical_not":
+		checkOp(t, c, x.LogicalNot())
+	case "nan_to_num":
+		nan, _ := c.floatParam(t, "nan")
+		pos, okp := c.floatParam(t, "posinf")
+		neg, okn := c.floatParam(t, "neginf")
+		if !okp && !okn {
+			checkOp(t, c, expr.NanToNum(x, nan))
+			return
+		}
+		max := math.MaxFloat64
+		if d := dtype.Of[T](); d == dtype.Float32 || d == dtype.Complex64 {
+			max = math.MaxFloat32
+		}
+		if !okp {
+			pos = max
+		}
+		if !okn {
+			neg = -max
+		}
+		checkOp(t, c, expr.NanToNumInf(x, nan, pos, neg))
+	default:
+		// A float function: NumPy computes it in dtype.FloatFor(T).
+		switch dtype.FloatFor(dtype.Of[T]()) {
+		case dtype.Float32:
+			checkMath(t, c, expr.Cast[float32](x))
+		case dtype.Float64:
+			checkMath(t, c, expr.Cast[float64](x))
+		case dtype.Complex64:
+			checkMath(t, c, expr.Cast[complex64](x))
+		case dtype.Complex128:
+			checkMath(t, c, expr.Cast[complex128](x))
+		default:
+			t.Fatalf("%s: no float type for %s", c.ID, dtype.Of[T]())
+		}
+	}
+}
+
+func checkMath[U dtype.Elem](t *testing.T, c mathCase, x expr.Expr[U]) {
+	e, ok := mathOp(c.Op, x)
+	require.True(t, ok, "%s: unknown op %s", c.ID, c.Op)
+	checkOp(t, c, e)
+}
+
+type binaryRunner struct{ c mathCase }
+
+func (r binaryRunner) bool(t *testing.T)       { runBinaryOp[bool](t, r.c) }
+func (r binaryRunner) int8(t *testing.T)       { runBinaryOp[int8](t, r.c) }
+func (r binaryRunner) int16(t *testing.T)      { runBinaryOp[int16](t, r.c) }
+func (r binaryRunner) int32(t *testing.T)      { runBinaryOp[int32](t, r.c) }
+func (r binaryRunner) int64(t *testing.T)      { runBinaryOp[int64](t, r.c) }
+func (r binaryRunner) uint8(t *testing.T)      { runBinaryOp[uint8](t, r.c) }
+func (r binaryRunner) uint16(t *testing.T)     { runBinaryOp[uint16](t, r.c) }
+func (r binaryRunner) uint32(t *testing.T)     { runBinaryOp[uint32](t, r.c) }
+func (r binaryRunner) uint64(t *testing.T)     { runBinaryOp[uint64](t, r.c) }
+func (r binaryRunner) float32(t *testing.T)    { runBinaryOp[float32](t, r.c) }
+func (r binaryRunner) float64(t *testing.T)    { runBinaryOp[float64](t, r.c) }
+func (r binaryRunner) complex64(t *testing.T)  { runBinaryOp[complex64](t, r.c) }
+func (r binaryRunner) complex128(t *testing.T) { runBinaryOp[complex128](t, r.c) }
+
+func runBinaryOp[T dtype.Elem](t *testing.T, c mathCase) {
+	x := expr.Of(input[T](t, c, 0))
+	if c.Op == "clip" {
+		lo, hi := clipBounds[T](t, c)
+		switch {
+		case lo != nil && hi != nil:
+			checkOp(t, c, x.Clip(*lo, *hi))
+		case lo != nil:
+			checkOp(t, c, x.ClipMin(*lo))
+		case hi != nil:
+			checkOp(t, c, x.ClipMax(*hi))
+		default:
+			t.Fatalf("%s: clip without bounds", c.ID)
+		}
+		return
+	}
+	require.Len(t, c.Inputs, 2)
+	require.Equal(t, c.inputDType(t, 0), c.inputDType(t, 1), "mixed dtypes")
+	y := expr.Of(input[T](t, c, 1))
+	fs := map[string]func(expr.Expr[T]) expr.Expr[T]{
+		"remainder": x.Mod, "fmod": x.Fmod, "floor_divide": x.DivFloor, "arctan2": x.Arctan2,
+		"hypot": x.Hypot, "copysign": x.Copysign, "fmax": x.Fmax, "fmin": x.Fmin,
+		"maximum": x.Maximum, "minimum": x.Minimum, "logaddexp": x.LogAddExp,
+		"logaddexp2": x.LogAddExp2, "left_shift": x.LeftShift, "right_shift": x.RightShift,
+		"power": x.Pow, "bitwise_and": x.BitAnd, "bitwise_or": x.BitOr, "bitwise_xor": x.BitXor,
+	}
+	if f, ok := fs[c.Op]; ok {
+		checkOp(t, c, f(y))
+		return
+	}
+	switch c.Op {
+	case "logical_and":
+		checkOp(t, c, expr.LogicalAnd(x, y))
+	case "logical_or":
+		checkOp(t, c, expr.LogicalOr(x, y))
+	case "logical_xor":
+		checkOp(t, c, expr.LogicalXor(x, y))
+	case "isclose":
+		var eqNaN bool
+		c.param(t, "equal_nan", &eqNaN)
+		rtol, ok1 := c.floatParam(t, "rtol")
+		atol, ok2 := c.floatParam(t, "atol")
+		require.True(t, ok1 && ok2, "%s: isclose without rtol and atol", c.ID)
+		isClose(t, c, x, y, rtol, atol, eqNaN)
+	default:
+		t.Fatalf("%s: unknown op %s", c.ID, c.Op)
+	}
+}
+
+// isClose runs an isclose case on numeric T.
+func isClose[T dtype.Elem](t *testing.T, c mathCase, x, y expr.Expr[T], rtol, atol float64, eqNaN bool) {
+	switch any(x).(type) {
+	case expr.Expr[float64]:
+		checkOp(t, c, expr.IsClose(any(x).(expr.Expr[float64]), any(y).(expr.Expr[float64]), rtol, atol, eqNaN))
+	case expr.Expr[float32]:
+		checkOp(t, c, expr.IsClose(any(x).(expr.Expr[float32]), any(y).(expr.Expr[float32]), rtol, atol, eqNaN))
+	default:
+		t.Fatalf("%s: isclose on %s", c.ID, dtype.Of[T]())
+	}
+}
+
+// clipBounds returns clip's bounds: tensor inputs 1 and 2, or the scalar
+// params min and max (nil where null).
+func clipBounds[T dtype.Elem](t *testing.T, c mathCase) (lo, hi *expr.Expr[T]) {
+	if len(c.Inputs) == 3 {
+		a, b := expr.Of(input[T](t, c, 1)), expr.Of(input[T](t, c, 2))
+		return &a, &b
+	}
+	bound := func(name string) *expr.Expr[T] {
+		v, ok := c.floatParam(t, name)
+		if !ok {
+			return nil
+		}
+		vals, err := vectors.Values[T](json.RawMessage("[" + jsonNumber(v) + "]"))
+		require.NoError(t, err)
+		s := expr.Scalar(vals[0])
+		return &s
+	}
+	return bound("min"), bound("max")
+}
+
+func jsonNumber(v float64) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
