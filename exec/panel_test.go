@@ -112,6 +112,6 @@ func testPanelsOf[T dtype.Numeric](t *testing.T, R, C int) {
 		_, err := exec.EvalWith(x, e)
 		x.Close()
 		require.NoError(t, err)
-		assert.Contains(t, plan.String(), " in panels,", "%s runs in panels:\n%s", name, plan.String())
+		assert.Contains(t, plan.String(), " panels, ", "%s runs in panels:\n%s", name, plan.String())
 	}
 }
