@@ -3,7 +3,6 @@ package exec_test
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"regexp"
 	"runtime"
@@ -19,106 +18,6 @@ import (
 	"github.com/tensorplay/tensorplay/internal/simd"
 	"github.com/tensorplay/tensorplay/tensor"
 )
-
-// TestTransposedTiles covers regions with an operand strided along the
-// inner axis, which run tile by tile and then row by row: partial tiles on
-// both axes, rows computed in pieces (the tiled executor's 16-element
-// blocks), a column broadcast and a scalar beside the transposed view, two
-// outputs, a transposed destination (whose rows the layout makes contiguous
-// again), a destination strided along its rows (written through a scatter)
-// and element sizes that change the tile's height. Each runs twice: with
-// the transposed operand's rows 300 elements apart and 4 KiB apart
-// (aliased); and each with and without the prefetches of large regions.
-// With the AVX2 loops the transposed operands are copied in bands; without
-// them (the last subtest) they are gathered a row at a time, or a whole
-// tile at a time when aliased.
-func TestTransposedTiles(t *testing.T) {
-	t.Run("float64", func(t *testing.T) { testTransposedTiles[float64](t) })
-	t.Run("float32", func(t *testing.T) { testTransposedTiles[float32](t) })
-	t.Run("int8", func(t *testing.T) { testTransposedTiles[int8](t) })
-	t.Run("complex128", func(t *testing.T) { testTransposedTiles[complex128](t) })
-	t.Run("int32", func(t *testing.T) { testTransposedTiles[int32](t) })
-	t.Run("complex64", func(t *testing.T) { testTransposedTiles[complex64](t) })
-	t.Run("without AVX2", func(t *testing.T) {
-		saved := simd.Enabled
-		t.Cleanup(func() { simd.Enabled = saved })
-		simd.Enabled = false
-		testTransposedTiles[float64](t)
-	})
-}
-
-func testTransposedTiles[T dtype.Numeric](t *testing.T) {
-	// Neither size is a multiple of any tile side, and both are more than
-	// one tile: tiles are 1 KiB of elements high and 512 columns wide, or in
-	// the aliased case 256 bytes high and 128 wide. For the aliased case b is
-	// the first 300 columns of a wider tensor whose rows are 4 KiB (8 KiB for
-	// complex128) apart.
-	size := dtype.Of[T]().Size()
-	R := max(300, 1024/size+76) // more than one tile high (1 KiB of elements)
-	aliased := max(4096/size, 512)
-	t.Run(fmt.Sprintf("rows %d elements apart", R), func(t *testing.T) { testTransposedTilesOf[T](t, R, 1100, R) })
-	t.Run(fmt.Sprintf("rows %d elements apart", aliased), func(t *testing.T) { testTransposedTilesOf[T](t, 300, 300, aliased) })
-}
-
-// testTransposedTilesOf computes over R×C tensors with b.T a transposed
-// view whose rows are pitch elements apart.
-func testTransposedTilesOf[T dtype.Numeric](t *testing.T, R, C, pitch int) {
-	r := newRand(31)
-	a := randomTensor[T](t, r, R, C)
-	b := tensor.Must(randomTensor[T](t, r, C, pitch).Slice(1, 0, R, 1))
-	bt := tensor.Must(b.T())
-	col := randomTensor[T](t, r, R, 1)
-	// Every other column of a wider tensor, transposed: strides (2, 2R).
-	wide := randomTensor[T](t, r, 2*C, R)
-	st := tensor.Must(tensor.Must(wide.Slice(0, 0, math.MaxInt, 2)).T())
-
-	av, bv, cv, sv := a.Values(), bt.Values(), col.Values(), st.Values()
-	want1, want2 := make([]T, R*C), make([]T, R*C)
-	for i := range R {
-		for j := range C {
-			k := i*C + j
-			want1[k] = av[k] + bv[k]*cv[i]
-			want2[k] = av[k] + bv[k] - sv[k] + 3
-		}
-	}
-	e1 := expr.Of(a).Add(expr.Of(bt).Mul(expr.Of(col)))
-	e2 := expr.Of(a).Add(expr.Of(bt)).Sub(expr.Of(st)).AddScalar(3)
-	check := func(x *exec.Executor) {
-		outs, err := exec.EvalNWith(x, []expr.Expr[T]{e1, e2})
-		require.NoError(t, err)
-		assertValues(t, want1, outs[0].Values(), "a + b.T*col")
-		assertValues(t, want2, outs[1].Values(), "a + b.T - s.T + 3")
-
-		// A transposed destination: the layout follows dst, so a is the
-		// strided operand and dst's rows are contiguous again.
-		dst := tensor.Must(tensor.Must(tensor.Zeros[T](C, R)).T())
-		require.NoError(t, exec.EvalToWith(x, dst, e2))
-		assertValues(t, want2, dst.Values(), "into a transposed dst")
-		assert.Equal(t, tensor.Shape{R, C}, dst.Shape(), "dst keeps its shape")
-
-		// Every other column of a wider tensor: the destination itself is
-		// strided along its rows.
-		wideDst := tensor.Must(tensor.Zeros[T](R, 2*C))
-		cols := tensor.Must(wideDst.Slice(1, 1, math.MaxInt, 2))
-		require.NoError(t, exec.EvalToWith(x, cols, e2))
-		assertValues(t, want2, cols.Values(), "into every other column")
-		for i, v := range wideDst.Data() {
-			if i%2 == 0 {
-				require.Zero(t, v, "element %d outside the destination view", i)
-			}
-		}
-	}
-	for _, x := range []*exec.Executor{exec.Default, serial, tiled} {
-		check(x)
-	}
-	// With the size threshold at 0 every region prefetches (and streams),
-	// as large ones do. Plans are cached per executor: new ones plan anew.
-	defer exec.SetStreamBytes(0)()
-	for _, x := range []*exec.Executor{exec.New(exec.Workers(1)), exec.New(exec.Workers(2), exec.Grain(1), exec.BlockSize(16))} {
-		check(x)
-		x.Close()
-	}
-}
 
 // TestTransposedTileShapes checks the tiles a transposed operand gets
 // without the AVX2 loops (the copy is then a Go loop, a cache line of
