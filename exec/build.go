@@ -378,7 +378,7 @@ func (g *region) tileFacts(outDTs, inDTs []dtype.DType, computes bool, workers i
 			f.runSize = max(f.runSize, dt.Size())
 		}
 	}
-	f.band = copyBand(transposed)
+	f.band, f.loops = copyBand(transposed)
 	return f
 }
 

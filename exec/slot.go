@@ -159,14 +159,14 @@ func (s *slot[T]) copyTransposed(g *geom, off, stride, runs, ahead int) {
 		}
 		// Rows past the last whole k, or all of them without the loops (or
 		// when they were turned off, simd.Enabled, after the slot was
-		// made): a run of each column at a time, so each cache line of the
-		// operand is read once.
-		if body < r {
-			for j := j0; j < j0+n; j++ {
-				run := s.data[off+j*g.stC+body : off+j*g.stC+r]
-				for i, v := range run {
-					s.buf[(body+i)*stride+j] = v
-				}
+		// made): a row at a time, strided reads into one run of the buffer
+		// (a run of each column at a time measured 0.3–0.6x of this on W9
+		// under -tags purego).
+		for i := body; i < r; i++ {
+			row, o := s.buf[i*stride+j0:i*stride+j0+n], off+j0*g.stC+i
+			for j := range row {
+				row[j] = s.data[o]
+				o += g.stC
 			}
 		}
 	}

@@ -41,9 +41,10 @@ type tileFacts struct {
 	d          int
 	rows, cols int
 	numel      int
-	block      int // elements per block from the page rule (blockFor)
-	runSize    int // the widest element of an operand strided along the rows
-	band       int // rows the transposed inputs' copy loops write at once
+	block      int  // elements per block from the page rule (blockFor)
+	runSize    int  // the widest element of an operand strided along the rows
+	band       int  // rows the transposed inputs' copy loops write at once
+	loops      bool // every transposed input has transpose loops (AVX2)
 	computes   bool
 	bufferless bool // one AVX2 kernel reading and writing in place (see lengthenable)
 	workers    int
@@ -61,9 +62,11 @@ func (f *tileFacts) has(a access, in bool) bool {
 
 // panelsFit reports whether every operand can be read as part of one run
 // of whole rows: direct across rows, constant, or a transposed input the
-// panel copies.
+// panel copies with its transpose loops (the Go loop copies a panel's
+// columns into rows a row apart, which measured 0.5–0.75x of bands on
+// W9 under -tags purego).
 func (f *tileFacts) panelsFit() bool {
-	if f.cols > maxPanelCols || !f.computes || f.d < 2 {
+	if f.cols > maxPanelCols || !f.computes || !f.loops || f.d < 2 {
 		return false
 	}
 	for op, st := range f.strides {
@@ -215,16 +218,17 @@ func (g *region) countBlocks() {
 // once: the most rows any of their transpose loops writes, or a cache
 // line of the widest's elements where they have none (the copy is then a
 // Go loop).
-func copyBand(dts []dtype.DType) int {
-	band := 0
+func copyBand(dts []dtype.DType) (band int, loops bool) {
+	loops = true
 	for _, dt := range dts {
 		if k := transposeRows(dt); k > 0 {
 			band = max(band, k)
 		} else {
 			band = max(band, min(16, max(1, 64/dt.Size())))
+			loops = false
 		}
 	}
-	return max(1, band)
+	return max(1, band), loops
 }
 
 // copyStride is the distance between the rows of a transposed input's

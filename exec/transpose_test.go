@@ -21,7 +21,7 @@ import (
 
 // TestTransposedTileShapes checks the tiles a transposed operand gets
 // without the AVX2 loops (the copy is then a Go loop, a cache line of
-// rows at a time): the same panels and bands as with them; lower tiles
+// rows at a time): bands, never panels; lower tiles
 // when there would be fewer than one per worker; and prefetches in
 // regions larger than the caches.
 func TestTransposedTileShapes(t *testing.T) {
@@ -37,12 +37,12 @@ func TestTransposedTileShapes(t *testing.T) {
 		rows, cols int // of a; b is cols×rows
 		want       string
 	}{
-		{"rows 300 elements apart", 300, 1100, "64x1100 panels, copying 64 rows, 5 blocks"},
-		{"rows 4 KiB apart", 512, 1100, "64x1100 panels, copying 64 rows, 8 blocks"},
+		{"rows 300 elements apart", 300, 1100, "128x512 bands, copying 8 rows, 9 blocks"},
+		{"rows 4 KiB apart", 512, 1100, "128x512 bands, copying 8 rows, 12 blocks"},
 		{"wide rows: bands", 300, 5000, "128x512 bands, copying 8 rows, prefetching, 30 blocks"},
-		{"narrow", 300, 40, "64x40 panels, copying 64 rows, 5 blocks"},
-		{"one tile, halved for the second worker", 40, 300, "20x300 panels, copying 20 rows, 2 blocks"},
-		{"too low to halve", 6, 300, "6x300 panels, copying 6 rows, 1 blocks"},
+		{"narrow", 300, 40, "128x40 bands, copying 8 rows, 3 blocks"},
+		{"one tile, halved for the second worker", 40, 300, "20x300 bands, copying 8 rows, 2 blocks"},
+		{"too low to halve", 6, 300, "6x300 bands, copying 8 rows, 1 blocks"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,9 +61,9 @@ func TestTransposedTileShapes(t *testing.T) {
 		threshold int
 		want      string
 	}{
-		{operands + 1, "64x1100 panels, copying 64 rows, 5 blocks"},
-		{operands, "64x1100 panels, copying 64 rows, prefetching, 5 blocks"},
-		{0, "64x1100 panels, copying 64 rows, prefetching, 5 blocks"},
+		{operands + 1, "128x512 bands, copying 8 rows, 9 blocks"},
+		{operands, "128x512 bands, copying 8 rows, prefetching, 9 blocks"},
+		{0, "128x512 bands, copying 8 rows, prefetching, 9 blocks"},
 	} {
 		t.Run(fmt.Sprintf("threshold %d bytes", tt.threshold), func(t *testing.T) {
 			defer exec.SetStreamBytes(tt.threshold)()
