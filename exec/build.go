@@ -301,35 +301,26 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 	for _, in := range pr.inputs {
 		widest = max(widest, pl.p.values[in].dt.Size())
 	}
-	runSize := 1 // the widest element of an operand strided along the rows
+	outDTs := make([]dtype.DType, len(ms))
 	for oi, m := range ms {
-		if st := g.lay.strides[oi]; st[len(st)-1] > 1 {
-			runSize = max(runSize, pl.p.values[m.value].dt.Size())
-		}
-	}
-	aliased := false
-	for s, in := range pr.inputs {
-		if st := g.lay.strides[len(ms)+s]; st[len(st)-1] > 1 {
-			size := pl.p.values[in].dt.Size()
-			scratch += size
-			runSize = max(runSize, size)
-			aliased = aliased || aliasedRows(st, size)
-		}
+		outDTs[oi] = pl.p.values[m.value].dt
 	}
 	inDTs := make([]dtype.DType, len(pr.inputs))
 	for s, in := range pr.inputs {
 		inDTs[s] = pl.p.values[in].dt
 	}
-	g.tile(pl.x.blockFor(scratch, widest), runSize, aliased, transposedBand(g.lay.strides[len(ms):], inDTs), pl.x.workers, len(pr.nodes) > 0)
+	facts := g.tileFacts(outDTs, inDTs, len(pr.nodes) > 0, pl.x.workers)
+	for s := range pr.inputs {
+		if k := facts.row[len(ms)+s]; k == accStrided || k == accTransposed {
+			scratch += inDTs[s].Size()
+		}
+	}
+	facts.block = pl.x.blockFor(scratch, widest)
+	g.planTiles(facts)
 
-	// Slots and which of them are constant within a block.
-	d := len(g.lay.sizes)
-	pl.compileSlots(g, pr, func(s int) bool {
-		st := g.lay.strides[len(ms)+s]
-		return st[d-1] == 0 && (g.r == 1 || d < 2 || st[d-2] == 0)
-	})
+	// Slots: an input is a scalar slot when its kind is constant.
+	pl.compileSlots(g, pr, func(s int) bool { return g.kinds[len(ms)+s].constant() })
 	g.sortInputs(len(ms))
-	g.markBands(len(ms))
 	if len(ms) == 1 {
 		pl.useCompiled(g, pr, ms[0].node)
 		if pl.x.debug != nil && len(g.instrs) > 0 && g.instrs[0].compiled == nil {
@@ -339,135 +330,56 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 	nslots := len(g.slotDT)
 	fusePairs(g, func(s int) bool { return slices.Contains(srcs, s) })
 
-	// Outputs. A kernel writes its output's storage directly unless an input
-	// that is exactly that output is still read by a later kernel, or by an
-	// earlier output's store (which comes after every kernel). Kernel
-	// positions are taken after fusion, which removed kernels.
-	lastRead := make([]int, nslots)
-	producer := make([]int, nslots)
+	// Outputs (see planStores). Kernel positions are taken after fusion,
+	// which removed kernels.
+	si := &storeInputs{exact: exact, lastRead: make([]int, nslots), producer: make([]int, nslots)}
 	for i, in := range g.instrs {
 		for _, a := range in.args {
-			lastRead[a] = i
+			si.lastRead[a] = i
 		}
-		producer[in.dst] = i
+		si.producer[in.dst] = i
 	}
-	redirected := map[int]bool{}
-	for oi, m := range ms {
-		src := pr.slotOf[m.node]
-		direct := src >= len(pr.inputs) && !g.scalar[src] && !redirected[src] && oi < 64
-		for _, s := range exact[oi] {
-			direct = direct && lastRead[s] <= producer[src] && !slices.Contains(srcs[:oi], s)
-		}
-		if direct {
-			redirected[src] = true
-		}
-		g.outputs = append(g.outputs, regionOutput{value: m.value, src: src, direct: direct})
+	for _, m := range ms {
+		g.outputs = append(g.outputs, regionOutput{value: m.value, src: pr.slotOf[m.node]})
 	}
-	g.lengthenBlocks(pl.x)
-	g.markStreams(producer, lastRead, exact)
-	g.prefetches = g.rowMode && g.bytes() >= streamBytes
+	if g.lengthenable(pl.x, si) {
+		facts.bufferless = true
+		g.planTiles(facts)
+	}
+	g.planStores(si)
+	g.tp.prefetch = g.tp.rowwise || g.tp.copyRows > 0
+	g.tp.prefetch = g.tp.prefetch && g.bytes() >= streamBytes
 	return g, nil
 }
 
-// lengthenBlocks gives long blocks (up to directBlock elements) to a
-// region that reads and writes only in place: one AVX2 kernel writing the
-// one output, contiguous along its rows, directly from inputs that are
-// contiguous or constant along them, in blocks of one row piece each. Its
-// blocks pass through no scratch, so their length buys no cache locality,
-// and every block costs a kernel call and the interpreter's per-block
-// work. On 1e7-element float64 a+b with two workers, 65536-element blocks
-// were 1.02–1.35x faster than the 1024 the scratch budget gives (8192: up
-// to 1.12x), as fast as a hand loop calling the same kernel on long chunks;
-// the gain is largest when the machine is quiet. Over 3162² float64, whole
-// rows instead of 1024-element pieces made [R,C]+[1,C] 1.17–1.3x faster,
-// [R,C]+[R,1] 1.17–1.45x and [R,1]*[1,C] 1.6x; over 1000² the rows are
-// 1000 long either way. A block length set with BlockSize is kept; a
-// longer block is taken only as far as the region still splits into its
-// tasks (a block the scratch budget already gives is never shortened).
-// Its slots get no buffers, whether or not its blocks got longer: a+b's
-// three, 512 KiB each per worker and unused, had made each Eval of 1e6
-// elements that ran after a garbage collection emptied the pooled states
-// 1.5x slower.
-func (g *region) lengthenBlocks(x *Executor) {
+// tileFacts gathers what tileTable looks at for g's layout, whose operands
+// have these element types (outputs, then inputs).
+func (g *region) tileFacts(outDTs, inDTs []dtype.DType, computes bool, workers int) *tileFacts {
+	f := &tileFacts{nout: len(outDTs), computes: computes, workers: workers}
 	d := len(g.lay.sizes)
-	if x.block > 0 || g.blocks == 0 || g.rowMode || g.r != 1 || len(g.instrs) != 1 || len(g.outputs) != 1 ||
-		!g.outputs[0].direct || g.lay.strides[0][d-1] != 1 || !g.vectorized(g.instrs[0]) {
-		return
-	}
-	for _, st := range g.lay.strides {
-		if st[d-1] > 1 {
-			return
+	cols := g.lay.sizes[d-1]
+	var transposed []dtype.DType
+	f.row = make([]access, len(g.lay.strides))
+	for op, st := range g.lay.strides {
+		var dt dtype.DType
+		if op < len(outDTs) {
+			dt = outDTs[op]
+		} else {
+			dt = inDTs[op-len(outDTs)]
 		}
-	}
-	// Still a block per task where the region has them (see run): rows
-	// (and outer dims) give lines blocks, each row split into enough.
-	tasks := x.workers * tasksPerWorker
-	lines := g.blocks / g.colChunks
-	split := (tasks + lines - 1) / lines
-	perTask := ((g.cols+split-1)/split + 63) / 64 * 64
-	g.c = max(g.c, min(g.cols, directBlock, perTask))
-	g.countBlocks()
-	g.bufferless = true
-}
-
-// markStreams has the AVX2 kernels that write large outputs store around
-// the caches (see streamBytes). producer and lastRead give each slot's
-// kernel and the last kernel that reads it, exact the input slots that are
-// exactly each output. An output streams only when its kernel writes it in
-// place in every block, in whole cache lines, and nothing reads it back:
-//   - an output updated in place (exact) is read anyway: streaming slowed
-//     a += b down to 0.84x;
-//   - one whose blocks are not contiguous in it is written to scratch and
-//     copied: streaming the scratch made a strided destination 1.33x slower;
-//   - one a later kernel reads (s = a+b; p = s*c) would be read back from
-//     memory: 1.08x slower;
-//   - in row mode (a transposed operand), where a kernel writes a piece of
-//     a tile's row at a time, short pieces that do not start and end on
-//     cache lines leave many lines half streamed: a + b.T on 2049² float64
-//     in 128-column tiles was 1.24x slower, on 2048² 1.16x faster. Pieces
-//     of streamRow bytes or more stream anyway: in 512-column tiles float64
-//     2049² was 1.05–1.07x faster and 3162² 1.06–1.1x (float32 3162², in
-//     pieces of 2 KiB, 0.96–0.97x).
-//
-// A region without kernels, a copy, stores its outputs from its inputs'
-// slots with the streaming copy under the same rules.
-func (g *region) markStreams(producer, lastRead []int, exact [][]int) {
-	bytes := 0
-	for _, o := range g.outputs {
-		bytes += g.numel * g.slotDT[o.src].Size()
-	}
-	if bytes < streamBytes {
-		return
-	}
-	for oi, o := range g.outputs {
-		size := g.slotDT[o.src].Size()
-		if !o.direct {
-			// A region without kernels copies its inputs into its outputs
-			// (x.T materialized): the copy streams like a kernel would.
-			if len(g.instrs) == 0 && len(exact[oi]) == 0 && !g.scalar[o.src] && g.streamsCopy(o.src) && g.wholeLines(oi, size) {
-				g.outputs[oi].stream, g.streams = true, true
+		f.row[op] = classify(st, false, cols)
+		switch f.row[op] {
+		case accTransposed:
+			if op >= len(outDTs) {
+				transposed = append(transposed, dt)
 			}
-			continue
+			f.runSize = max(f.runSize, dt.Size())
+		case accStrided:
+			f.runSize = max(f.runSize, dt.Size())
 		}
-		in := &g.instrs[producer[o.src]]
-		if len(exact[oi]) > 0 || lastRead[o.src] > producer[o.src] || !g.vectorized(*in) || !g.wholeLines(oi, size) {
-			continue
-		}
-		in.stream, g.streams = true, true
 	}
-}
-
-// wholeLines reports whether output oi's blocks are contiguous in it and,
-// in row mode, either long pieces or pieces in whole cache lines (see
-// markStreams); a panel's pieces are one run (see panelRows).
-func (g *region) wholeLines(oi, size int) bool {
-	st := g.lay.strides[oi]
-	d := len(st)
-	if st[d-1] != 1 || !g.rowMode && g.r > 1 && d >= 2 && st[d-2] != g.cols {
-		return false // blocks not contiguous in the output
-	}
-	return !g.rowMode || g.panel || g.piece*size >= streamRow ||
-		st[d-2]*size%64 == 0 && g.offsets[oi]*size%64 == 0 && g.c*size%64 == 0 && g.piece*size%64 == 0
+	f.band, f.loops = copyBand(transposed)
+	return f
 }
 
 // sameBase reports whether values a and b index one storage slice from the
@@ -551,14 +463,6 @@ func (pl *planner) stage(in int, why string) int {
 	return tmp
 }
 
-// aliasedRows reports whether an operand with these layout strides and
-// element size is strided along the layout's rows a multiple of aliasStride
-// bytes apart (see region.tile).
-func aliasedRows(strides []int, size int) bool {
-	st := strides[len(strides)-1]
-	return st > 1 && st*size%aliasStride == 0
-}
-
 // copyRegion builds a region that copies value src into value dst (same shape).
 func (pl *planner) copyRegion(src, dst int) *region {
 	v := &pl.p.values[src]
@@ -566,25 +470,25 @@ func (pl *planner) copyRegion(src, dst int) *region {
 	d := &pl.p.values[dst]
 	g.offsets = []int{d.offset, v.offset}
 	g.lay = mergeDims(v.shape, [][]int{d.strides, v.strides}, 0)
-	band := transposedBand(g.lay.strides[1:], []dtype.DType{v.dt})
-	g.tile(pl.x.blockFor(v.dt.Size(), v.dt.Size()), v.dt.Size(), aliasedRows(g.lay.strides[1], v.dt.Size()), band, pl.x.workers, false)
+	facts := g.tileFacts([]dtype.DType{d.dt}, []dtype.DType{v.dt}, false, pl.x.workers)
+	facts.block = pl.x.blockFor(v.dt.Size(), v.dt.Size())
+	g.planTiles(facts)
 	g.slotDT = []dtype.DType{v.dt}
-	g.scalar = []bool{false}
+	g.scalar = []bool{g.kinds[1].constant()}
 	g.outputs = []regionOutput{{value: dst, src: 0}}
 	g.sortInputs(1)
-	g.markBands(1)
+	g.planStores(&storeInputs{exact: [][]int{nil}})
 	return g
 }
 
-// sortInputs splits the input slots into those with one value over the
-// whole region and the others; nout operands (the outputs) precede the
-// inputs in the layout.
+// sortInputs splits the input slots into the invariant ones and the
+// others; nout operands (the outputs) precede the inputs in the layout.
 func (g *region) sortInputs(nout int) {
 	for s := range g.inputs {
-		if slices.ContainsFunc(g.lay.strides[nout+s], func(st int) bool { return st != 0 }) {
-			g.varying = append(g.varying, s)
-		} else {
+		if g.kinds[nout+s] == accInvariant {
 			g.invariant = append(g.invariant, s)
+		} else {
+			g.varying = append(g.varying, s)
 		}
 	}
 }

@@ -26,15 +26,14 @@
 // size-1 axes drop; axes are ordered by the destination's strides; adjacent
 // axes merge when every operand allows (stride[i] == stride[i+1]*size[i+1]).
 // A contiguous a*b+c is one flat loop; [R,C]+[1,C] is two loops with a
-// unit-stride inner one. The merged space is cut into blocks — whole rows,
-// several short rows, or r×c tiles when an operand is strided along the inner
-// axis (a transposed view). Such a tile is 1 KiB of the strided operand's
-// elements high and 4 KiB of row wide, and runs a row at a time with every
-// other operand in place. The strided operand is copied a band of rows at a
-// time, a cache line of each of its own rows, through AVX2 register
-// transposes (internal/simd.Transpose); without AVX2 it is gathered a row
-// at a time, or a whole small tile at a time when its rows are a multiple
-// of 4 KiB apart. A region that uses per-worker buffers computes in
+// unit-stride inner one. Every operand has one access kind (invariant,
+// scalar, direct, strided or transposed), decided from its strides by one
+// function, and the merged space is cut into blocks by a tile plan taken
+// from one table (bufferless rows, panels, bands, strided tiles, short
+// rows, long rows; docs/executor.md). A transposed operand is copied
+// copyRows rows at a time through AVX2 register transposes
+// (internal/simd.Transpose), or a Go loop without AVX2; one driver computes
+// every block. A region that uses per-worker buffers computes in
 // blocks of one 4 KiB page of its widest element; BlockSize fixes the
 // length instead. Blocks are grouped
 // into tasks, up to 16 per worker; workers take task numbers from an

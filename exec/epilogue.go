@@ -104,7 +104,7 @@ func (pl *planner) epilogueFor(i int, s *matmulStep) (int, *epilogue) {
 		return 0, nil
 	}
 	g, ok := p.steps[j].(*region)
-	if !ok || g.note != "" || g.rowMode || g.panel || len(g.outputs) != 1 || !g.shape.Equal(cv.shape) {
+	if !ok || g.note != "" || g.tp.rowwise || g.tp.copyRows > 0 || len(g.outputs) != 1 || !g.shape.Equal(cv.shape) {
 		return 0, nil
 	}
 	o := g.outputs[0].value
@@ -141,7 +141,7 @@ func (pl *planner) epilogueFor(i int, s *matmulStep) (int, *epilogue) {
 		}
 		e.stC[op] = st[d-1]
 		if st[d-1] != 0 {
-			e.multiRow = e.multiRow && !g.bufferless // a bias is gathered into buffers for several rows
+			e.multiRow = false // a bias row is read in place a row at a time: direct inputs have no buffers to gather several rows into
 		}
 	}
 	// No step between the two may write what the region reads.
@@ -161,7 +161,12 @@ func (pl *planner) epilogueFor(i int, s *matmulStep) (int, *epilogue) {
 		g.instrs[k].stream = false
 	}
 	for k := range g.outputs {
-		g.outputs[k].stream = false
+		switch g.outputs[k].store {
+		case storeDirectStream:
+			g.outputs[k].store = storeDirect
+		case storeCopiedStream:
+			g.outputs[k].store = storeCopied
+		}
 	}
 	st, err := g.newState() // the kernels exist: a run cannot fail making one
 	if err != nil {

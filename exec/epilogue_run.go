@@ -30,25 +30,35 @@ func (e *epilogue) runSpan(vals []tensor.Any, r0, rows, c0, cols int) {
 		st.slots[s].bind(vals[v])
 	}
 	nout := len(g.outputs)
-	limit := g.r * g.c
-	if g.bufferless {
+	limit := g.tp.r * g.tp.c
+	if g.tp.bufferless {
 		limit = rows * cols
 	}
 	piece := func(row, col, r, c int) {
 		for op := range st.geoms {
 			gm := &st.geoms[op]
-			gm.r, gm.c, gm.stR, gm.stC, gm.cols = r, c, e.stR[op], e.stC[op], e.width
+			gm.r, gm.c, gm.stR, gm.stC = r, c, e.stR[op], e.stC[op]
 			st.offs[op] = g.offsets[op] + row*e.stR[op] + col*e.stC[op]
 		}
 		n := r * c
-		if n != st.prepared && !g.bufferless {
+		if n != st.prepared && !g.tp.bufferless {
 			for s := len(g.inputs); s < len(st.slots); s++ {
 				st.slots[s].prepare(n)
 			}
 			st.prepared = n
 		}
 		for s := range g.inputs {
-			st.slots[s].load(&st.geoms[nout+s], st.offs[nout+s])
+			// The epilogue's own geometry (a bias row, the product's
+			// rows): constant, one run in place, or gathered.
+			gm := &st.geoms[nout+s]
+			switch {
+			case g.scalar[s]:
+				st.slots[s].value(st.offs[nout+s])
+			case gm.stC == 1 && (gm.r == 1 || gm.stR == gm.c):
+				st.slots[s].view(st.offs[nout+s], n)
+			default:
+				st.slots[s].gather(gm, st.offs[nout+s])
+			}
 		}
 		g.compute(st, st.geoms, 0, 0, n)
 	}

@@ -204,12 +204,12 @@ func ExampleDebug() {
 	_, _ = exec.EvalWith(x, e)
 	// Output:
 	// exec plan: 4 values, 1 steps
-	//   fused [3, 4]: 1 outputs, 2 kernels, layout sizes=[3 4] s0=[4 1] s1=[4 1] s2=[0 1] s3=[0 0], tile 3x4, 1 blocks
+	//   fused [3, 4]: 1 outputs, 2 kernels, layout sizes=[3 4] s0=[4 1] s1=[4 1] s2=[0 1] s3=[0 0], tile 3x4 short rows, 1 blocks
 	//     s3 = mul s0 s1
 	//     s4 = add s3 s2
-	//     in  s0 <- v0:f64[3, 4](fixed)
-	//     in  s1 <- v1:f64[4](fixed)
-	//     in  s2 <- v2:f64[](fixed)
+	//     in  s0 <- v0:f64[3, 4](fixed) (direct)
+	//     in  s1 <- v1:f64[4](fixed) (strided)
+	//     in  s2 <- v2:f64[](fixed) (invariant)
 	//     out v3:f64[3, 4](temp) <- s4 (direct)
 	//   results: v3:f64[3, 4](temp)
 }
@@ -238,11 +238,11 @@ func ExampleRegisterCompiled() {
 	fmt.Println(out, err)
 	// Output:
 	// exec plan: 4 values, 1 steps
-	//   fused [4]: 1 outputs, 1 kernels, layout sizes=[4] s0=[1] s1=[1] s2=[0] s3=[1], tile 1x4, 1 blocks
+	//   fused [4]: 1 outputs, 1 kernels, layout sizes=[4] s0=[1] s1=[1] s2=[0] s3=[1], tile 1x4 long rows, 1 blocks
 	//     s4 = compiled axpb s0 s1 s2
-	//     in  s0 <- v0:f64[4](fixed)
-	//     in  s1 <- v1:f64[](fixed)
-	//     in  s2 <- v2:f64[4](fixed)
+	//     in  s0 <- v0:f64[4](fixed) (direct)
+	//     in  s1 <- v1:f64[](fixed) (invariant)
+	//     in  s2 <- v2:f64[4](fixed) (direct)
 	//     out v3:f64[4](temp) <- s4 (direct)
 	//   results: v3:f64[4](temp)
 	// [13. 26. 39. 52.] <nil>

@@ -69,7 +69,7 @@ func checkPanelExpr[T dtype.Elem](t *testing.T, name string, e expr.Expr[T], wan
 	}
 }
 
-func inPanels(plan string) bool { return strings.Contains(plan, " in panels") }
+func inPanels(plan string) bool { return strings.Contains(plan, " panels, ") }
 
 // TestPanelEdgeShapes: a + b.T - c*2 over a grid of shapes around the
 // panel's height, the band, the 32-run chunk and maxPanelCols.

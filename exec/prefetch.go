@@ -6,39 +6,30 @@ package exec
 // for the row-contiguous inputs' rows.
 const prefetchRows = 2
 
-// prefetch asks, while row i of an r×c tile is computed, for what later
-// rows will read, so that those cache misses are in flight together with
-// row i's own:
-//   - of each row-contiguous input (a), row i+prefetchRows;
-//   - of each transposed input (b.T, its rows one element apart), a share
-//     of the cache lines the next band of rows will read (see bandAhead).
+// prefetch asks, while row i of an r×c tile computed a row at a time is
+// computed, for what later rows will read, so that those cache misses are
+// in flight together with row i's own:
+//   - of each direct input (a), row i+prefetchRows;
+//   - of each transposed input (b.T), a share of the cache lines the next
+//     copy of rows will read (see bandAhead).
 //
 // The hardware prefetcher follows neither: a's rows are 4 KiB runs, a new
-// stream each, and b's lines are c streams at once. On 3162² a + b.T with
-// two workers the prefetches took the region from 11.9 ms to 8.6–9.6 ms
-// (1.3–1.4x) in float64, 1.35x in float32 and 1.2x in int32 (int8: 1.0x
-// at 3162², 1.3x at 4472²); a's alone gave 1.1x in float64. Prefetching
-// b two bands ahead or the next tile's first rows too, or a 1 or 4 rows
-// ahead, measured the same. A whole-tile gather (tileGather) prefetches
-// only a: 1.2x at 2048².
-//
-// Regions whose operands are smaller than streamBytes together (see
-// region.bytes), which the caches may hold from one evaluation to the
-// next, do not prefetch: on 300² and 1000² operands the prefetches
-// measured 0.77–1.0x.
+// stream each, and b's lines are c streams at once (docs/executor.md has
+// the measurements). Regions whose operands are smaller than streamBytes
+// together (see region.bytes) do not prefetch.
 func (g *region) prefetch(st *regionState, i, r, c int) {
 	nout := len(g.outputs)
 	for _, s := range g.varying {
-		rg := &st.rowGeoms[nout+s]
+		gm := &st.geoms[nout+s]
 		off := st.offs[nout+s]
-		switch {
-		case rg.stC == 1 && rg.stR != 0:
+		switch g.kinds[nout+s] {
+		case accDirect:
 			if next := i + prefetchRows; next < r {
-				st.slots[s].prefetch(off+next*rg.stR, c)
+				st.slots[s].prefetch(off+next*gm.stR, c)
 			}
-		case rg.stC > 1 && rg.stR == 1 && !g.tileGather:
+		case accTransposed:
 			if row, lo, hi := bandAhead(i, r, c, max(1, 64/g.slotDT[s].Size())); hi > lo {
-				st.slots[s].prefetchStrided(off+row+lo*rg.stC, rg.stC, hi-lo)
+				st.slots[s].prefetchStrided(off+row+lo*gm.stC, gm.stC, hi-lo)
 			}
 		}
 	}
@@ -48,21 +39,21 @@ func (g *region) prefetch(st *regionState, i, r, c int) {
 // element apart, its columns runs down the tile) row i of an r×c tile
 // prefetches: those of row row in columns lo to hi-1 (none when lo == hi).
 //
-// A band is band consecutive rows of the tile, 64 bytes of the operand's
-// elements: each column's elements in a band span one cache line, or two
+// A band is line consecutive rows of the tile, a 64-byte cache line of the
+// operand's elements: each column's elements in a band span one line, or two
 // where the column's run does not start on a line. The first of those
 // then also holds the last rows of the band before, which reads it; so
 // the line a band is first to read is the one holding its last row. Each
-// row of a band asks for that line in c/band of the columns of the next
+// row of a band asks for that line in c/line of the columns of the next
 // band, so by the time the next band starts all of its c new lines have
 // been asked for.
-func bandAhead(i, r, c, band int) (row, lo, hi int) {
-	k := i % band // row i's place in its band
-	next := i - k + band
+func bandAhead(i, r, c, line int) (row, lo, hi int) {
+	k := i % line // row i's place in its band
+	next := i - k + line
 	if next >= r {
 		return 0, 0, 0
 	}
-	return min(next+band-1, r-1), k * c / band, (k + 1) * c / band
+	return min(next+line-1, r-1), k * c / line, (k + 1) * c / line
 }
 
 // bytes is the size of the memory the region reaches: its outputs, and of

@@ -178,8 +178,13 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 	rs.groups = (rs.nOut + rs.perGroup - 1) / rs.perGroup
 
 	// Producer slots: blocks are one run along the innermost axis.
-	g.r, g.rows, g.c, g.cols, g.rowChunks, g.colChunks = 1, 1, rs.c, rs.innerSize, 1, rs.innerBlks
-	pl.compileSlots(g, pr, func(s int) bool { return g.lay.strides[s][d-1] == 0 })
+	g.rows, g.cols, g.rowChunks, g.colChunks = 1, rs.innerSize, 1, rs.innerBlks
+	g.tp = tilePlan{name: "reduction runs", r: 1, c: rs.c, rowwise: true, piece: rs.c, copyRows: 1, copyRuns: rs.c}
+	g.kinds = make([]access, len(g.lay.strides))
+	for op, st := range g.lay.strides {
+		g.kinds[op] = classify(st, false, rs.innerSize)
+	}
+	pl.compileSlots(g, pr, func(s int) bool { return g.kinds[s].constant() })
 	g.numel = 1
 	for _, x := range sizes {
 		g.numel *= x
@@ -310,8 +315,10 @@ func (rr *reduceRun) runTask(task int) {
 	g.states.Put(st)
 }
 
-// evalBlock computes the producer for the n-element run at st.offs.
-// With skipLast it leaves out the last kernel (a product a dot kernel folds).
+// evalBlock computes the producer for the n-element run at st.offs, its
+// inputs presented by kind as runBlock presents them (a transposed input
+// copied first, one row of it). With skipLast it leaves out the last
+// kernel (a product a dot kernel folds).
 func (g *region) evalBlock(st *regionState, n int, skipLast bool) {
 	for s := len(g.inputs); s < len(st.slots); s++ {
 		st.slots[s].prepare(n)
@@ -319,7 +326,10 @@ func (g *region) evalBlock(st *regionState, n int, skipLast bool) {
 	for s := range g.inputs {
 		gm := &st.geoms[s]
 		gm.r, gm.c = 1, n
-		st.slots[s].load(gm, st.offs[s])
+		if g.kinds[s] == accTransposed {
+			st.slots[s].copyTransposed(gm, st.offs[s], n, n, 0)
+		}
+		g.present(st, s, gm, st.offs[s], 0)
 	}
 	instrs := st.instrs
 	if skipLast {

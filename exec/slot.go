@@ -21,11 +21,8 @@ type slot[T dtype.Elem] struct {
 
 	data []T // storage of a bound input or output tensor
 
-	line    int // elements per 64-byte cache line
-	touched T   // sink of touchColumns
-
 	// transpose copies transposeRows rows of a transposed operand at a
-	// time (see loadBand); nil without the AVX2 loops.
+	// time (see copyTransposed); nil without the AVX2 loops.
 	transpose     func(d []T, dStride int, s []T, sStride, n int)
 	transposeRows int
 
@@ -42,31 +39,32 @@ type slotAny interface {
 	// forgets it, so a pooled slot keeps no tensor alive.
 	bind(t tensor.Any)
 	release()
-	// load fills the slot from its storage for the block at off (see geom).
-	load(g *geom, off int)
+	// The presentations of the access kinds (see region.present): value
+	// loads the one value at off (a constant), view points the slot at n
+	// elements of its storage from off (direct), gather copies the block g
+	// at off into the buffer by strides (strided), and part points the slot
+	// at n elements of its buffer from start (transposed, after
+	// copyTransposed).
+	value(off int)
+	view(off, n int)
+	gather(g *geom, off int)
+	part(start, n int)
+	// copyTransposed fills the buffer with the r×c block g at off of a
+	// transposed operand (stR == 1), its rows stride elements apart, runs
+	// of the operand at a time per call of the type's transpose loop; with
+	// ahead > 0 it prefetches the runs ahead runs later.
+	copyTransposed(g *geom, off, stride, runs, ahead int)
 	// prefetch asks for n elements of the slot's storage from off, and
 	// prefetchStrided for count elements stride apart from off, in L2 (see
 	// region.prefetch).
 	prefetch(off, n int)
 	prefetchStrided(off, stride, count int)
-	// loadBand fills the slot's buffer with the r×c tile at off of a
-	// transposed operand (stR == 1, stC > 1), its rows stride elements
-	// apart in the buffer, k rows at a time with the type's transpose loop.
-	loadBand(g *geom, off, stride int)
-	// loadPanel fills the slot's buffer with the r×c tile at off of a
-	// transposed operand, rows c elements apart, reading the operand a run
-	// (one of its rows) at a time, panelChunk runs per call of the
-	// transpose loop; with ahead > 0 it prefetches the runs ahead runs
-	// later (see runPanel).
-	loadPanel(g *geom, off, ahead int)
-	// part points a slot loaded with a whole tile at n of its elements from
-	// the start'th.
-	part(start, n int)
-	// redirect and storeFrom are called on output slots, whose storage is
+	// redirect, copyFrom and scatterFrom are called on output slots, whose storage is
 	// a destination tensor, with the slot of the node that produces it.
-	redirect(src slotAny, g *geom, off int) bool
-	storeFrom(src slotAny, g *geom, off int)
-	// streamStores makes storeFrom copy contiguous blocks with
+	redirect(src slotAny, off, n int)
+	copyFrom(src slotAny, off, n int)
+	scatterFrom(src slotAny, g *geom, off int)
+	// streamStores makes copyFrom copy contiguous blocks with
 	// non-temporal stores where T has such a loop (see streamCopyOf).
 	streamStores()
 	// block returns the current values as a *[]T of length n (a scalar as
@@ -77,17 +75,15 @@ type slotAny interface {
 	out(n int) any
 }
 
-// geom is the shape of the current block: r rows of c columns, with the
-// operand's strides along the tile's row and column axes, and the extent of
-// the whole column axis (to tell when a multi-row tile is contiguous).
+// geom is the shape of the current block or piece: r rows of c columns,
+// with the operand's strides along the tile's row and column axes.
 type geom struct {
 	r, c     int
 	stR, stC int
-	cols     int
 }
 
 func newSlot[T dtype.Elem](block int, scalar bool) *slot[T] {
-	s := &slot[T]{scalar: scalar, line: max(1, 64/dtype.Of[T]().Size())}
+	s := &slot[T]{scalar: scalar}
 	if !scalar {
 		s.buf = make([]T, block)
 		s.transpose, s.transposeRows = simd.TransposeOf[T]()
@@ -134,61 +130,44 @@ func (s *slot[T]) bind(t tensor.Any) { s.data = t.(*tensor.Tensor[T]).Data() }
 
 func (s *slot[T]) release() { s.data, s.v, s.bv = nil, nil, nil }
 
-func contiguousTile(g *geom) bool {
-	return g.stC == 1 && (g.r == 1 || (g.c == g.cols && g.stR == g.cols))
-}
+func (s *slot[T]) value(off int) { s.s = s.data[off] }
 
-func (s *slot[T]) load(g *geom, off int) {
-	if s.scalar {
-		s.s = s.data[off]
-		return
-	}
-	n := g.r * g.c
-	if contiguousTile(g) {
-		s.v = s.data[off : off+n]
-		return
-	}
-	s.v = s.buf[:n]
-	if g.r > 1 && g.stR == 1 && g.stC > 1 {
-		s.touched = touchColumns(s.data, off, g, s.line)
-	}
+func (s *slot[T]) view(off, n int) { s.v = s.data[off : off+n] }
+
+func (s *slot[T]) gather(g *geom, off int) {
+	s.v = s.buf[:g.r*g.c]
 	gather(s.v, s.data, off, g)
 }
 
-// touchColumns reads one element of every cache line of a tile whose
-// columns are contiguous runs (a transposed operand) and returns the last.
-// The gather that follows reads each run in turn; this short loop, with
-// nothing to do but loads, lets the core have many more of the tile's cache
-// misses in flight at once (Go has no prefetch instruction). On 3162²
-// float64 a + b.T with two workers it took the region from 27 ms to 19 ms.
-func touchColumns[T dtype.Elem](src []T, off int, g *geom, line int) T {
-	var v T
-	for j := 0; j < g.c; j++ {
-		o := off + j*g.stC
-		run := src[o : o+g.r]
-		for i := 0; i < len(run); i += line {
-			v = run[i]
-		}
-	}
-	return v
-}
-
-func (s *slot[T]) loadBand(g *geom, off, stride int) {
-	k, c := s.transposeRows, g.c
+func (s *slot[T]) copyTransposed(g *geom, off, stride, runs, ahead int) {
+	k, r, c := s.transposeRows, g.r, g.c
 	body := 0
 	if k > 0 && simd.Enabled {
-		body = g.r - g.r%k
+		body = r - r%k
 	}
-	for i := 0; i < body; i += k {
-		s.transpose(s.buf[i*stride:], stride, s.data[off+i:], g.stC, c)
-	}
-	// A band cut short by the tile's end, or all of it when the loops were
-	// turned off (simd.Enabled) after the slot was made.
-	for i := body; i < g.r; i++ {
-		row, o := s.buf[i*stride:i*stride+c], off+i
-		for j := range row {
-			row[j] = s.data[o]
-			o += g.stC
+	runs = max(1, runs)
+	for j0 := 0; j0 < c; j0 += runs {
+		n := min(runs, c-j0)
+		if ahead > 0 {
+			for j := j0 + ahead; j < min(j0+ahead+n, c); j++ {
+				o := off + j*g.stC
+				simd.PrefetchL2(s.data[o : o+r])
+			}
+		}
+		for i := 0; i < body; i += k {
+			s.transpose(s.buf[i*stride+j0:], stride, s.data[off+j0*g.stC+i:], g.stC, n)
+		}
+		// Rows past the last whole k, or all of them without the loops (or
+		// when they were turned off, simd.Enabled, after the slot was
+		// made): a row at a time, strided reads into one run of the buffer
+		// (a run of each column at a time measured 0.3–0.6x of this on W9
+		// under -tags purego).
+		for i := body; i < r; i++ {
+			row, o := s.buf[i*stride+j0:i*stride+j0+n], off+j0*g.stC+i
+			for j := range row {
+				row[j] = s.data[o]
+				o += g.stC
+			}
 		}
 	}
 }
@@ -282,20 +261,28 @@ func scatter[T any](dst, src []T, off int, g *geom) {
 	}
 }
 
-// redirect points the node slot src at this output slot's storage for the
-// block at off, so the node's kernel writes the output in place. It reports
-// false when the block is not contiguous in the output.
-func (s *slot[T]) redirect(src slotAny, g *geom, off int) bool {
-	if !contiguousTile(g) {
-		return false
-	}
-	src.(*slot[T]).v = s.data[off : off+g.r*g.c]
-	return true
+// redirect points the node slot src at n elements of this output slot's
+// storage from off, so the node's kernel writes the output in place (an
+// output whose store is direct: its runs are contiguous in it).
+func (s *slot[T]) redirect(src slotAny, off, n int) {
+	src.(*slot[T]).v = s.data[off : off+n]
 }
 
-// storeFrom writes the block of node slot src to this output slot's storage.
-func (s *slot[T]) storeFrom(src slotAny, g *geom, off int) {
-	n := g.r * g.c
+// copyFrom copies n elements of node slot src into this output slot's
+// storage from off (a copied store), with the streaming copy where
+// streamStores set one.
+func (s *slot[T]) copyFrom(src slotAny, off, n int) {
+	from := src.(*slot[T]).v[:n]
+	if s.copyStream != nil {
+		s.copyStream(s.data[off:off+n], from)
+	} else {
+		copy(s.data[off:off+n], from)
+	}
+}
+
+// scatterFrom writes the block g of node slot src to this output slot's
+// storage at off by its strides (a scattered store); a constant src fills it.
+func (s *slot[T]) scatterFrom(src slotAny, g *geom, off int) {
 	from := src.(*slot[T])
 	if from.scalar {
 		v := from.s
@@ -307,15 +294,7 @@ func (s *slot[T]) storeFrom(src slotAny, g *geom, off int) {
 		}
 		return
 	}
-	if contiguousTile(g) {
-		if s.copyStream != nil {
-			s.copyStream(s.data[off:off+n], from.v[:n])
-		} else {
-			copy(s.data[off:off+n], from.v[:n])
-		}
-		return
-	}
-	scatter(s.data, from.v[:n], off, g)
+	scatter(s.data, from.v[:g.r*g.c], off, g)
 }
 
 func (s *slot[T]) streamStores() { s.copyStream = streamCopyOf[T]() }

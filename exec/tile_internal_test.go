@@ -7,113 +7,97 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tensorplay/tensorplay/dtype"
-	"github.com/tensorplay/tensorplay/internal/simd"
 )
 
-// TestRowModeSlotLengths checks the buffers of a transposing region: in
-// tall 512-column tiles every slot holds a piece of a row, no longer than a
-// block, however many kernels the region has; in aliased 32×128 tiles the
-// transposed input holds the whole tile and the other slots a row; with
-// bands, the transposed input holds a band of 8 rows of the tile (here the
-// whole 700-column row, under two 512-column tiles), each padded by a cache
-// line, whether its rows are aliased or not; in panels (512 bytes of rows
-// of whole rows) it holds the whole panel and the other slots a block.
-func TestRowModeSlotLengths(t *testing.T) {
-	// One output and two inputs, the second a transposed view, then a
-	// computed node: slots 0 (a), 1 (b.T), 2 (a + b.T).
-	newRegion := func() *region {
-		return &region{
-			inputs:  []int{0, 1},
-			outputs: make([]regionOutput, 1),
-			slotDT:  []dtype.DType{dtype.Float64, dtype.Float64, dtype.Float64},
-			lay:     layout{sizes: []int{500, 700}, strides: [][]int{{700, 1}, {700, 1}, {1, 500}}},
-		}
-	}
+// TestClassify checks every access kind's requirements, in runs of one row
+// and of whole rows, and that negative strides are never direct or
+// transposed.
+func TestClassify(t *testing.T) {
 	tests := []struct {
-		name          string
-		aliased       bool
-		band          int
-		r, c, piece   int
-		lens          [3]int
-		rowMode, tile bool
-		banded        []bool
-		panels, panel bool
+		name     string
+		strides  []int
+		row, all access // in runs of one row; of whole 700-element rows
 	}{
-		{"rows gathered one at a time", false, 0, 128, 512, 128, [3]int{128, 128, 128}, true, false, nil, true, false},
-		{"aliased: whole tiles gathered", true, 0, 32, 128, 128, [3]int{128, 32 * 128, 128}, true, true, nil, true, false},
-		{"bands", false, 8, 128, 700, 128, [3]int{128, 8 * (700 + 8), 128}, true, false, []bool{false, true}, false, false},
-		{"aliased bands", true, 8, 128, 700, 128, [3]int{128, 8 * (700 + 8), 128}, true, false, []bool{false, true}, false, false},
-		{"panels", false, 8, 64, 700, 128, [3]int{128, 64 * 700, 128}, true, false, []bool{false, true}, true, true},
-		{"aliased panels", true, 8, 64, 700, 128, [3]int{128, 64 * 700, 128}, true, false, []bool{false, true}, true, true},
+		{"0-d", []int{0}, accInvariant, accInvariant},
+		{"broadcast everywhere", []int{0, 0, 0}, accInvariant, accInvariant},
+		{"per batch", []int{5, 0, 0}, accScalar, accScalar},
+		{"column [R,1]", []int{1, 0}, accScalar, accStrided},
+		{"row [1,C]", []int{0, 1}, accDirect, accStrided},
+		{"contiguous", []int{700, 1}, accDirect, accDirect},
+		{"padded rows", []int{704, 1}, accDirect, accStrided},
+		{"one axis", []int{1}, accDirect, accDirect},
+		{"stepped slice", []int{1400, 2}, accStrided, accStrided},
+		{"transposed", []int{1, 500}, accTransposed, accTransposed},
+		{"transposed, batched", []int{350000, 1, 500}, accTransposed, accTransposed},
+		{"rows two apart", []int{2, 1000}, accStrided, accStrided},
+		{"reversed row", []int{700, -1}, accStrided, accStrided},
+		{"reversed rows", []int{-700, 1}, accDirect, accStrided},
+		{"reversed transposed", []int{-1, 500}, accStrided, accStrided},
+		{"transposed, columns reversed", []int{1, -500}, accStrided, accStrided},
+		{"negative broadcast column", []int{-1, 0}, accScalar, accStrided},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.band > 0 && !simd.Enabled {
-				t.Skip("no transpose loops: no bands")
-			}
-			g := newRegion()
-			g.tile(128, 8, tt.aliased, tt.band, 2, tt.panels)
-			g.markBands(1)
-			assert.Equal(t, tt.rowMode, g.rowMode, "row mode")
-			assert.Equal(t, tt.tile, g.tileGather, "tileGather")
-			assert.Equal(t, tt.band, g.band, "band")
-			assert.Equal(t, tt.panel, g.panel, "panel")
-			assert.Equal(t, tt.banded, g.banded, "banded inputs")
-			assert.Equal(t, [3]int{tt.r, tt.c, tt.piece}, [3]int{g.r, g.c, g.piece}, "r, c, piece")
-			assert.Equal(t, tt.lens, [3]int{g.slotLen(0), g.slotLen(1), g.slotLen(2)}, "slot lengths")
+			assert.Equal(t, tt.row, classify(tt.strides, false, 700), "runs of one row")
+			assert.Equal(t, tt.all, classify(tt.strides, true, 700), "runs of whole rows")
 		})
 	}
+	assert.Equal(t, "transposed", accTransposed.String())
 }
 
-// TestTransposedBand checks which regions copy their transposed inputs in
-// bands (with the AVX2 loops, every element type has transpose loops), and
-// of how many rows: the most any transposed input (rows one element apart)
-// copies at once.
-func TestTransposedBand(t *testing.T) {
-	if !simd.Enabled {
-		assert.Zero(t, transposedBand([][]int{{1, 500}}, []dtype.DType{dtype.Float64}))
-		return
-	}
+// TestTilePlans checks which row of tileTable plans a region and what it
+// gives, slot lengths included: a + b.T (slots a, b.T, a + b.T) in panels,
+// in bands when a is padded, and without kernels (a copy: bands); a
+// stepped slice in strided tiles; short and long rows.
+func TestTilePlans(t *testing.T) {
+	band, loops := copyBand([]dtype.DType{dtype.Float64})
 	tests := []struct {
-		name    string
-		strides [][]int
-		dts     []dtype.DType
-		want    int
+		name     string
+		sizes    []int
+		strides  [][]int
+		computes bool
+		want     tilePlan
+		kinds    []access
+		lens     [3]int
 	}{
-		{"float64 b.T", [][]int{{700, 1}, {1, 500}}, []dtype.DType{dtype.Float64, dtype.Float64}, 8},
-		{"float32 b.T", [][]int{{1, 500}}, []dtype.DType{dtype.Float32}, 16},
-		{"complex128 b.T", [][]int{{1, 500}}, []dtype.DType{dtype.Complex128}, 4},
-		{"the most rows of two", [][]int{{1, 500}, {1, 300}}, []dtype.DType{dtype.Float64, dtype.Int32}, 16},
-		{"int16", [][]int{{1, 500}}, []dtype.DType{dtype.Int16}, 8},
-		{"bool", [][]int{{1, 500}}, []dtype.DType{dtype.Bool}, 8},
-		{"uint8 beside complex128", [][]int{{1, 500}, {1, 700}}, []dtype.DType{dtype.Uint8, dtype.Complex128}, 8},
-		{"rows two elements apart", [][]int{{2, 1000}}, []dtype.DType{dtype.Float64}, 0},
-		{"contiguous", [][]int{{500, 1}}, []dtype.DType{dtype.Float64}, 0},
-		{"one axis", [][]int{{3}}, []dtype.DType{dtype.Float64}, 0},
+		{"panels", []int{500, 700}, [][]int{{700, 1}, {700, 1}, {1, 500}}, true,
+			tilePlan{name: "panels", r: 64, c: 700, copyRows: 64, copyRuns: panelRuns, piece: 512},
+			[]access{accDirect, accDirect, accTransposed}, [3]int{0, 64 * 700, 512}},
+		{"bands: a padded", []int{500, 700}, [][]int{{700, 1}, {704, 1}, {1, 500}}, true,
+			tilePlan{name: "bands", r: 128, c: 700, rowwise: true, copyRows: band, copyRuns: 700, piece: 512},
+			[]access{accDirect, accDirect, accTransposed}, [3]int{0, band * (700 + 8), 512}},
+		{"bands: a copy", []int{500, 700}, [][]int{{700, 1}, {1, 500}, {1, 500}}, false,
+			tilePlan{name: "bands", r: 128, c: 700, rowwise: true, copyRows: band, copyRuns: 700, piece: 512},
+			[]access{accDirect, accTransposed, accTransposed}, [3]int{band * (700 + 8), band * (700 + 8), 512}},
+		{"strided tiles", []int{500, 700}, [][]int{{700, 1}, {1400, 2}, {700, 1}}, true,
+			tilePlan{name: "strided tiles", r: 128, c: 512, rowwise: true, piece: 512},
+			[]access{accDirect, accStrided, accDirect}, [3]int{512, 0, 512}},
+		{"short rows", []int{500, 100}, [][]int{{100, 1}, {0, 1}, {100, 1}}, true,
+			tilePlan{name: "short rows", r: 5, c: 100, piece: 500},
+			[]access{accDirect, accStrided, accDirect}, [3]int{500, 0, 500}},
+		{"long rows", []int{500, 700}, [][]int{{700, 1}, {0, 1}, {1, 0}}, true,
+			tilePlan{name: "long rows", r: 1, c: 512, piece: 512},
+			[]access{accDirect, accDirect, accScalar}, [3]int{0, 0, 512}},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, transposedBand(tt.strides, tt.dts), tt.name)
-	}
-}
-
-// TestAliasedRows checks which strides make a transposed operand aliased.
-func TestAliasedRows(t *testing.T) {
-	tests := []struct {
-		strides []int
-		size    int
-		want    bool
-	}{
-		{[]int{1, 512}, 8, true},     // 4 KiB
-		{[]int{1, 3072}, 8, true},    // 24 KiB
-		{[]int{1, 1024}, 4, true},    // float32, 4 KiB
-		{[]int{1, 256}, 8, false},    // 2 KiB
-		{[]int{1, 3162}, 8, false},   // 25296 bytes
-		{[]int{512, 1}, 8, false},    // contiguous rows
-		{[]int{4096, 0}, 8, false},   // broadcast along the rows
-		{[]int{2, 1, 4096}, 1, true}, // int8, innermost axis last
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, aliasedRows(tt.strides, tt.size), "strides %v, %d-byte elements", tt.strides, tt.size)
+		t.Run(tt.name, func(t *testing.T) {
+			if !loops && tt.want.name == "panels" {
+				t.Skip("no transpose loops: no panels")
+			}
+			g := &region{
+				inputs:  []int{0, 1},
+				outputs: make([]regionOutput, 1),
+				slotDT:  []dtype.DType{dtype.Float64, dtype.Float64, dtype.Float64},
+				lay:     layout{sizes: tt.sizes, strides: tt.strides},
+			}
+			dts := []dtype.DType{dtype.Float64, dtype.Float64}
+			f := g.tileFacts(dts[:1], dts, tt.computes, 2)
+			f.block = 512
+			g.planTiles(f)
+			assert.Equal(t, tt.want, g.tp)
+			assert.Equal(t, tt.kinds, g.kinds)
+			assert.Equal(t, tt.lens, [3]int{g.slotLen(0), g.slotLen(1), g.slotLen(2)}, "slot lengths")
+		})
 	}
 }
 
@@ -161,13 +145,17 @@ func TestBandAheadCoversLines(t *testing.T) {
 func TestBufferlessSlots(t *testing.T) {
 	g := &region{
 		inputs:  []int{0, 1},
-		outputs: []regionOutput{{src: 2, direct: true}},
+		outputs: []regionOutput{{src: 2, store: storeDirect}},
 		slotDT:  []dtype.DType{dtype.Float64, dtype.Float64, dtype.Float64},
 		scalar:  []bool{false, false, false},
 		lay:     layout{sizes: []int{1 << 20}, strides: [][]int{{1}, {1}, {1}}},
 	}
-	g.tile(1024, 8, false, 0, 2, true)
-	g.bufferless = true
+	dts := []dtype.DType{dtype.Float64, dtype.Float64}
+	f := g.tileFacts(dts[:1], dts, true, 2)
+	f.block, f.bufferless = 1024, true
+	g.planTiles(f)
+	assert.Equal(t, "bufferless rows", g.tp.name)
+	assert.Equal(t, 1<<20/32, g.tp.c, "a block per task")
 	st, err := g.newState()
 	require.NoError(t, err)
 	for s, sl := range st.slots {

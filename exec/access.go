@@ -1,0 +1,71 @@
+package exec
+
+// Access kinds: how a block reads (or writes) one operand. Every operand of
+// a region has exactly one, decided by classify from its strides on the
+// layout's two innermost axes; no other code compares an operand's strides
+// to decide how it is read. Each kind has one way to present its block to
+// the kernels (slot.load and region.runBlock), one buffer length (slotLen)
+// and one name in the debug plan (access.String).
+
+// access is an operand's access kind.
+type access uint8
+
+const (
+	// accInvariant: stride 0 on every axis, one value over the whole
+	// region, loaded once per task.
+	accInvariant access = iota
+	// accScalar: stride 0 along every run the kernels see (the row, and the
+	// rows too when a run crosses them), one value per run.
+	accScalar
+	// accDirect: unit stride along the row (and, when a run crosses rows,
+	// rows one after another), read or written in place.
+	accDirect
+	// accStrided: any other strides (a stepped slice, a column broadcast
+	// down a run of several rows), gathered into the slot's buffer.
+	accStrided
+	// accTransposed: unit stride down the rows and a larger one along them
+	// (b.T), copied copyRows rows at a time by the transpose loops into
+	// the slot's buffer, which the rows then take their pieces of.
+	accTransposed
+	// The next rows: accIndexed (read through an index tensor) and
+	// accReversed (a negative unit stride).
+)
+
+var accessNames = [...]string{"invariant", "scalar", "direct", "strided", "transposed"}
+
+func (a access) String() string { return accessNames[a] }
+
+// classify returns the access kind of an operand with these layout strides
+// in runs of one row (across false) or of whole rows of cols elements
+// (across true). It is written as what each kind requires: a stride that
+// is negative (or anything else not listed) is strided, never direct or
+// transposed.
+func classify(st []int, across bool, cols int) access {
+	d := len(st)
+	stC, stR := st[d-1], 0
+	if d >= 2 {
+		stR = st[d-2]
+	}
+	across = across && d >= 2
+	zero := true
+	for _, s := range st {
+		zero = zero && s == 0
+	}
+	switch {
+	case zero:
+		return accInvariant
+	case stC == 0 && (!across || stR == 0):
+		return accScalar
+	case stC == 1 && (!across || stR == cols):
+		return accDirect
+	case stC > 1 && stR == 1:
+		return accTransposed
+	}
+	return accStrided
+}
+
+// constant reports whether kind a is one value per run: a scalar slot.
+func (a access) constant() bool { return a == accInvariant || a == accScalar }
+
+// inPlace reports whether kind a is read or written in its storage.
+func (a access) inPlace() bool { return a == accDirect }
