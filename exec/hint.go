@@ -20,8 +20,7 @@ const hintLoops = 3
 // tpkernelOps are the ops cmd/tpkernel compiles, by their expr names.
 var tpkernelOps = map[expr.Op]string{
 	expr.OpAdd: "+", expr.OpSub: "-", expr.OpMul: "*", expr.OpDiv: "/",
-	expr.OpAbs: "abs", expr.OpSqrt: "sqrt", expr.OpSin: "sin", expr.OpCos: "cos",
-	expr.OpTan: "tan", expr.OpTanh: "tanh", expr.OpLog: "log", expr.OpLog1p: "log1p",
+	expr.OpAbs: "abs", expr.OpSqrt: "sqrt", expr.OpTan: "tan", expr.OpLog1p: "log1p",
 	expr.OpExpm1: "expm1", expr.OpFloor: "floor", expr.OpCeil: "ceil", expr.OpRound: "round",
 }
 

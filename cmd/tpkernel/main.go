@@ -8,8 +8,8 @@
 // An expression is Go syntax over identifiers (the input tensors, in order
 // of first appearance), numeric literals (scalar constants: the kernel takes
 // any value in their place), + - * / and unary minus, parentheses, and the
-// functions abs, sqrt, sin, cos, tan, tanh, log, log1p, expm1, floor, ceil
-// and round (half to even), each the expr method of that name. It must be
+// functions abs, sqrt, tan, log1p, expm1, floor, ceil and round (half to
+// even), each the expr method of that name. It must be
 // written in the same form as the graph it is meant for: a*b+c matches
 // a.Mul(b).Add(c), and c+1.5 matches c.AddScalar(1.5) or
 // c.Add(expr.Scalar(1.5)), but not 1.5+c. exp and sigmoid are not offered:
@@ -216,8 +216,7 @@ var methods = map[token.Token]string{token.ADD: "Add", token.SUB: "Sub", token.M
 // funcs are the functions of one operand: the expr method and the math
 // function the executor's own kernel calls (on the value as a float64).
 var funcs = map[string]struct{ method, math string }{
-	"abs": {"Abs", "Abs"}, "sqrt": {"Sqrt", "Sqrt"}, "sin": {"Sin", "Sin"}, "cos": {"Cos", "Cos"},
-	"tan": {"Tan", "Tan"}, "tanh": {"Tanh", "Tanh"}, "log": {"Log", "Log"}, "log1p": {"Log1p", "Log1p"},
+	"abs": {"Abs", "Abs"}, "sqrt": {"Sqrt", "Sqrt"}, "tan": {"Tan", "Tan"}, "log1p": {"Log1p", "Log1p"},
 	"expm1": {"Expm1", "Expm1"}, "floor": {"Floor", "Floor"}, "ceil": {"Ceil", "Ceil"}, "round": {"Round", "RoundToEven"},
 }
 
@@ -228,7 +227,7 @@ func call(e *ast.CallExpr) (string, error) {
 		return "", fmt.Errorf("column %d: only plain function names can be called", e.Pos())
 	}
 	if _, ok := funcs[id.Name]; !ok {
-		return "", fmt.Errorf("column %d: %s is not a supported function (abs, sqrt, sin, cos, tan, tanh, log, log1p, expm1, floor, ceil, round)", e.Pos(), id.Name)
+		return "", fmt.Errorf("column %d: %s is not a supported function (abs, sqrt, tan, log1p, expm1, floor, ceil, round)", e.Pos(), id.Name)
 	}
 	if len(e.Args) != 1 || e.Ellipsis.IsValid() {
 		return "", fmt.Errorf("column %d: %s takes one operand", e.Pos(), id.Name)

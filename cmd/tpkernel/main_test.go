@@ -38,7 +38,7 @@ func TestEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	var out bytes.Buffer
 	args := []string{"-pkg", "main", "-types", "float64,float32",
-		"w3=(a*b+c)*(a-b)/(c+1.5)", "fn=sqrt(abs(c))*sin(b)+round(a/2)-log1p(abs(a))", "neg=-(a-b)*-2.5"}
+		"w3=(a*b+c)*(a-b)/(c+1.5)", "fn=sqrt(abs(c))*tan(b)+round(a/2)-log1p(abs(a))", "neg=-(a-b)*-2.5"}
 	require.NoError(t, run(args, &out, &bytes.Buffer{}))
 	require.Equal(t, string(want), out.String(), "testdata/e2e/kernels_tp.go is stale: go generate ./cmd/tpkernel/testdata/e2e")
 

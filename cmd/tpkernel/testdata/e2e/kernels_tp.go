@@ -42,11 +42,11 @@ func init() {
 			}
 		},
 	})
-	// fn: sqrt(abs(c))*sin(b)+round(a/2)-log1p(abs(a))
+	// fn: sqrt(abs(c))*tan(b)+round(a/2)-log1p(abs(a))
 	exec.MustRegisterCompiled(exec.CompiledKernel[float64]{
 		Name: "fn", Inputs: 3, Scalars: 1,
 		Expr: func(in, s []expr.Expr[float64]) expr.Expr[float64] {
-			return in[0].Abs().Sqrt().Mul(in[1].Sin()).Add(in[2].Div(s[0]).Round()).Sub(in[2].Abs().Log1p())
+			return in[0].Abs().Sqrt().Mul(in[1].Tan()).Add(in[2].Div(s[0]).Round()).Sub(in[2].Abs().Log1p())
 		},
 		Loop: func(d []float64, in [][]float64, s []float64) {
 			v0 := in[0][:len(d)] // c
@@ -54,15 +54,15 @@ func init() {
 			v2 := in[2][:len(d)] // a
 			s0 := s[0]           // 2
 			for i := range d {
-				d[i] = float64(float64(float64(float64(math.Sqrt(float64(float64(math.Abs(float64(v0[i]))))))*float64(math.Sin(float64(v1[i]))))+float64(math.RoundToEven(float64(float64(v2[i]/s0))))) - float64(math.Log1p(float64(float64(math.Abs(float64(v2[i])))))))
+				d[i] = float64(float64(float64(float64(math.Sqrt(float64(float64(math.Abs(float64(v0[i]))))))*float64(math.Tan(float64(v1[i]))))+float64(math.RoundToEven(float64(float64(v2[i]/s0))))) - float64(math.Log1p(float64(float64(math.Abs(float64(v2[i])))))))
 			}
 		},
 	})
-	// fn: sqrt(abs(c))*sin(b)+round(a/2)-log1p(abs(a))
+	// fn: sqrt(abs(c))*tan(b)+round(a/2)-log1p(abs(a))
 	exec.MustRegisterCompiled(exec.CompiledKernel[float32]{
 		Name: "fn", Inputs: 3, Scalars: 1,
 		Expr: func(in, s []expr.Expr[float32]) expr.Expr[float32] {
-			return in[0].Abs().Sqrt().Mul(in[1].Sin()).Add(in[2].Div(s[0]).Round()).Sub(in[2].Abs().Log1p())
+			return in[0].Abs().Sqrt().Mul(in[1].Tan()).Add(in[2].Div(s[0]).Round()).Sub(in[2].Abs().Log1p())
 		},
 		Loop: func(d []float32, in [][]float32, s []float32) {
 			v0 := in[0][:len(d)] // c
@@ -70,7 +70,7 @@ func init() {
 			v2 := in[2][:len(d)] // a
 			s0 := s[0]           // 2
 			for i := range d {
-				d[i] = float32(float32(float32(float32(math.Sqrt(float64(float32(math.Abs(float64(v0[i]))))))*float32(math.Sin(float64(v1[i]))))+float32(math.RoundToEven(float64(float32(v2[i]/s0))))) - float32(math.Log1p(float64(float32(math.Abs(float64(v2[i])))))))
+				d[i] = float32(float32(float32(float32(math.Sqrt(float64(float32(math.Abs(float64(v0[i]))))))*float32(math.Tan(float64(v1[i]))))+float32(math.RoundToEven(float64(float32(v2[i]/s0))))) - float32(math.Log1p(float64(float32(math.Abs(float64(v2[i])))))))
 			}
 		},
 	})

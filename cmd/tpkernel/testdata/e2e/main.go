@@ -3,7 +3,7 @@
 // kernel and give the same bits without it. It prints "ok" or what differs.
 package main
 
-//go:generate go run ../.. -pkg main -types float64,float32 -o kernels_tp.go w3=(a*b+c)*(a-b)/(c+1.5) fn=sqrt(abs(c))*sin(b)+round(a/2)-log1p(abs(a)) neg=-(a-b)*-2.5
+//go:generate go run ../.. -pkg main -types float64,float32 -o kernels_tp.go w3=(a*b+c)*(a-b)/(c+1.5) fn=sqrt(abs(c))*tan(b)+round(a/2)-log1p(abs(a)) neg=-(a-b)*-2.5
 
 import (
 	"bytes"
@@ -33,7 +33,7 @@ func check[T dtype.Float]() int {
 	x, y, z := expr.Of(a), expr.Of(b), expr.Of(tensor.Must(c.T())) // z transposed
 	graphs := map[string]expr.Expr[T]{
 		"w3":  x.Mul(y).Add(z).Mul(x.Sub(y)).Div(z.AddScalar(1.5)),
-		"fn":  z.Abs().Sqrt().Mul(y.Sin()).Add(x.DivScalar(3).Round()).Sub(x.Abs().Log1p()),
+		"fn":  z.Abs().Sqrt().Mul(y.Tan()).Add(x.DivScalar(3).Round()).Sub(x.Abs().Log1p()),
 		"neg": x.Sub(y).Neg().MulScalar(-4),
 	}
 	var interpPlan bytes.Buffer
