@@ -219,17 +219,9 @@ func signComplex[T dtype.Complex](x T) T {
 	return T(complex(s, 0))
 }
 
-// logSub is math.Log, right for subnormal x too (Go's amd64 math.Log
+// log10Sub is math.Log10, right for subnormal x too (Go's amd64 math.Log
 // gives -709.09 for 5e-324, whose log is -744.44): a subnormal is scaled
-// by 2**54 into the normal range first.
-func logSub(x float64) float64 {
-	if x > 0 && x < 0x1p-1022 {
-		return math.Log(x*0x1p54) - 54*math.Ln2
-	}
-	return math.Log(x)
-}
-
-// log10Sub is math.Log10, right for subnormal x too (see logSub).
+// by 2**54 into the normal range first. (log itself is vmath's kernel.)
 func log10Sub(x float64) float64 {
 	if x > 0 && x < 0x1p-1022 {
 		return math.Log10(x*0x1p54) - 54*(math.Ln2/math.Ln10)

@@ -78,7 +78,7 @@ func runSelectCase[T dtype.Elem](t *testing.T, c opCase) {
 		return
 	}
 	require.NoError(t, err)
-	want, tols := c.expected(t)
+	want, tols := expectedOf(t, c)
 	if vals != nil {
 		require.Len(t, want, 1)
 		assertTensor(t, vals, want[0], tols[0], "values")

@@ -1,7 +1,6 @@
 package exec_test
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,85 +14,35 @@ import (
 )
 
 // opCase is a case of the ops_*.json files (see testdata/vectors/README.md).
-type opCase struct {
-	ID        string            `json:"id"`
-	Op        string            `json:"op"`
-	Params    map[string]any    `json:"params"`
-	Inputs    []json.RawMessage `json:"inputs"`
-	Expected  json.RawMessage   `json:"expected"`
-	Expect    string            `json:"expect"`
-	ErrorKind string            `json:"error_kind"`
-	Tolerance json.RawMessage   `json:"tolerance"`
-	Note      string            `json:"note"`
-}
+type opCase = vectors.OpCase
 
-// input builds input i of c, a plain tensor or a view spec.
+// opInput builds input i of c, a plain tensor or a view spec.
 func opInput[T dtype.Elem](t *testing.T, c opCase, i int) *tensor.Tensor[T] {
 	t.Helper()
-	var probe struct {
-		Base json.RawMessage `json:"base"`
-	}
-	require.NoError(t, json.Unmarshal(c.Inputs[i], &probe))
-	if probe.Base != nil {
-		var v vectors.View
-		require.NoError(t, json.Unmarshal(c.Inputs[i], &v))
-		x, _, err := vectors.BuildView[T](v)
-		require.NoError(t, err)
-		return x
-	}
-	var r vectors.Tensor
-	require.NoError(t, json.Unmarshal(c.Inputs[i], &r))
-	x, err := vectors.Build[T](r)
+	x, err := vectors.OpInput[T](c, i)
 	require.NoError(t, err)
 	return x
 }
 
 // inputDType is the dtype name of input i.
 func inputDType(t *testing.T, c opCase, i int) string {
-	var r struct {
-		DType string `json:"dtype"`
-		Base  struct {
-			DType string `json:"dtype"`
-		} `json:"base"`
-	}
-	require.NoError(t, json.Unmarshal(c.Inputs[i], &r))
-	if r.DType == "" {
-		return r.Base.DType
-	}
-	return r.DType
+	dt, err := c.InputDType(i)
+	require.NoError(t, err)
+	return dt
 }
 
-// expected returns c's expected outputs (one or several) and tolerances.
-func (c opCase) expected(t *testing.T) ([]vectors.Tensor, []vectors.Tolerance) {
+// expectedOf returns c's expected outputs (one or several) and tolerances.
+func expectedOf(t *testing.T, c opCase) ([]vectors.Tensor, []vectors.Tolerance) {
 	t.Helper()
-	var outs []vectors.Tensor
-	var tols []vectors.Tolerance
-	if len(c.Expected) > 0 && c.Expected[0] == '[' {
-		require.NoError(t, json.Unmarshal(c.Expected, &outs))
-		require.NoError(t, json.Unmarshal(c.Tolerance, &tols))
-	} else {
-		var one vectors.Tensor
-		var tol vectors.Tolerance
-		require.NoError(t, json.Unmarshal(c.Expected, &one))
-		require.NoError(t, json.Unmarshal(c.Tolerance, &tol))
-		outs, tols = []vectors.Tensor{one}, []vectors.Tolerance{tol}
-	}
-	require.Equal(t, len(outs), len(tols), "one tolerance per output")
+	outs, tols, err := c.Outputs()
+	require.NoError(t, err)
 	return outs, tols
 }
 
-// assertTensor compares got with the reference tensor want: dtype, shape
-// and values within tol.
+// assertTensor compares got with the reference tensor want.
 func assertTensor[T dtype.Elem](t *testing.T, got *tensor.Tensor[T], want vectors.Tensor, tol vectors.Tolerance, what string) {
 	t.Helper()
-	require.NotNil(t, got, what)
-	assert.Equal(t, want.DType, got.DType().String(), what+": dtype")
-	if !assert.Equal(t, tensor.Shape(want.Shape), got.Shape(), what+": shape") {
-		return
-	}
-	vals, err := vectors.Values[T](want.Data)
-	require.NoError(t, err)
-	vectors.AssertClose(t, got.Values(), vals, tol, what)
+	vectors.AssertTensor(t, got, want, tol, what)
 }
 
 // intParam returns params[name] as an int, and whether it is set (not null).
@@ -196,7 +145,7 @@ func runSortCase[T exec.Sortable](t *testing.T, c opCase) {
 		return
 	}
 	require.NoError(t, err)
-	want, tols := c.expected(t)
+	want, tols := expectedOf(t, c)
 	require.Len(t, got, len(want))
 	for k, g := range got {
 		switch g := g.(type) {

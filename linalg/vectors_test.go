@@ -1,7 +1,6 @@
 package linalg_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -17,67 +16,35 @@ import (
 )
 
 // opCase is a case of the ops_*.json files (see testdata/vectors/README.md).
-type opCase struct {
-	ID        string            `json:"id"`
-	Op        string            `json:"op"`
-	Params    map[string]any    `json:"params"`
-	Inputs    []json.RawMessage `json:"inputs"`
-	Expected  json.RawMessage   `json:"expected"`
-	Expect    string            `json:"expect"`
-	ErrorKind string            `json:"error_kind"`
-	Tolerance json.RawMessage   `json:"tolerance"`
-}
+type opCase = vectors.OpCase
 
-// opInput builds input i of c (the linalg cases have plain tensors only).
+// opInput builds input i of c as an expression.
 func opInput[T dtype.Elem](t *testing.T, c opCase, i int) expr.Expr[T] {
 	t.Helper()
-	var r vectors.Tensor
-	require.NoError(t, json.Unmarshal(c.Inputs[i], &r))
-	x, err := vectors.Build[T](r)
+	x, err := vectors.OpInput[T](c, i)
 	require.NoError(t, err)
 	return expr.Of(x)
 }
 
 // inputDType is the dtype name of input 0.
 func inputDType(t *testing.T, c opCase) string {
-	var r struct {
-		DType string `json:"dtype"`
-	}
-	require.NoError(t, json.Unmarshal(c.Inputs[0], &r))
-	return r.DType
+	dt, err := c.InputDType(0)
+	require.NoError(t, err)
+	return dt
 }
 
-// expected returns c's expected outputs (one or several) and tolerances.
-func (c opCase) expected(t *testing.T) ([]vectors.Tensor, []vectors.Tolerance) {
+// expectedOf returns c's expected outputs (one or several) and tolerances.
+func expectedOf(t *testing.T, c opCase) ([]vectors.Tensor, []vectors.Tolerance) {
 	t.Helper()
-	var outs []vectors.Tensor
-	var tols []vectors.Tolerance
-	if len(c.Expected) > 0 && c.Expected[0] == '[' {
-		require.NoError(t, json.Unmarshal(c.Expected, &outs))
-		require.NoError(t, json.Unmarshal(c.Tolerance, &tols))
-	} else {
-		var one vectors.Tensor
-		var tol vectors.Tolerance
-		require.NoError(t, json.Unmarshal(c.Expected, &one))
-		require.NoError(t, json.Unmarshal(c.Tolerance, &tol))
-		outs, tols = []vectors.Tensor{one}, []vectors.Tolerance{tol}
-	}
-	require.Equal(t, len(outs), len(tols), "one tolerance per output")
+	outs, tols, err := c.Outputs()
+	require.NoError(t, err)
 	return outs, tols
 }
 
-// assertTensor compares got with the reference tensor want: dtype, shape
-// and values within tol.
+// assertTensor compares got with the reference tensor want.
 func assertTensor[T dtype.Elem](t *testing.T, got *tensor.Tensor[T], want vectors.Tensor, tol vectors.Tolerance, what string) {
 	t.Helper()
-	require.NotNil(t, got, what)
-	assert.Equal(t, want.DType, got.DType().String(), what+": dtype")
-	if !assert.Equal(t, tensor.Shape(want.Shape), got.Shape(), what+": shape") {
-		return
-	}
-	vals, err := vectors.Values[T](want.Data)
-	require.NoError(t, err)
-	vectors.AssertClose(t, got.Values(), vals, tol, what)
+	vectors.AssertTensor(t, got, want, tol, what)
 }
 
 // TestLinalgVectors runs every case of ops_linalg.json against NumPy 1.24,
@@ -246,7 +213,7 @@ func check[T dtype.Elem](t *testing.T, c opCase, got []any, err error) {
 		return
 	}
 	require.NoError(t, err)
-	want, tols := c.expected(t)
+	want, tols := expectedOf(t, c)
 	require.Len(t, got, len(want))
 	for k, g := range got {
 		what := fmt.Sprintf("output %d", k)
