@@ -146,6 +146,8 @@ func (g *gradWalk) visit(n *expr.Node) {
 		g.key.sig = append(g.key.sig, uint64(a))
 	}
 	switch n.Op() {
+	case expr.OpExternal:
+		g.key.sig = append(g.key.sig, n.ExternalKey())
 	case expr.OpScalar:
 		bits, ok := scalarBits(n.Tensor())
 		g.key.sig = append(g.key.sig, bits)

@@ -130,6 +130,8 @@ func enterable(n *expr.Node) error {
 	switch {
 	case d.IsComplex():
 		return &NotDifferentiableError{Op: n.Op(), DType: d, Reason: "complex gradients are not supported"}
+	case n.Op() == expr.OpExternal && n.External().VJP == nil:
+		return &NotDifferentiableError{Op: n.Op(), DType: d, Reason: "external op " + n.External().Name + " has no gradient rule"}
 	case n.Op().Class() != expr.ClassLeaf && !hasRule(n):
 		return &NotDifferentiableError{Op: n.Op(), DType: d, Reason: whyNot(n.Op())}
 	case !d.IsFloat():

@@ -81,6 +81,8 @@ func baseRules[T dtype.Float]() *[expr.NumOps]vjp[T] {
 		expr.OpMin:  reduction(extremumGrad[T]),
 
 		expr.OpMatMul: matmulGrad[T],
+
+		expr.OpExternal: externalGrad[T],
 	}
 }
 
@@ -302,4 +304,17 @@ func matmulGrad[T dtype.Float](n *expr.Node, g expr.Expr[T]) []expr.Any {
 	ga := g.MatMul(b.Transpose(-1, -2))
 	gb := a.Transpose(-1, -2).MatMul(g)
 	return grads(sumTo(ga, a.Node()).Reshape(as...), sumTo(gb, b.Node()).Reshape(bs...))
+}
+
+// externalGrad runs an external op's own rule (see expr.External); enterable
+// has refused an external op without one.
+func externalGrad[T dtype.Float](n *expr.Node, g expr.Expr[T]) []expr.Any {
+	gs := n.External().VJP(n, g.Node())
+	out := make([]expr.Any, len(n.Args()))
+	for i := range out {
+		if i < len(gs) && gs[i] != nil {
+			out[i] = expr.Wrap[T](gs[i])
+		}
+	}
+	return out
 }

@@ -44,6 +44,8 @@ func (pl *planner) buildSteps() error {
 				return err
 			}
 			pl.addStep(pl.level[n], s)
+		case expr.ClassExternal:
+			pl.addStep(pl.level[n], pl.buildExternal(n))
 		}
 	}
 	idx := make([]int, len(pl.p.steps))

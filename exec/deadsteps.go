@@ -32,8 +32,10 @@ func stepValues(s step) (reads, writes []int) {
 		return []int{s.a, s.b}, []int{s.out}
 	case *viewStep:
 		return []int{s.val.src}, []int{s.v}
+	case *externalStep:
+		return s.args, []int{s.out}
 	}
-	panic("exec: stepValues of an unknown step") // unreachable: the four kinds above are all
+	panic("exec: stepValues of an unknown step") // unreachable: the kinds above are all
 }
 
 // dropDeadSteps removes the steps none of whose outputs is a destination,

@@ -161,9 +161,14 @@ func (p *plan) splitScratch() {
 	for _, r := range p.results {
 		fresh[p.values[r].storage] = true
 	}
+	made := make([]bool, len(p.values)) // tensors a step makes (external ops): no run allocates them
 	for _, s := range p.steps {
 		if _, ok := s.(*viewStep); ok {
 			continue // makes a view; writes no element
+		}
+		if e, ok := s.(*externalStep); ok {
+			fresh[e.out], made[e.out] = true, true
+			continue
 		}
 		_, writes := stepValues(s)
 		for _, w := range writes {
@@ -175,6 +180,9 @@ func (p *plan) splitScratch() {
 	temps := p.temps[:0]
 	isScratch := make([]bool, len(p.values))
 	for _, t := range p.temps {
+		if made[t] {
+			continue
+		}
 		if fresh[t] {
 			temps = append(temps, t)
 		} else {

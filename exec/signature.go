@@ -187,6 +187,8 @@ func (w *walker) visit(n *expr.Node, binds []Binding) {
 			keep = 1
 		}
 		w.sig = append(w.sig, keep)
+	case expr.ClassExternal:
+		w.sig = append(w.sig, n.ExternalKey())
 	}
 }
 

@@ -154,7 +154,8 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 // after every kernel has run, so that a failed evaluation writes nothing.
 func (pl *planner) mayFail() bool {
 	for _, n := range pl.order {
-		if n.Op() == expr.OpPow && n.DType().Kind() == dtype.KindSigned && pl.args(n)[1].Op() != expr.OpScalar {
+		if n.Op() == expr.OpPow && n.DType().Kind() == dtype.KindSigned && pl.args(n)[1].Op() != expr.OpScalar ||
+			n.Op() == expr.OpExternal {
 			return true
 		}
 	}

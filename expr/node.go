@@ -46,6 +46,8 @@ type nodeExt struct {
 	// are the nodes reachable from it without passing scopeIn (see Scope).
 	scope   string
 	scopeIn []*Node
+
+	external *External // OpExternal: the computation
 }
 
 // sym returns the node's symbolic shape, nil when the shape is concrete.

@@ -127,6 +127,8 @@ const (
 
 	OpMatMul
 
+	OpExternal // a computation defined outside the table (see External)
+
 	opCount
 )
 
@@ -139,13 +141,14 @@ type Class uint8
 
 // The classes.
 const (
-	ClassLeaf    Class = iota
-	ClassUnary         // elementwise, one operand
-	ClassBinary        // elementwise, two operands, broadcasting
-	ClassTernary       // elementwise, three operands, broadcasting (where)
-	ClassShape         // a view: reshape, permute, expand, slice
-	ClassReduce        // a reduction over axes
-	ClassMatMul        // matrix product
+	ClassLeaf     Class = iota
+	ClassUnary          // elementwise, one operand
+	ClassBinary         // elementwise, two operands, broadcasting
+	ClassTernary        // elementwise, three operands, broadcasting (where)
+	ClassShape          // a view: reshape, permute, expand, slice
+	ClassReduce         // a reduction over axes
+	ClassMatMul         // matrix product
+	ClassExternal       // a function of evaluated operands (see External)
 )
 
 // kinds is a bit set of dtype kinds an op accepts for its (first data) operand.
@@ -318,6 +321,8 @@ var opTable = [opCount]opInfo{
 	OpAll:    {name: "all", class: ClassReduce, accept: kBool},
 
 	OpMatMul: {name: "matmul", class: ClassMatMul, accept: kNumeric},
+
+	OpExternal: {name: "external", class: ClassExternal, accept: kAll, result: attrDType},
 }
 
 // String returns the op's name as printed in graphs ("add", "div_floor").

@@ -38,7 +38,7 @@ func Format(roots ...Any) string {
 		if n.Symbolic() {
 			shape = strings.ReplaceAll(n.Dims().String(), " ", "")
 		}
-		fmt.Fprintf(&b, ":%s%s = %s", n.dt.Short(), shape, n.op)
+		fmt.Fprintf(&b, ":%s%s = %s", n.dt.Short(), shape, n.opName())
 		for _, a := range n.args {
 			fmt.Fprintf(&b, " %%%d", num[a])
 		}

@@ -125,7 +125,7 @@ func Summary(root Any) string {
 	rows := [][]string{{"index", "name", "operation", "input shapes", "output shapes"}}
 	for _, n := range summaryRows(order) {
 		i := len(rows) - 1
-		op := n.op.String()
+		op := n.opName()
 		if s := n.ScopeName(); s != "" {
 			op = s
 		}

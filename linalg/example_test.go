@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tensorplay/tensorplay/autograd"
 	"github.com/tensorplay/tensorplay/exec"
 	"github.com/tensorplay/tensorplay/expr"
 	"github.com/tensorplay/tensorplay/linalg"
@@ -94,4 +95,12 @@ func ExampleTensordot() {
 	// [66 210]
 	// [2, 4] [1 2 0 0 0 0 1 2]
 	// [(6+0i)]
+}
+
+func ExampleDetExpr() {
+	a := expr.Param("a", tensor.Must(tensor.FromSlice([]float64{4, 1, 2, 3}, 2, 2)))
+	g, _ := autograd.Grad(linalg.DetExpr(a), a) // d det / dA = det(A)·A⁻ᵀ
+	v, _ := exec.Eval(expr.Wrap[float64](g[0]))
+	fmt.Println(v.Values())
+	// Output: [3 -2 -1 4]
 }
