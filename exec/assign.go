@@ -5,6 +5,7 @@ import (
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/goint"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -36,7 +37,7 @@ type Target struct {
 func To[T dtype.Elem](dst *tensor.Tensor[T], e expr.Expr[T]) Target {
 	t := Target{node: e.Node()}
 	if dst != nil {
-		t.dst = dst
+		t.dst = goint.Sized(dst)
 	}
 	return t
 }

@@ -353,19 +353,59 @@ func TestRunDestinationsOfTwoShapes(t *testing.T) {
 	}
 }
 
-// TestGoIntTensors: tensors of Go's int and uint get a *expr.GoIntError,
-// never a panic, as leaves and as Run's destinations (which are untouched).
+// TestGoIntTensors: tensors of Go's int and uint work everywhere the sized
+// types do, read and written in place through int64 and uint64 views of
+// their storage (no copy), with the overlap rules of any tensor.
 func TestGoIntTensors(t *testing.T) {
-	ints := tensor.Must(tensor.FromSlice([]int{1, 2, 3}, 3))
-	_, err := exec.Eval(expr.Of(ints).AddScalar(1))
-	var ge *expr.GoIntError
-	require.ErrorAs(t, err, &ge)
-	assert.Equal(t, "int", ge.Type)
+	t.Run("eval", func(t *testing.T) {
+		ints := tensor.Must(tensor.FromSlice([]int{1, 2, 3, 4}, 2, 2))
+		got, err := exec.Eval(expr.Of(ints).MulScalar(3).AddScalar(1))
+		require.NoError(t, err)
+		assert.Equal(t, []int{4, 7, 10, 13}, got.Values())
+		sum, err := exec.Eval(expr.Of(ints).Sum(1))
+		require.NoError(t, err)
+		assert.Equal(t, []int{3, 7}, sum.Values())
+		f, err := exec.Eval(expr.Cast[float64](expr.Of(ints)).DivScalar(2))
+		require.NoError(t, err)
+		assert.Equal(t, []float64{0.5, 1, 1.5, 2}, f.Values())
+		back, err := exec.Eval(expr.Cast[int](expr.Of(tensor.Must(tensor.FromSlice([]float64{1.9, -2.5}, 2)))))
+		require.NoError(t, err)
+		assert.Equal(t, []int{1, -2}, back.Values())
+	})
+	t.Run("in place with overlap", func(t *testing.T) {
+		ints := tensor.Must(tensor.FromSlice([]int{1, 2, 3, 4}, 4))
+		dst := tensor.Must(ints.Slice(0, 1, 4, 1))
+		require.NoError(t, exec.EvalTo(dst, expr.Of(ints).Slice(0, 0, 3, 1).AddScalar(10)))
+		assert.Equal(t, []int{1, 11, 12, 13}, ints.Values(), "every input read before its memory is written")
+		require.NoError(t, exec.AddTo(ints, tensor.Must(tensor.FromSlice([]int{1}, 1))))
+		assert.Equal(t, []int{2, 12, 13, 14}, ints.Values())
+	})
+	t.Run("run, bind and assign", func(t *testing.T) {
+		uints := tensor.Must(tensor.FromSlice([]uint{7, 8, 9}, 3))
+		x := expr.Placeholder[uint]("x", 3)
+		_, err := exec.New().Run([]*expr.Node{x.AddScalar(1).Node()}, []tensor.Any{uints}, exec.Bind(x, uints))
+		require.NoError(t, err)
+		assert.Equal(t, []uint{8, 9, 10}, uints.Values())
 
-	uints := tensor.Must(tensor.FromSlice([]uint{7, 8, 9}, 3))
-	x := tensor.Must(tensor.FromSlice([]uint64{1, 2, 3}, 3))
-	_, err = exec.New().Run([]*expr.Node{expr.Of(x).AddScalar(1).Node()}, []tensor.Any{uints})
-	require.ErrorAs(t, err, &ge)
-	assert.EqualError(t, err, "expr: tensors of Go's uint are not supported: use uint64 (tensor.Tensor[uint64])")
-	assert.Equal(t, []uint{7, 8, 9}, uints.Values(), "nothing written")
+		a := tensor.Must(tensor.FromSlice([]int{1, 2}, 2))
+		b := tensor.Must(tensor.FromSlice([]int{10, 20}, 2))
+		require.NoError(t, exec.Assign(exec.To(a, expr.Of(b)), exec.To(b, expr.Of(a))))
+		assert.Equal(t, []int{10, 20}, a.Values())
+		assert.Equal(t, []int{1, 2}, b.Values(), "every value from the old ones")
+		err = exec.Assign(exec.To(a, expr.Of(b)), exec.To(a, expr.Of(b)))
+		var ie *exec.InplaceError
+		require.ErrorAs(t, err, &ie, "one tensor given twice")
+	})
+	t.Run("sort", func(t *testing.T) {
+		ints := tensor.Must(tensor.FromSlice([]int{3, -1, 2}, 3))
+		got, err := exec.Sort(expr.Of(ints), 0)
+		require.NoError(t, err)
+		assert.Equal(t, []int{-1, 2, 3}, got.Values())
+	})
+	t.Run("errors name the sized dtype", func(t *testing.T) {
+		ints := tensor.Must(tensor.FromSlice([]int{1, 2, 3}, 3))
+		err := exec.EvalTo(ints, expr.Of(tensor.Must(tensor.FromSlice([]int{1, 2}, 2))))
+		require.Error(t, err)
+		assert.Equal(t, []int{1, 2, 3}, ints.Values(), "nothing written")
+	})
 }

@@ -5,11 +5,13 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/goint"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -210,7 +212,7 @@ type Binding struct {
 func Bind[T dtype.Elem](p expr.Expr[T], t *tensor.Tensor[T]) Binding {
 	b := Binding{node: p.Node()}
 	if t != nil {
-		b.t = t
+		b.t = goint.Sized(t)
 	}
 	return b
 }
@@ -261,7 +263,7 @@ func EvalWith[T dtype.Elem](x *Executor, e expr.Expr[T], binds ...Binding) (*ten
 	if err := x.eval(roots[:], nil, binds, res[:]); err != nil {
 		return nil, err
 	}
-	return res[0].(*tensor.Tensor[T]), nil
+	return goint.Typed[T](res[0]), nil
 }
 
 // EvalN evaluates several expressions of one element type in one plan with
@@ -283,7 +285,7 @@ func EvalNWith[T dtype.Elem](x *Executor, es []expr.Expr[T], binds ...Binding) (
 	}
 	res := make([]*tensor.Tensor[T], len(outs))
 	for i, o := range outs {
-		res[i] = o.(*tensor.Tensor[T])
+		res[i] = goint.Typed[T](o)
 	}
 	return res, nil
 }
@@ -301,10 +303,11 @@ func EvalToWith[T dtype.Elem](x *Executor, dst *tensor.Tensor[T], e expr.Expr[T]
 	if dst == nil {
 		return &InplaceError{Reason: "nil destination"}
 	}
-	if err := checkDst(dst); err != nil {
+	d := goint.Sized(dst)
+	if err := checkDst(d); err != nil {
 		return err
 	}
-	return x.runTo(e.Node(), dst, binds)
+	return x.runTo(e.Node(), d, binds)
 }
 
 // Run evaluates roots in one plan. dsts, when non-nil, has one entry per
@@ -329,6 +332,7 @@ func (x *Executor) run(roots []*expr.Node, dsts []tensor.Any, binds []Binding, r
 	if dsts != nil && len(dsts) != len(roots) {
 		return &InplaceError{Reason: "one destination per root is needed"}
 	}
+	dsts = sizedDsts(dsts)
 	// PyTorch's order: a destination with overlapping elements is refused
 	// before any shape is looked at.
 	for i, d := range dsts {
@@ -362,4 +366,20 @@ func (x *Executor) run(roots []*expr.Node, dsts []tensor.Any, binds []Binding, r
 		}
 	}
 	return x.eval(roots, dsts, binds, results)
+}
+
+// sizedDsts returns dsts with each tensor of Go's int or uint replaced by
+// its int64 or uint64 view (see internal/goint); dsts itself when it holds
+// none.
+func sizedDsts(dsts []tensor.Any) []tensor.Any {
+	for i, d := range dsts {
+		if s := goint.SizedAny(d); s != d {
+			out := slices.Clone(dsts)
+			for j := i; j < len(out); j++ {
+				out[j] = goint.SizedAny(out[j])
+			}
+			return out
+		}
+	}
+	return dsts
 }

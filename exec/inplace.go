@@ -5,6 +5,7 @@ import (
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/goint"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -77,7 +78,7 @@ func updateTo[T dtype.Elem](op expr.Op, dst, y *tensor.Tensor[T]) error {
 	n := updates.graphs[key]
 	updates.Unlock()
 	if n == nil {
-		if err := checkDst(dst); err != nil {
+		if err := checkDst(goint.Sized(dst)); err != nil {
 			return err
 		}
 		if err := checkExpands(dst.Shape(), y.Shape()); err != nil {
@@ -96,7 +97,7 @@ func updateTo[T dtype.Elem](op expr.Op, dst, y *tensor.Tensor[T]) error {
 			updates.Unlock()
 		}
 	}
-	return Default.runTo(n, dst, nil)
+	return Default.runTo(n, goint.Sized(dst), nil)
 }
 
 func updateGraph[T dtype.Elem](op expr.Op, dst, y *tensor.Tensor[T]) *expr.Node {
@@ -117,7 +118,8 @@ func updateGraph[T dtype.Elem](op expr.Op, dst, y *tensor.Tensor[T]) *expr.Node 
 }
 
 // checkDst rejects a destination whose elements share memory, or of Go's
-// int or uint (see expr.GoIntError).
+// int or uint (see expr.GoIntError): the entry points give the executor
+// their int64 and uint64 views (internal/goint), so one here was missed.
 func checkDst(d tensor.Any) error {
 	switch d.(type) {
 	case *tensor.Tensor[int]:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/internal/goint"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -26,21 +27,26 @@ func (e *DTypeError) Error() string {
 	return s
 }
 
-// GoIntError reports a leaf of Go's int or uint: expressions and the
-// executor work on the sized types, whose dtypes int and uint share
-// (int64 and uint64 on 64-bit platforms), so such a tensor is refused
-// rather than read as another type.
+// GoIntError reports a leaf of Go's int or uint on a platform where they
+// are not 64 bits wide: expressions and the executor work on the sized
+// types, and there int and uint read as int64 and uint64 (their dtypes), a
+// view of the same storage (see internal/goint). Elsewhere such a tensor is
+// refused rather than read as another type.
 type GoIntError struct {
 	Type string // "int" or "uint"
 }
 
 // Error returns the message.
 func (e *GoIntError) Error() string {
-	return fmt.Sprintf("expr: tensors of Go's %s are not supported: use %s64 (tensor.Tensor[%s64])", e.Type, e.Type, e.Type)
+	return fmt.Sprintf("expr: tensors of Go's %s are not supported on this platform: use %s64 (tensor.Tensor[%s64])", e.Type, e.Type, e.Type)
 }
 
-// goIntErr returns a *GoIntError when T is int or uint.
+// goIntErr returns a *GoIntError when T is int or uint and they are not
+// 64 bits wide.
 func goIntErr[T dtype.Elem]() error {
+	if goint.Supported {
+		return nil
+	}
 	switch any(*new(T)).(type) {
 	case int:
 		return &GoIntError{Type: "int"}

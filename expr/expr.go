@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/internal/goint"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -60,8 +61,9 @@ func Of[T dtype.Elem](t *tensor.Tensor[T]) Expr[T] {
 	if err := goIntErr[T](); err != nil {
 		return Expr[T]{errNode(OpTensor, err)}
 	}
-	// A tensor's shape never changes, so the node shares it.
-	n := &Node{id: nextID.Add(1), op: OpTensor, dt: dtype.Of[T](), leaf: t}
+	// A tensor's shape never changes, so the node shares it. A tensor of
+	// Go's int or uint is read through a view typed int64 or uint64.
+	n := &Node{id: nextID.Add(1), op: OpTensor, dt: dtype.Of[T](), leaf: goint.Sized(t)}
 	setShape(n, t.Shape())
 	return Expr[T]{n}
 }
@@ -82,7 +84,7 @@ func Scalar[T dtype.Elem](v T) Expr[T] {
 		return Expr[T]{errNode(OpScalar, err)}
 	}
 	t, _ := tensor.FromSlice([]T{v})
-	n := &Node{id: nextID.Add(1), op: OpScalar, dt: dtype.Of[T](), leaf: t}
+	n := &Node{id: nextID.Add(1), op: OpScalar, dt: dtype.Of[T](), leaf: goint.Sized(t)}
 	setShape(n, tensor.Shape{})
 	return Expr[T]{n}
 }
