@@ -181,7 +181,7 @@ func (m *impl[T]) reduceTask(rs *reduceStep, st *regionState, task int, outAny t
 				for op := range st.offs {
 					st.offs[op] += col * g.lay.strides[op][d-1]
 				}
-				g.evalBlock(st, n, rs.dot)
+				g.evalBlock(st, n)
 				switch {
 				case rs.dot:
 					a, b := st.slots[rs.dotA].(*slot[T]), st.slots[rs.dotB].(*slot[T])
@@ -218,7 +218,7 @@ func (m *impl[T]) reduceTask(rs *reduceStep, st *regionState, task int, outAny t
 			bv, bi := sc.bestV[:n], sc.bestI[:n]
 			for j := j0; j < j1; j++ {
 				rs.seek(st, sc.kbase, rs.red, j)
-				g.evalBlock(st, n, false)
+				g.evalBlock(st, n)
 				v := expanded(src, n, &sc.fill)
 				for i, x := range v {
 					if j == j0 || beats(x, bv[i]) {
@@ -284,7 +284,7 @@ func (sc *reduceScratch[T]) foldRows(rs *reduceStep, st *regionState, src *slot[
 	}
 	for j := j0; j < j1; j++ {
 		rs.seek(st, sc.kbase, rs.red, j)
-		g.evalBlock(st, n, false)
+		g.evalBlock(st, n)
 		v := expanded(src, n, &sc.fill)
 		if inLeaf < 8 {
 			rop.vinit(sc.lanes[inLeaf], v)
