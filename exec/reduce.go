@@ -113,7 +113,7 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 	}
 	strides = append(strides, outSt)
 	g.offsets = append(g.offsets, 0)
-	g.lay = reduceLayout(shape, strides, isRed, order)
+	g.lay = reduceLayout(shape, strides, isRed, order, pairedOp(rs.op))
 	rs.prod = g
 
 	outOp := len(pr.inputs)
@@ -199,7 +199,7 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 			g.instrs = g.instrs[:last]
 		}
 	}
-	if _, ok := typedFor(rs.argDT).(reducer); !ok {
+	if r, ok := typedFor(rs.argDT).(reducer); !ok || pairedOp(rs.op) && !r.pairs() {
 		return nil, fmt.Errorf("exec: no reduction kernels for %s", rs.argDT)
 	}
 	return rs, nil
@@ -215,8 +215,8 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 // axis in memory unless the operand is transposed across reduced axes, and
 // then it is gathered by strides. Merging adjacent reduced axes keeps their
 // logical order, and a reduced axis never merges with a kept one (the
-// result's strides differ).
-func reduceLayout(sizes []int, strides [][]int, isRed []bool, order int) layout {
+// result's strides differ). alongRows forces case A (paired reductions).
+func reduceLayout(sizes []int, strides [][]int, isRed []bool, order int, alongRows bool) layout {
 	var axes []int
 	for i, d := range sizes {
 		if d != 1 {
@@ -234,7 +234,7 @@ func reduceLayout(sizes []int, strides [][]int, isRed []bool, order int) layout 
 			}
 		}
 	}
-	if len(byMem) > 0 && !isRed[byMem[len(byMem)-1]] {
+	if len(byMem) > 0 && !isRed[byMem[len(byMem)-1]] && !alongRows {
 		appendAxes(axes, true)
 		appendAxes(byMem, false)
 	} else {
@@ -249,6 +249,7 @@ type reducer interface {
 	reduceTask(rs *reduceStep, st *regionState, task int, out tensor.Any, partial any)
 	reduceFinish(rs *reduceStep, out tensor.Any, partial any)
 	newPartial(rs *reduceStep) any
+	pairs() bool // the type has the paired reductions
 }
 
 // reduceRun is one evaluation of a reduce step.
