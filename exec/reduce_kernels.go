@@ -12,7 +12,7 @@ type reduceFns[T dtype.Elem] struct {
 	dot                           func(s *[8]T, lane int, a, b []T) // sum's lanes of a[i]*b[i]
 	argmax, argmin                func(a, b T) bool                 // a beats b strictly
 	scale                         func(d []T, count int)
-	lse, sqDev                    *pairOp[T]                        // paired reductions (reduce_pairs.go), floats only
+	lse, sqDev                    *pairOp[T] // paired reductions (reduce_pairs.go), floats only
 }
 
 // pair returns the paired reduction of op, or nil.
