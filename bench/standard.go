@@ -29,7 +29,7 @@ func Standard() []Workload {
 		{"W14", "Adam update (in place)", MemoryBound, w14(false), "", false},
 		{"W14/separate", "Adam into new tensors", MemoryBound, w14(true), "", false},
 		{"W15/softmax", "softmax(x, -1) f32, rows of 1024", MemoryBound, w15Softmax, "", false},
-		{"W15/logsumexp", "logsumexp(x, -1) f32, rows of 1024", MemoryBound, w15LogSumExp, "", false},
+		{"W15/lse", "logsumexp(x, -1) f32, rows of 1024", MemoryBound, w15LogSumExp, "", false},
 		{"W15/var", "var(x, -1) f32, rows of 1024", MemoryBound, w15Var, "", false},
 	}
 }
