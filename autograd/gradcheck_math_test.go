@@ -53,6 +53,19 @@ var mathGradCases = []struct {
 	{"logaddexp", []input{normal(3, 1), normal(1, 4)}, func(x []E) E { return x[0].LogAddExp(x[1]) }},
 	{"logaddexp2", []input{normal(3, 4), normal(4)}, func(x []E) E { return x[0].LogAddExp2(x[1]) }},
 	{"clip", []input{normal(3, 4), normal(4), normal(3, 1)}, func(x []E) E { return x[0].Clip(x[1].SubScalar(0.5), x[2].AddScalar(0.5)) }},
+
+	// The paired reductions and what is built on them; rows longer than a
+	// leaf (128) so that leaves combine.
+	{"logsumexp", []input{normal(3, 5)}, func(x []E) E { return expr.LogSumExp(x[0], false, 1) }},
+	{"logsumexp all", []input{normal(2, 3, 4)}, func(x []E) E { return expr.LogSumExp(x[0], false).Sin() }},
+	{"logsumexp leaves", []input{normal(2, 300)}, func(x []E) E { return expr.LogSumExp(x[0], true, 1).Mul(x[0]) }},
+	{"logsumexp axis 0", []input{normal(4, 3)}, func(x []E) E { return expr.LogSumExp(x[0], false, 0) }},
+	{"softmax", []input{normal(3, 5)}, func(x []E) E { return expr.Softmax(x[0], 1) }},
+	{"log_softmax", []input{normal(3, 5)}, func(x []E) E { return expr.LogSoftmax(x[0], 0) }},
+	{"sumsqdev", []input{normal(2, 3, 4)}, func(x []E) E { return expr.SumSqDev(x[0], false, 0, 2) }},
+	{"var", []input{normal(3, 5)}, func(x []E) E { return expr.Var(x[0], 1, false, 1) }},
+	{"var leaves", []input{normal(2, 300)}, func(x []E) E { return expr.Var(x[0], 0, true, 1).Mul(x[0]) }},
+	{"std", []input{normal(3, 5)}, func(x []E) E { return expr.Std(x[0], 0, false) }},
 }
 
 // TestMathGradCheck compares the gradients of NumPy's elementwise math

@@ -20,11 +20,13 @@ type vjp[T dtype.Float] func(n *expr.Node, g expr.Expr[T]) []expr.Any
 func ruleTable[T dtype.Float]() *[expr.NumOps]vjp[T] {
 	t := baseRules[T]()
 	addMathRules(t)
+	addPairRules(t)
 	return t
 }
 
 // baseRules are the rows of the original op set; addMathRules adds those of
-// NumPy's elementwise math (rules_math.go).
+// NumPy's elementwise math (rules_math.go), addPairRules those of the
+// paired reductions (rules_pairs.go).
 func baseRules[T dtype.Float]() *[expr.NumOps]vjp[T] {
 	return &[expr.NumOps]vjp[T]{
 		expr.OpNeg:     unary(func(n *expr.Node, x, y, g expr.Expr[T]) expr.Expr[T] { return g.Neg() }),

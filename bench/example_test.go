@@ -73,6 +73,9 @@ func ExampleMain() {
 	// W13/separate memory  SGD momentum into new tensors
 	// W14          memory  Adam update (in place)
 	// W14/separate memory  Adam into new tensors
+	// W15/softmax  memory  softmax(x, -1) f32, rows of 1024
+	// W15/lse      memory  logsumexp(x, -1) f32, rows of 1024
+	// W15/var      memory  var(x, -1) f32, rows of 1024
 	// double       memory  2x
 	// exit status 0
 }

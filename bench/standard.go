@@ -1,6 +1,6 @@
 package bench
 
-// Standard returns the standard workloads W1–W14 of the executor issues,
+// Standard returns the standard workloads W1–W15 of the executor issues,
 // float64 unless the description says f32. Workloads with several variants
 // (W10's three sums, W11's two dtypes, W12's two expressions) are one row
 // each, named W10/-1, W11/f64, W12/W2 and so on, so -run 'W10' selects all
@@ -28,5 +28,8 @@ func Standard() []Workload {
 		{"W13/separate", "SGD momentum into new tensors", MemoryBound, w13(true), "", false},
 		{"W14", "Adam update (in place)", MemoryBound, w14(false), "", false},
 		{"W14/separate", "Adam into new tensors", MemoryBound, w14(true), "", false},
+		{"W15/softmax", "softmax(x, -1) f32, rows of 1024", MemoryBound, w15Softmax, "", false},
+		{"W15/lse", "logsumexp(x, -1) f32, rows of 1024", MemoryBound, w15LogSumExp, "", false},
+		{"W15/var", "var(x, -1) f32, rows of 1024", MemoryBound, w15Var, "", false},
 	}
 }

@@ -41,7 +41,7 @@ func TestStandardNamesUnique(t *testing.T) {
 		assert.NotEmpty(t, w.Description)
 		assert.Contains(t, []Bound{MemoryBound, ComputeBound}, w.Bound)
 	}
-	assert.Len(t, seen, 21)
+	assert.Len(t, seen, 24)
 }
 
 // TestW3Kernel checks that the W3/compiled row runs the kernel kernels_tp.go

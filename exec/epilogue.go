@@ -36,8 +36,11 @@ type epilogue struct {
 	// Per operand of g (its outputs, then its inputs): the strides of a
 	// flat row and of a column of the product's result.
 	stR, stC []int
-	// multiRow: a piece may span several whole rows (see runSpan).
+	// multiRow: a piece may span several whole rows (see runSpan), in the
+	// plan flat; spans of part of a row run in the region's g.tp, a row at
+	// a time (see epiloguePlans).
 	multiRow bool
+	flat     tilePlan
 }
 
 // fuseEpilogues makes each region that can be a matmul's epilogue one, and
@@ -139,6 +142,9 @@ func (pl *planner) epilogueFor(i int, s *matmulStep) (int, *epilogue) {
 				return 0, nil // varies along the rows: not a bias
 			}
 		}
+		if s.m == 1 {
+			st[d-1] = 0 // one column: one value (the region's slot is constant)
+		}
 		e.stC[op] = st[d-1]
 		if st[d-1] != 0 {
 			e.multiRow = false // a bias row is read in place a row at a time: direct inputs have no buffers to gather several rows into
@@ -154,6 +160,9 @@ func (pl *planner) epilogueFor(i int, s *matmulStep) (int, *epilogue) {
 				}
 			}
 		}
+	}
+	if !e.epiloguePlans() {
+		return 0, nil
 	}
 	// Without streaming stores: the block is in cache and is read back.
 	g.streams = false

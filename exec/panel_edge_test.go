@@ -1,6 +1,8 @@
 package exec_test
 
-// Edge cases of panels (exec/panel.go) against reference loops: shapes
+// Edge cases of the tile table's panels row (exec/tiles.go; the panel.go
+// of the earlier mode flags is gone, the behaviour stays) against
+// reference loops: shapes
 // around the panel's height, the band and the copy's 32-run chunk; batch
 // axes, views at storage offsets as inputs and destinations; operands
 // panels must refuse ([1,C], [C], [R,1]) and those they take (scalars,

@@ -113,14 +113,16 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 	}
 	strides = append(strides, outSt)
 	g.offsets = append(g.offsets, 0)
-	g.lay = reduceLayout(shape, strides, isRed, order)
+	g.lay = reduceLayout(shape, strides, isRed, order, pairedOp(rs.op))
 	rs.prod = g
 
 	outOp := len(pr.inputs)
 	sizes := g.lay.sizes
 	d := len(sizes)
 	rs.outStrides = g.lay.strides[outOp]
-	rs.inner = rs.outStrides[d-1] == 0
+	// Case A when the result is constant along the innermost axis: that
+	// axis is reduced.
+	rs.inner = classify(rs.outStrides, false, sizes[d-1]).constant()
 	for ax := 0; ax < d-1; ax++ {
 		if rs.outStrides[ax] == 0 {
 			rs.red = append(rs.red, ax)
@@ -177,27 +179,27 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 	rs.perGroup = max(1, reduceChunk/max(1, work))
 	rs.groups = (rs.nOut + rs.perGroup - 1) / rs.perGroup
 
-	// Producer slots: blocks are one run along the innermost axis.
-	g.rows, g.cols, g.rowChunks, g.colChunks = 1, rs.innerSize, 1, rs.innerBlks
-	g.tp = tilePlan{name: "reduction runs", r: 1, c: rs.c, rowwise: true, piece: rs.c, copyRows: 1, copyRuns: rs.c}
-	g.kinds = make([]access, len(g.lay.strides))
-	for op, st := range g.lay.strides {
-		g.kinds[op] = classify(st, false, rs.innerSize)
+	// Producer slots: blocks are one run along the innermost axis, from
+	// the tile table's reduction row, every operand read by its kind.
+	inDTs := make([]dtype.DType, 0, len(pr.inputs)+1)
+	for _, in := range pr.inputs {
+		inDTs = append(inDTs, pl.p.values[in].dt)
 	}
+	facts := g.tileFacts(nil, append(inDTs, n.DType()), len(pr.nodes) > 0, pl.x.workers)
+	facts.reduce, facts.block = true, rs.c
+	g.planTiles(facts)
 	pl.compileSlots(g, pr, func(s int) bool { return g.kinds[s].constant() })
-	g.numel = 1
-	for _, x := range sizes {
-		g.numel *= x
-	}
+	g.sortInputs(0)
 	fusePairs(g, func(s int) bool { return s == rs.root })
 	// sum(a*b) along rows: fold the product into the sum (a dot product)
-	// instead of writing it to a buffer first.
+	// instead of writing it to a buffer first; the product's kernel goes.
 	if last := len(g.instrs) - 1; rs.inner && last >= 0 && (rs.op == expr.OpSum || rs.op == expr.OpMean) {
 		if in := g.instrs[last]; in.op == expr.OpMul && in.inner == expr.OpInvalid && in.dst == rs.root && rs.argDT.Kind() != dtype.KindBool {
 			rs.dot, rs.dotA, rs.dotB = true, in.args[0], in.args[1]
+			g.instrs = g.instrs[:last]
 		}
 	}
-	if _, ok := typedFor(rs.argDT).(reducer); !ok {
+	if r, ok := typedFor(rs.argDT).(reducer); !ok || pairedOp(rs.op) && !r.pairs() {
 		return nil, fmt.Errorf("exec: no reduction kernels for %s", rs.argDT)
 	}
 	return rs, nil
@@ -213,8 +215,8 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 // axis in memory unless the operand is transposed across reduced axes, and
 // then it is gathered by strides. Merging adjacent reduced axes keeps their
 // logical order, and a reduced axis never merges with a kept one (the
-// result's strides differ).
-func reduceLayout(sizes []int, strides [][]int, isRed []bool, order int) layout {
+// result's strides differ). alongRows forces case A (paired reductions).
+func reduceLayout(sizes []int, strides [][]int, isRed []bool, order int, alongRows bool) layout {
 	var axes []int
 	for i, d := range sizes {
 		if d != 1 {
@@ -232,7 +234,7 @@ func reduceLayout(sizes []int, strides [][]int, isRed []bool, order int) layout 
 			}
 		}
 	}
-	if len(byMem) > 0 && !isRed[byMem[len(byMem)-1]] {
+	if len(byMem) > 0 && !isRed[byMem[len(byMem)-1]] && !alongRows {
 		appendAxes(axes, true)
 		appendAxes(byMem, false)
 	} else {
@@ -247,6 +249,7 @@ type reducer interface {
 	reduceTask(rs *reduceStep, st *regionState, task int, out tensor.Any, partial any)
 	reduceFinish(rs *reduceStep, out tensor.Any, partial any)
 	newPartial(rs *reduceStep) any
+	pairs() bool // the type has the paired reductions
 }
 
 // reduceRun is one evaluation of a reduce step.
@@ -310,34 +313,23 @@ func (rr *reduceRun) runTask(task int) {
 	for s, v := range g.inputs {
 		st.slots[s].bind(rr.vals[v])
 	}
+	for _, s := range g.invariant {
+		st.slots[s].value(g.offsets[s])
+	}
 	rr.red.reduceTask(rr.rs, st, task, rr.vals[rr.rs.out], rr.partial)
 	st.release()
 	g.states.Put(st)
 }
 
-// evalBlock computes the producer for the n-element run at st.offs, its
-// inputs presented by kind as runBlock presents them (a transposed input
-// copied first, one row of it). With skipLast it leaves out the last
-// kernel (a product a dot kernel folds).
-func (g *region) evalBlock(st *regionState, n int, skipLast bool) {
-	for s := len(g.inputs); s < len(st.slots); s++ {
-		st.slots[s].prepare(n)
+// evalBlock computes the producer for the n-element run at st.offs: one
+// block of the region's "reduction runs" plan, through runBlock like every
+// region's (a transposed input's run copied first, every input presented
+// by its kind).
+func (g *region) evalBlock(st *regionState, n int) {
+	for op := range st.geoms {
+		st.geoms[op].r, st.geoms[op].c = 1, n
 	}
-	for s := range g.inputs {
-		gm := &st.geoms[s]
-		gm.r, gm.c = 1, n
-		if g.kinds[s] == accTransposed {
-			st.slots[s].copyTransposed(gm, st.offs[s], n, n, 0)
-		}
-		g.present(st, s, gm, st.offs[s], 0)
-	}
-	instrs := st.instrs
-	if skipLast {
-		instrs = instrs[:len(instrs)-1]
-	}
-	for _, f := range instrs {
-		f(n)
-	}
+	g.runBlock(st, &g.tp)
 }
 
 // seek sets st.offs to the start of the layout position given by the
@@ -362,9 +354,12 @@ func (rs *reduceStep) describe(w io.Writer, names func(v int) string) {
 	if rs.inner {
 		kind = "inner (along rows)"
 	}
-	fmt.Fprintf(w, "  reduce %s -> %s: %s, layout %v, block %d, %d chunks x %d groups, %d fused kernels\n",
-		rs.op, names(rs.out), kind, rs.prod.lay, rs.c, rs.chunks, rs.groups, len(rs.prod.instrs))
+	if rs.dot {
+		kind += ", a dot product"
+	}
+	fmt.Fprintf(w, "  reduce %s -> %s: %s, layout %v, tile %v, %d chunks x %d groups, %d fused kernels\n",
+		rs.op, names(rs.out), kind, rs.prod.lay, &rs.prod.tp, rs.chunks, rs.groups, len(rs.prod.instrs))
 	for i, s := range rs.prod.inputs {
-		fmt.Fprintf(w, "    in  s%d <- %s\n", i, names(s))
+		fmt.Fprintf(w, "    in  s%d <- %s (%s)\n", i, names(s), rs.prod.kinds[i])
 	}
 }

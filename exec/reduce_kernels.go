@@ -12,6 +12,18 @@ type reduceFns[T dtype.Elem] struct {
 	dot                           func(s *[8]T, lane int, a, b []T) // sum's lanes of a[i]*b[i]
 	argmax, argmin                func(a, b T) bool                 // a beats b strictly
 	scale                         func(d []T, count int)
+	lse, sqDev                    *pairOp[T] // paired reductions (reduce_pairs.go), floats only
+}
+
+// pair returns the paired reduction of op, or nil.
+func (r *reduceFns[T]) pair(o expr.Op) *pairOp[T] {
+	switch o {
+	case expr.OpLogSumExp:
+		return r.lse
+	case expr.OpSumSqDev:
+		return r.sqDev
+	}
+	return nil
 }
 
 // reduceOp is one reduction: its identity, how elements fold into the eight
@@ -277,6 +289,7 @@ func realReduces[T dtype.Real]() reduceFns[T] {
 
 func floatReduces[T dtype.Float]() reduceFns[T] {
 	r := realReduces[T]()
+	r.lse, r.sqDev = lseOp[T](), sqDevOp[T]()
 	r.scale = func(d []T, count int) {
 		// Divide, not multiply by 1/count: that would round twice.
 		c := T(count)

@@ -74,6 +74,8 @@ type orderReduction struct {
 var orderReductions = []orderReduction{
 	{"sum", expr.Expr[float64].Sum}, {"mean", expr.Expr[float64].Mean}, {"prod", expr.Expr[float64].Prod},
 	{"max", expr.Expr[float64].Max}, {"min", expr.Expr[float64].Min},
+	{"logsumexp", func(x expr.Expr[float64], axes ...int) expr.Expr[float64] { return expr.LogSumExp(x, false, axes...) }},
+	{"sumsqdev", func(x expr.Expr[float64], axes ...int) expr.Expr[float64] { return expr.SumSqDev(x, false, axes...) }},
 }
 
 // orderResults evaluates red over axes of x and of x*x in every way that

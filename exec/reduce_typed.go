@@ -18,6 +18,7 @@ type reduceScratch[T dtype.Elem] struct {
 	free   [][]T // vectors for levels
 	bestV  []T
 	bestI  []int64
+	pairs  *pairAcc[T] // a paired reduction's accumulator, made on first use
 }
 
 // pstack combines partial results pairwise: a binary counter whose slot i
@@ -98,6 +99,9 @@ func (a *leafAcc[T]) total(r *reduceOp[T]) T {
 // so a result that fits can need partials that do not (they are checked
 // against the memory limit like every tensor of a run, see fail).
 func (m *impl[T]) newPartial(rs *reduceStep) any {
+	if pairedOp(rs.op) {
+		return newPairPartial[T](rs)
+	}
 	if err := tensor.CheckAlloc(dtype.Of[T](), tensor.Shape{rs.chunks, rs.outNumel}); err != nil {
 		fail(err)
 	}
@@ -131,6 +135,10 @@ func expanded[T dtype.Elem](s *slot[T], n int, buf *[]T) []T {
 }
 
 func (m *impl[T]) reduceTask(rs *reduceStep, st *regionState, task int, outAny tensor.Any, partialAny any) {
+	if p := m.reduces.pair(rs.op); p != nil {
+		m.pairTask(rs, st, task, outAny, partialAny, p)
+		return
+	}
 	g := rs.prod
 	sc := m.scratch(st, rs.c)
 	src := st.slots[rs.root].(*slot[T])
@@ -181,7 +189,7 @@ func (m *impl[T]) reduceTask(rs *reduceStep, st *regionState, task int, outAny t
 				for op := range st.offs {
 					st.offs[op] += col * g.lay.strides[op][d-1]
 				}
-				g.evalBlock(st, n, rs.dot)
+				g.evalBlock(st, n)
 				switch {
 				case rs.dot:
 					a, b := st.slots[rs.dotA].(*slot[T]), st.slots[rs.dotB].(*slot[T])
@@ -218,7 +226,7 @@ func (m *impl[T]) reduceTask(rs *reduceStep, st *regionState, task int, outAny t
 			bv, bi := sc.bestV[:n], sc.bestI[:n]
 			for j := j0; j < j1; j++ {
 				rs.seek(st, sc.kbase, rs.red, j)
-				g.evalBlock(st, n, false)
+				g.evalBlock(st, n)
 				v := expanded(src, n, &sc.fill)
 				for i, x := range v {
 					if j == j0 || beats(x, bv[i]) {
@@ -284,7 +292,7 @@ func (sc *reduceScratch[T]) foldRows(rs *reduceStep, st *regionState, src *slot[
 	}
 	for j := j0; j < j1; j++ {
 		rs.seek(st, sc.kbase, rs.red, j)
-		g.evalBlock(st, n, false)
+		g.evalBlock(st, n)
 		v := expanded(src, n, &sc.fill)
 		if inLeaf < 8 {
 			rop.vinit(sc.lanes[inLeaf], v)
@@ -320,6 +328,10 @@ func (sc *reduceScratch[T]) foldRows(rs *reduceStep, st *regionState, src *slot[
 }
 
 func (m *impl[T]) reduceFinish(rs *reduceStep, outAny tensor.Any, partialAny any) {
+	if p := m.reduces.pair(rs.op); p != nil {
+		m.pairFinish(rs, outAny, partialAny, p)
+		return
+	}
 	if rs.op == expr.OpArgMax || rs.op == expr.OpArgMin {
 		return
 	}

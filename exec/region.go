@@ -276,7 +276,7 @@ func (rr *regionRun) runTask(task int) {
 				st.slots[s].value(st.offs[nout+s])
 			}
 		}
-		g.runBlock(st)
+		g.runBlock(st, &g.tp)
 	}
 	if g.streams {
 		simd.Fence()
@@ -285,14 +285,16 @@ func (rr *regionRun) runTask(task int) {
 	g.states.Put(st)
 }
 
-// runBlock computes the current block, the one driver of every region: as
-// one run of r×c elements or (rowwise) a row at a time, each run in pieces
-// of tp.piece elements. Every copyRows rows it first copies that many rows
-// of each transposed input into the input's buffer (copyTransposed); each
+// runBlock computes the current block (st.geoms and st.offs) by plan tp,
+// the one driver of every region, reduction and epilogue: as one run of
+// r×c elements or (rowwise) a row at a time, each run in pieces of
+// tp.piece elements. Every copyRows rows it first copies that many rows of
+// each transposed input into the input's buffer (copyTransposed); each
 // piece then presents every varying input by its kind (present), runs the
-// kernels and stores the outputs (compute).
-func (g *region) runBlock(st *regionState) {
-	tp := &g.tp
+// kernels and stores the outputs (compute). A region runs its own g.tp (a
+// reduction's producer its "reduction runs" plan, a block per run); an
+// epilogue one of its two plans, which keep g.tp's buffers (see epilogue).
+func (g *region) runBlock(st *regionState, tp *tilePlan) {
 	nout := len(g.outputs)
 	r, c := st.geoms[0].r, st.geoms[0].c
 	rowsPerRun, run := r, r*c

@@ -48,12 +48,27 @@ type tileFacts struct {
 	computes   bool
 	bufferless bool // one AVX2 kernel reading and writing in place (see lengthenable)
 	workers    int
+	// reduce: the region is a reduction's producer, whose operands are its
+	// inputs and then the result (see reduceStep); block is then the run
+	// length along the innermost axis.
+	reduce bool
 }
 
 // has reports whether some operand (inputs only, with in) is of kind a.
 func (f *tileFacts) has(a access, in bool) bool {
 	for op, k := range f.row {
 		if k == a && (!in || op >= f.nout) {
+			return true
+		}
+	}
+	return false
+}
+
+// reducesTransposed reports whether a reduction's producer reads a
+// transposed input (its last operand is the result, never read).
+func (f *tileFacts) reducesTransposed() bool {
+	for _, k := range f.row[:max(0, len(f.row)-1)] {
+		if k == accTransposed {
 			return true
 		}
 	}
@@ -114,6 +129,16 @@ var tileTable = []struct {
 	when func(f *tileFacts) bool
 	plan func(f *tileFacts) tilePlan
 }{
+	{"reduction runs", func(f *tileFacts) bool { return f.reduce }, func(f *tileFacts) tilePlan {
+		// One run along the innermost axis per block, as the reduction's
+		// tree consumes it (a transposed input's run copied first).
+		c := max(1, min(f.cols, f.block))
+		tp := tilePlan{r: 1, c: c, rowwise: true, piece: c}
+		if f.reducesTransposed() {
+			tp.copyRows, tp.copyRuns = 1, c
+		}
+		return tp
+	}},
 	{"bufferless rows", func(f *tileFacts) bool { return f.bufferless }, func(f *tileFacts) tilePlan {
 		// Still a block per task where the region has them (see run):
 		// the rows (and outer axes) give lines blocks, each row split

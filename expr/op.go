@@ -124,6 +124,8 @@ const (
 	OpArgMin
 	OpAny
 	OpAll
+	OpLogSumExp // one-pass reductions (reduce2): log(sum(exp(x))), online max and rescaled sum
+	OpSumSqDev  // one-pass reductions (reduce2): sum of |x - mean|², var's numerator (Welford)
 
 	OpMatMul
 
@@ -319,6 +321,9 @@ var opTable = [opCount]opInfo{
 	OpArgMin: {name: "argmin", class: ClassReduce, accept: kReal, result: attrDType},
 	OpAny:    {name: "any", class: ClassReduce, accept: kBool},
 	OpAll:    {name: "all", class: ClassReduce, accept: kBool},
+
+	OpLogSumExp: {name: "logsumexp", class: ClassReduce, accept: kFloat},
+	OpSumSqDev:  {name: "sumsqdev", class: ClassReduce, accept: kFloat},
 
 	OpMatMul: {name: "matmul", class: ClassMatMul, accept: kNumeric},
 

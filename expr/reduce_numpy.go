@@ -62,11 +62,19 @@ func reducedCount(n *Node, axes []int) int {
 
 // Var returns NumPy's var: the mean of |x - mean(x)|² with the divisor
 // max(n - ddof, 0), so ddof >= n gives +Inf, or NaN where the squares sum
-// to 0; an empty axis gives NaN. Integers are Cast[float64] first, as NumPy
+// to 0; an empty axis gives NaN. The squares' sum is one reduction that
+// reads x once (SumSqDev); integers are Cast[float64] first, as NumPy
 // computes them; see ComplexVar for complex x.
 func Var[T dtype.Float](x Expr[T], ddof int, keepDim bool, axes ...int) Expr[T] {
-	d := x.Sub(x.MeanKeepDims(axes...))
-	return sumK(d.Square(), keepDim, axes).Div(Scalar(T(max(reducedCount(x.Node(), axes)-ddof, 0))))
+	return SumSqDev(x, keepDim, axes...).Div(Scalar(T(max(reducedCount(x.Node(), axes)-ddof, 0))))
+}
+
+// SumSqDev returns the sum of (x - mean(x))² over axes, in one pass over
+// x: each output's elements fold as (count, mean, sum of squares) pairs,
+// a leaf of 128 elements from its mean, leaves combined by Chan's update
+// in a fixed tree (docs/reductions.md). An empty slice gives 0.
+func SumSqDev[T dtype.Float](x Expr[T], keepDim bool, axes ...int) Expr[T] {
+	return Expr[T]{reduce(OpSumSqDev, x.Node(), axes, keepDim)}
 }
 
 // Std returns NumPy's std, the square root of Var.
@@ -81,50 +89,35 @@ func ComplexVar[F dtype.Float, C dtype.Complex](x Expr[C], ddof int, keepDim boo
 	return sumK(d.Square(), keepDim, axes).Div(Scalar(F(max(reducedCount(x.Node(), axes)-ddof, 0))))
 }
 
-// finiteMax is max(x) over axes (kept), with ±Inf replaced by 0: the shift
-// of a stable logsumexp, as PyTorch's.
-func finiteMax[T dtype.Float](x Expr[T], axes []int) Expr[T] {
-	m := x.MaxKeepDims(axes...)
-	return Where(m.IsInf(), Scalar(T(0)), m)
-}
-
-// LogSumExp returns log(sum(exp(x))) over axes, computed as
-// m + log(sum(exp(x - m))) with m the maximum (0 where it is infinite):
-// rows with +Inf give +Inf, rows of -Inf and empty rows give -Inf, NaN
+// LogSumExp returns log(sum(exp(x))) over axes in one pass over x: each
+// output's elements fold as (max, sum of exp(x - max)) pairs, rescaled
+// when pairs combine (the online softmax's trick; docs/reductions.md).
+// Rows with +Inf give +Inf, rows of -Inf and empty rows give -Inf, NaN
 // gives NaN (PyTorch's logsumexp).
 func LogSumExp[T dtype.Float](x Expr[T], keepDim bool, axes ...int) Expr[T] {
-	if reducedCount(x.Node(), axes) == 0 {
-		return sumK(x, keepDim, axes).AddScalar(T(math.Inf(-1))) // 0 + -Inf, of the result's shape
-	}
-	s := shiftedLSE(x, finiteMax(x, axes), axes)
-	if keepDim {
-		return s
-	}
-	return s.Reshape(squeezed(x.Node(), axes)...)
-}
-
-// squeezed is x's shape without the reduced axes.
-func squeezed(n *Node, axes []int) []int {
-	return Expr[float64]{reduce(OpSum, cast(n, dtype.Float64), axes, false)}.Shape()
+	return Expr[T]{reduce(OpLogSumExp, x.Node(), axes, keepDim)}
 }
 
 // Softmax returns exp(x - max) / sum(exp(x - max)) along axis (PyTorch's
-// softmax), computed as exp(x - lse) with lse = max + log(sum(exp(x -
-// max))), so that no full-size temporary is kept: a row with +Inf, or of
-// -Inf only, is NaN throughout.
+// softmax), computed as exp(x - lse): one pass for the rows' logsumexp
+// and one that writes, with no full-size temporary. A row with +Inf or
+// NaN, or of -Inf only, is NaN throughout.
 func Softmax[T dtype.Float](x Expr[T], axis int) Expr[T] {
-	return x.Sub(shiftedLSE(x, x.MaxKeepDims(axis), []int{axis})).Exp()
+	return x.Sub(softmaxShift(x, axis)).Exp()
 }
 
 // LogSoftmax returns x - max - log(sum(exp(x - max))) along axis
-// (PyTorch's log_softmax), with Softmax's special rows.
+// (PyTorch's log_softmax), x - lse, with Softmax's special rows.
 func LogSoftmax[T dtype.Float](x Expr[T], axis int) Expr[T] {
-	return x.Sub(shiftedLSE(x, x.MaxKeepDims(axis), []int{axis}))
+	return x.Sub(softmaxShift(x, axis))
 }
 
-// shiftedLSE is m + log(sum(exp(x - m))) over axes, kept.
-func shiftedLSE[T dtype.Float](x, m Expr[T], axes []int) Expr[T] {
-	return x.Sub(m).Exp().SumKeepDims(axes...).Log().Add(m)
+// softmaxShift is the rows' logsumexp along axis, kept, with NaN where it
+// is infinite: a row of -Inf (lse -Inf) or with +Inf (lse +Inf) is NaN
+// throughout, as x - max is there.
+func softmaxShift[T dtype.Float](x Expr[T], axis int) Expr[T] {
+	lse := LogSumExp(x, true, axis)
+	return Where(lse.IsInf(), Scalar(T(math.NaN())), lse)
 }
 
 // NanSum returns the sum with NaN counted as 0 (an all-NaN slice sums to

@@ -267,6 +267,22 @@ def _w4(s):
     o += t
 
 
+def _w15_softmax(s):
+    # scipy.special.softmax's steps, with out= where NumPy has it.
+    x, o = s.t["x"], s.out
+    np.subtract(x, x.max(axis=-1, keepdims=True), out=o)
+    np.exp(o, out=o)
+    o /= o.sum(axis=-1, keepdims=True)
+
+
+def _w15_logsumexp(s):
+    # scipy.special.logsumexp's steps.
+    x = s.t["x"]
+    m = x.max(axis=-1, keepdims=True)
+    np.log(np.exp(x - m).sum(axis=-1), out=s.out)
+    s.out += m[:, 0]
+
+
 class InPlaceAdd:
     """W8: a += b."""
 
@@ -293,6 +309,9 @@ STANDARD = {
     "w10_rows": standard(lambda t: t["x"].shape[:1], lambda s: np.sum(s.t["x"], axis=-1, out=s.out)),
     "w10_cols": standard(lambda t: t["x"].shape[1:], lambda s: np.sum(s.t["x"], axis=0, out=s.out)),
     "w10_all": standard(lambda t: (), lambda s: np.sum(s.t["x"], out=s.out)),
+    "w15_softmax": standard(lambda t: t["x"].shape, _w15_softmax),
+    "w15_logsumexp": standard(lambda t: t["x"].shape[:1], _w15_logsumexp),
+    "w15_var": standard(lambda t: t["x"].shape[:1], lambda s: np.var(s.t["x"], axis=-1, out=s.out)),
 }
 
 

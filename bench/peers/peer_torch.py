@@ -252,6 +252,9 @@ STANDARD = {
     "w10_rows": standard(lambda t: t["x"].shape[:1], lambda s: torch.sum(s.t["x"], dim=-1, out=s.out)),
     "w10_cols": standard(lambda t: t["x"].shape[1:], lambda s: torch.sum(s.t["x"], dim=0, out=s.out)),
     "w10_all": standard(lambda t: (), lambda s: torch.sum(s.t["x"], dim=(0, 1), out=s.out)),
+    "w15_softmax": standard(lambda t: t["x"].shape, lambda s: s.out.copy_(torch.softmax(s.t["x"], dim=-1))),
+    "w15_logsumexp": standard(lambda t: t["x"].shape[:1], lambda s: torch.logsumexp(s.t["x"], dim=-1, out=s.out)),
+    "w15_var": standard(lambda t: t["x"].shape[:1], lambda s: torch.var(s.t["x"], dim=-1, correction=0, out=s.out)),
 }
 
 

@@ -1,0 +1,267 @@
+package exec
+
+import (
+	"math"
+
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/vmath"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// Paired reductions: logsumexp and the sum of squared deviations from the
+// mean (var's numerator) fold each output's elements into a pair of
+// statistics, so that they read their input once, where composing them
+// from max and sum (or mean and sum) reads it twice.
+//
+// They keep the fixed tree of every reduction (see reduceStep): leaves of
+// reduceLeaf consecutive elements in logical order, combined by the
+// binary counter, chunks combined pairwise. A leaf's pair is computed from
+// its elements in two passes over them (they are in a buffer or in L1):
+//   - logsumexp: (m, s) with m the leaf's maximum and s the sum of
+//     exp(x - m) in the eight lanes of a sum; two pairs combine by
+//     rescaling the smaller one's sum to the larger maximum (the online
+//     softmax's trick): s = s1·exp(m1 - m) + s2·exp(m2 - m). The result
+//     is m + log(s).
+//   - sum of squared deviations: (n, mean, M2) with the leaf's mean from
+//     the lanes of its sum and M2 = Σ(x - mean)² from the lanes of a dot
+//     product; pairs combine by Chan's update. The result is M2.
+//
+// Paired reductions always run along rows (case A), the reduced axes
+// innermost in logical order, so that a leaf is a run of one output's
+// elements; an input whose kept axis is innermost in memory is then read
+// with the strides of its reduced axis.
+
+// pair is a paired reduction's partial result: (_, m, s) for logsumexp,
+// (n, mean, M2) for the squared deviations.
+type pair[T dtype.Elem] struct{ n, a, b T }
+
+// pairOp is one paired reduction.
+type pairOp[T dtype.Elem] struct {
+	identity pair[T] // the pair of no elements
+	// leaf returns the pair of v (1 to reduceLeaf elements, in logical
+	// order); sc is scratch of reduceLeaf elements.
+	leaf    func(v, sc []T) pair[T]
+	combine func(x, y pair[T]) pair[T] // x's elements precede y's
+	final   func(p pair[T]) T
+}
+
+// pairedOp reports whether op is a paired reduction.
+func pairedOp(op expr.Op) bool { return op == expr.OpLogSumExp || op == expr.OpSumSqDev }
+
+// lanesTotal combines a sum's eight lanes as a leaf does.
+func lanesTotal[T dtype.Numeric](s *[8]T) T {
+	return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))
+}
+
+func lseOp[T dtype.Float]() *pairOp[T] {
+	inf := T(math.Inf(1))
+	return &pairOp[T]{
+		identity: pair[T]{a: -inf},
+		leaf: func(v, sc []T) pair[T] {
+			// The maximum, NaN winning (max of ±0 is +0: either shift gives
+			// the same exp).
+			m0, m1, m2, m3 := -inf, -inf, -inf, -inf
+			i := 0
+			for ; i+4 <= len(v); i += 4 {
+				w := v[i : i+4 : i+4]
+				m0, m1, m2, m3 = max(m0, w[0]), max(m1, w[1]), max(m2, w[2]), max(m3, w[3])
+			}
+			for ; i < len(v); i++ {
+				m0 = max(m0, v[i])
+			}
+			m := max(max(m0, m1), max(m2, m3))
+			switch {
+			case m == -inf:
+				return pair[T]{a: m} // exp(-inf - m) of nothing: s = 0
+			case m-m != 0:
+				return pair[T]{a: m, b: 1} // +Inf or NaN: the result is m
+			}
+			d := sc[:len(v)]
+			for i, x := range v {
+				d[i] = x - m
+			}
+			vmath.Exp(d, d)
+			var s [8]T
+			sumLanes(&s, 0, d)
+			return pair[T]{a: m, b: lanesTotal(&s)}
+		},
+		combine: func(x, y pair[T]) pair[T] {
+			m := max(x.a, y.a)
+			if m-m != 0 || m == -inf {
+				return pair[T]{a: m, b: x.b + y.b}
+			}
+			ex := T(math.Exp(float64(x.a - m)))
+			ey := T(math.Exp(float64(y.a - m)))
+			return pair[T]{a: m, b: T(x.b*ex) + T(y.b*ey)}
+		},
+		final: func(p pair[T]) T { return p.a + T(math.Log(float64(p.b))) },
+	}
+}
+
+func sqDevOp[T dtype.Float]() *pairOp[T] {
+	return &pairOp[T]{
+		leaf: func(v, sc []T) pair[T] {
+			var s [8]T
+			sumLanes(&s, 0, v)
+			n := T(len(v))
+			mean := lanesTotal(&s) / n
+			d := sc[:len(v)]
+			for i, x := range v {
+				d[i] = x - mean
+			}
+			s = [8]T{}
+			dotLanes(&s, 0, d, d)
+			return pair[T]{n: n, a: mean, b: lanesTotal(&s)}
+		},
+		combine: func(x, y pair[T]) pair[T] {
+			switch {
+			case x.n == 0:
+				return y
+			case y.n == 0:
+				return x
+			}
+			n := x.n + y.n
+			delta := y.a - x.a
+			mean := x.a + T(delta*T(y.n/n))
+			m2 := T(x.b+y.b) + T(T(delta*delta)*T(T(x.n*y.n)/n))
+			return pair[T]{n: n, a: mean, b: m2}
+		},
+		final: func(p pair[T]) T { return p.b },
+	}
+}
+
+// pairAcc folds one output's elements, given in logical order from a leaf
+// boundary on, into leaves and the binary counter; a leaf cut between two
+// runs is gathered into buf first.
+type pairAcc[T dtype.Elem] struct {
+	buf, sc [reduceLeaf]T
+	n       int // elements in buf
+	ps      pstack[pair[T]]
+}
+
+func (a *pairAcc[T]) reset() { a.n, a.ps.n = 0, 0 }
+
+func (a *pairAcc[T]) feed(p *pairOp[T], v []T) {
+	for len(v) > 0 {
+		if a.n == 0 && len(v) >= reduceLeaf {
+			a.ps.push(p.leaf(v[:reduceLeaf], a.sc[:]), p.combine)
+			v = v[reduceLeaf:]
+			continue
+		}
+		k := copy(a.buf[a.n:], v)
+		v = v[k:]
+		if a.n += k; a.n == reduceLeaf {
+			a.flush(p)
+		}
+	}
+}
+
+func (a *pairAcc[T]) flush(p *pairOp[T]) {
+	if a.n > 0 {
+		a.ps.push(p.leaf(a.buf[:a.n], a.sc[:]), p.combine)
+		a.n = 0
+	}
+}
+
+func (a *pairAcc[T]) total(p *pairOp[T]) pair[T] {
+	a.flush(p)
+	return a.ps.total(p.identity, p.combine)
+}
+
+// pairTask is reduceTask for a paired reduction (case A, or outputs of
+// one element each where every reduced axis has extent 1): task's
+// outputs, each over its chunk of elements, into the result or, when the
+// reduction is split into chunks, into the chunk's partial pairs.
+func (m *impl[T]) pairTask(rs *reduceStep, st *regionState, task int, outAny tensor.Any, partialAny any, p *pairOp[T]) {
+	g := rs.prod
+	sc := m.scratch(st, rs.c)
+	if sc.pairs == nil {
+		sc.pairs = new(pairAcc[T])
+	}
+	acc := sc.pairs
+	src := st.slots[rs.root].(*slot[T])
+	k, grp := task%rs.chunks, task/rs.chunks
+	lo, hi := grp*rs.perGroup, min((grp+1)*rs.perGroup, rs.nOut)
+	j0, j1 := k*rs.perChunk, min((k+1)*rs.perChunk, rs.seqLen)
+	outOp := len(g.inputs)
+	d := len(g.lay.sizes)
+	var out []T
+	var part []pair[T]
+	if rs.chunks == 1 {
+		out = outAny.(*tensor.Tensor[T]).Data()[:rs.outNumel]
+	} else {
+		part = partialAny.([]pair[T])[k*rs.outNumel:]
+	}
+	for o := lo; o < hi; o++ {
+		if !rs.inner {
+			// Every reduced axis has extent 1 (the layout dropped them): a
+			// run of outputs of one element each.
+			ko, cb := o/rs.innerBlks, o%rs.innerBlks
+			rs.seek(st, g.offsets, rs.kept, ko)
+			for op := range st.offs {
+				st.offs[op] += cb * rs.c * g.lay.strides[op][d-1]
+			}
+			n := min(rs.c, rs.innerSize-cb*rs.c)
+			g.evalBlock(st, n)
+			outOff, outStride := st.offs[outOp], rs.outStrides[d-1]
+			for i, x := range expanded(src, n, &sc.fill) {
+				acc.buf[0] = x
+				out[outOff+i*outStride] = p.final(p.leaf(acc.buf[:1], acc.sc[:]))
+			}
+			continue
+		}
+		rs.seek(st, g.offsets, rs.kept, o)
+		copy(sc.kbase, st.offs)
+		outOff := st.offs[outOp]
+		acc.reset()
+		for j := j0; j < j1; {
+			rb, col := j/rs.innerSize, j%rs.innerSize
+			n := min(rs.c, rs.innerSize-col, j1-j)
+			rs.seek(st, sc.kbase, rs.red, rb)
+			for op := range st.offs {
+				st.offs[op] += col * g.lay.strides[op][d-1]
+			}
+			g.evalBlock(st, n)
+			acc.feed(p, expanded(src, n, &sc.fill))
+			j += n
+		}
+		if out != nil {
+			out[outOff] = p.final(acc.total(p))
+		} else {
+			part[outOff] = acc.total(p)
+		}
+	}
+}
+
+// pairFinish combines the chunks' partial pairs as a fixed pairwise tree
+// and writes the results.
+func (m *impl[T]) pairFinish(rs *reduceStep, outAny tensor.Any, partialAny any, p *pairOp[T]) {
+	if rs.chunks == 1 {
+		return
+	}
+	out := outAny.(*tensor.Tensor[T]).Data()[:rs.outNumel]
+	partial := partialAny.([]pair[T])
+	n := rs.outNumel
+	for step := 1; step < rs.chunks; step *= 2 {
+		for k := 0; k+step < rs.chunks; k += 2 * step {
+			d, a := partial[k*n:(k+1)*n], partial[(k+step)*n:(k+step+1)*n]
+			for i := range d {
+				d[i] = p.combine(d[i], a[i])
+			}
+		}
+	}
+	for i := range out {
+		out[i] = p.final(partial[i])
+	}
+}
+
+// newPairPartial allocates the chunk partials of a paired reduction.
+func newPairPartial[T dtype.Elem](rs *reduceStep) any {
+	if err := tensor.CheckAlloc(dtype.Of[T](), tensor.Shape{rs.chunks, rs.outNumel, 3}); err != nil {
+		fail(err)
+	}
+	return make([]pair[T], rs.chunks*rs.outNumel)
+}
+
+func (m *impl[T]) pairs() bool { return m.reduces.lse != nil }
