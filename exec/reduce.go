@@ -254,6 +254,7 @@ type reduceRun struct {
 	rs      *reduceStep
 	vals    []tensor.Any
 	partial any
+	mapped  *releases // mapped inputs, or nil (see RangeReleaser)
 	red     reducer
 	err     error
 	mu      sync.Mutex // guards err
@@ -268,6 +269,7 @@ func (rs *reduceStep) run(x *Executor, vals []tensor.Any) error {
 		rr = &reduceRun{rs: rs, red: typedFor(rs.argDT).(reducer)}
 	}
 	rr.vals, rr.err = vals, nil
+	rr.mapped = rs.prod.mappedOperands(vals, true)
 	if rs.chunks > 1 {
 		if rr.partial = rs.partials.Get(); rr.partial == nil {
 			rr.partial = rr.red.newPartial(rs)
@@ -310,7 +312,12 @@ func (rr *reduceRun) runTask(task int) {
 	for s, v := range g.inputs {
 		st.slots[s].bind(rr.vals[v])
 	}
+	st.rel = rr.mapped.forTask()
 	rr.red.reduceTask(rr.rs, st, task, rr.vals[rr.rs.out], rr.partial)
+	if st.rel != nil {
+		st.rel.done()
+		st.rel = nil
+	}
 	st.release()
 	g.states.Put(st)
 }
@@ -337,6 +344,9 @@ func (g *region) evalBlock(st *regionState, n int, skipLast bool) {
 	}
 	for _, f := range instrs {
 		f(n)
+	}
+	if st.rel != nil {
+		st.rel.touch(st)
 	}
 }
 
