@@ -86,7 +86,7 @@ type regionState struct {
 	offs     []int
 	idx      []int
 	cs       castScratch
-	rscratch any // a *reduceScratch[T] once the state has reduced
+	rscratch any       // a *reduceScratch[T] once the state has reduced
 	rel      *releases // the task's mapped operands, or nil (see RangeReleaser)
 
 	// prepared is the block length the node slots' buffers are set up for
