@@ -70,11 +70,11 @@ type releases struct {
 // common case. A reduction's producer has inputs only (producer).
 func (g *region) mappedOperands(vals []tensor.Any, producer bool) *releases {
 	var rs *releases
-	nout := len(g.outputs)
+	nout, n := len(g.outputs), len(g.outputs)+len(g.inputs)
 	if producer {
-		nout = 0
+		nout, n = 0, len(g.inputs)
 	}
-	for op := range len(g.lay.strides) {
+	for op := range n {
 		var t tensor.Any
 		if op < nout {
 			t = vals[g.outputs[op].value]
