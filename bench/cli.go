@@ -204,10 +204,10 @@ func inSuites(w Workload, suites []string) bool {
 	return slices.Contains(suites, s)
 }
 
-// All returns every workload tpbench knows: Standard, Pipelines, MatMul
-// and OutOfCore.
+// All returns the workloads that need only memory: Standard, Pipelines
+// and MatMul. tpbench adds OutOfCore, whose setup writes gigabytes to disk.
 func All() []Workload {
-	return slices.Concat(Standard(), Pipelines(), MatMul(), OutOfCore())
+	return slices.Concat(Standard(), Pipelines(), MatMul())
 }
 
 // parseSizes reads a comma-separated list of positive element counts,
