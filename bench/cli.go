@@ -108,7 +108,7 @@ func newFlagSet(name string, stderr io.Writer, c *config) (*flag.FlagSet, func()
 	fs.BoolVar(&c.noProbe, "noprobe", false, "skip the bandwidth probe")
 	fs.BoolVar(&c.hugePages, "hugepages", tensor.HugePages(), "advise arrays of 4 MiB or more, on both sides, to use transparent huge pages (Linux; default: tensor.HugePages, TENSORPLAY_HUGEPAGES=1)")
 	fs.BoolVar(&c.list, "list", false, "list the workloads of -suite and exit")
-	suite := fs.String("suite", "standard", "the workload `sets` to run, comma-separated: standard, pipelines, matmul or all")
+	suite := fs.String("suite", "standard", "the workload `sets` to run, comma-separated: standard, pipelines, matmul, outofcore (8 GiB on disk, only when named) or all")
 	fs.StringVar(&c.python, "python", DefaultPython, "the `interpreter` that runs the NumPy and PyTorch peers")
 	fs.StringVar(&c.peerLib, "peerlib", "", "`dir`ectory with a BLAS (libblas.so.3, libopenblas*.so) for the peers, through LD_LIBRARY_PATH")
 	fs.BoolVar(&c.noPeers, "nopeers", false, "do not run the NumPy and PyTorch peers")
@@ -174,6 +174,7 @@ func parseFlags(name string, args []string, stderr io.Writer) (*config, error) {
 }
 
 // Suites are the values of tpbench -suite; "all" is every one of them.
+// The outofcore suite, which writes a file of 8 GiB, runs only when named.
 var Suites = []string{"standard", "pipelines", "matmul"}
 
 // parseSuites reads a comma-separated list of suites.
@@ -184,10 +185,10 @@ func parseSuites(s string) ([]string, error) {
 		switch {
 		case f == "all":
 			return Suites, nil
-		case slices.Contains(Suites, f):
+		case slices.Contains(Suites, f) || f == "outofcore":
 			out = append(out, f)
 		default:
-			return nil, fmt.Errorf("%q: want standard, pipelines, matmul or all", f)
+			return nil, fmt.Errorf("%q: want standard, pipelines, matmul, outofcore or all", f)
 		}
 	}
 	return out, nil
@@ -203,7 +204,8 @@ func inSuites(w Workload, suites []string) bool {
 	return slices.Contains(suites, s)
 }
 
-// All returns every workload tpbench knows: Standard, Pipelines and MatMul.
+// All returns the workloads that need only memory: Standard, Pipelines
+// and MatMul. tpbench adds OutOfCore, whose setup writes gigabytes to disk.
 func All() []Workload {
 	return slices.Concat(Standard(), Pipelines(), MatMul())
 }

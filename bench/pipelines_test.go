@@ -57,14 +57,22 @@ func TestSuites(t *testing.T) {
 		assert.Equal(t, w.Suite != "", w.Fixed, "%s: the suites with sizes of their own", w.Name)
 	}
 	assert.Equal(t, map[string]int{"": 24, "pipelines": 16, "matmul": 21}, count)
+	for _, w := range OutOfCore() {
+		assert.Equal(t, "outofcore", w.Suite, w.Name)
+		assert.True(t, w.Fixed, w.Name)
+	}
 	suites, err := parseSuites("pipelines, matmul")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"pipelines", "matmul"}, suites)
 	suites, err = parseSuites("all")
 	require.NoError(t, err)
 	assert.Equal(t, Suites, suites)
+	assert.NotContains(t, suites, "outofcore", "8 GiB on disk only when named")
+	suites, err = parseSuites("outofcore")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"outofcore"}, suites)
 	_, err = parseSuites("fast")
-	assert.EqualError(t, err, `"fast": want standard, pipelines, matmul or all`)
+	assert.EqualError(t, err, `"fast": want standard, pipelines, matmul, outofcore or all`)
 	assert.True(t, inSuites(Workload{}, []string{"standard"}), "a workload of your own is standard")
 }
 

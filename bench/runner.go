@@ -237,6 +237,9 @@ func runRow(w Workload, size int, o Options, pr *peerRun, index int) (Row, *peer
 		row.Err = "setup: " + err.Error()
 		return row, nil
 	}
+	if c.Cleanup != nil {
+		defer c.Cleanup()
+	}
 	row.Shape, row.Bytes, row.Flops, row.peakDType = c.Shape, c.Bytes, c.Flops, c.PeakDType
 	var job *peerJob
 	peerFailed := func(err error) {
@@ -264,7 +267,11 @@ func runRow(w Workload, size int, o Options, pr *peerRun, index int) (Row, *peer
 	if c.MaxReps > 0 {
 		reps = min(reps, c.MaxReps)
 	}
-	m, err := measure(c, o.Warmup, reps)
+	warmup := o.Warmup
+	if c.NoWarmup {
+		warmup = 0
+	}
+	m, err := measure(c, warmup, reps)
 	if err != nil {
 		row.Err = err.Error()
 		return row, nil

@@ -89,4 +89,10 @@ type Case struct {
 	// Peer, when set, lets NumPy and PyTorch rerun the case on the same
 	// inputs in a subprocess (see Peers).
 	Peer *PeerCase
+	// NoWarmup skips the warm-up runs (the check run warms up): for cases
+	// whose every run reads gigabytes from disk (the outofcore suite).
+	NoWarmup bool
+	// Cleanup, when set, is called once the row is measured (or failed):
+	// it removes what Setup put outside memory, such as files.
+	Cleanup func()
 }

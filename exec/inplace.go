@@ -130,7 +130,7 @@ func checkDst(d tensor.Any) error {
 	if internalOverlap(d.Shape(), d.Strides()) {
 		return &OverlapError{Shape: d.Shape().Clone(), Strides: append([]int(nil), d.Strides()...)}
 	}
-	return nil
+	return checkWritable(d, "exec")
 }
 
 // checkExpands reports whether a value of shape v can be written into a

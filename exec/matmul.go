@@ -127,5 +127,9 @@ func batchedGemm[T dtype.Numeric](s *matmulStep, vals []tensor.Any, r matmul.Run
 		var sr spanRunner = s.epi
 		epi = func(off, rows, cols int) { sr.runSpan(vals, off/s.m, rows, off%s.m, cols) }
 	}
+	if ra, rb, ro := releaserOf(vals[s.a]), releaserOf(vals[s.b]), releaserOf(vals[s.out]); ra != nil || rb != nil || ro != nil {
+		bandedGemm(dst, as, bs, r, epi, ra, rb, ro) // a mapped operand (matmul_mapped.go)
+		return
+	}
 	matmul.Batched(dst, as, bs, r, epi)
 }

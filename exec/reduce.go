@@ -257,6 +257,7 @@ type reduceRun struct {
 	rs      *reduceStep
 	vals    []tensor.Any
 	partial any
+	mapped  *releases // mapped inputs, or nil (see RangeReleaser)
 	red     reducer
 	err     error
 	mu      sync.Mutex // guards err
@@ -271,6 +272,7 @@ func (rs *reduceStep) run(x *Executor, vals []tensor.Any) error {
 		rr = &reduceRun{rs: rs, red: typedFor(rs.argDT).(reducer)}
 	}
 	rr.vals, rr.err = vals, nil
+	rr.mapped = rs.prod.mappedOperands(vals, true)
 	if rs.chunks > 1 {
 		if rr.partial = rs.partials.Get(); rr.partial == nil {
 			rr.partial = rr.red.newPartial(rs)
@@ -316,7 +318,12 @@ func (rr *reduceRun) runTask(task int) {
 	for _, s := range g.invariant {
 		st.slots[s].value(g.offsets[s])
 	}
+	st.rel = rr.mapped.forTask()
 	rr.red.reduceTask(rr.rs, st, task, rr.vals[rr.rs.out], rr.partial)
+	if st.rel != nil {
+		st.rel.done()
+		st.rel = nil
+	}
 	st.release()
 	g.states.Put(st)
 }
@@ -330,6 +337,9 @@ func (g *region) evalBlock(st *regionState, n int) {
 		st.geoms[op].r, st.geoms[op].c = 1, n
 	}
 	g.runBlock(st, &g.tp)
+	if st.rel != nil {
+		st.rel.touch(st)
+	}
 }
 
 // seek sets st.offs to the start of the layout position given by the

@@ -86,7 +86,8 @@ type regionState struct {
 	offs     []int
 	idx      []int
 	cs       castScratch
-	rscratch any // a *reduceScratch[T] once the state has reduced
+	rscratch any       // a *reduceScratch[T] once the state has reduced
+	rel      *releases // the task's mapped operands, or nil (see RangeReleaser)
 
 	// prepared is the block length the node slots' buffers are set up for
 	// (0: none), so that a run of equal blocks prepares them once.
@@ -204,6 +205,7 @@ type regionRun struct {
 	g             *region
 	vals          []tensor.Any
 	blocksPerTask int
+	mapped        *releases // mapped operands, or nil (see RangeReleaser)
 	err           error
 	mu            sync.Mutex
 }
@@ -217,6 +219,7 @@ func (g *region) run(x *Executor, vals []tensor.Any) error {
 		rr = &regionRun{g: g}
 	}
 	rr.vals, rr.err = vals, nil
+	rr.mapped = g.mappedOperands(vals, false)
 	tasks := 1
 	if x.workers > 1 && g.numel >= x.grain {
 		tasks = min(g.blocks, x.workers*tasksPerWorker, max(x.workers, g.numel/minTask))
@@ -253,6 +256,7 @@ func (rr *regionRun) runTask(task int) {
 	for s, v := range g.inputs {
 		st.slots[s].bind(rr.vals[v])
 	}
+	st.rel = rr.mapped.forTask()
 	lo := task * rr.blocksPerTask
 	hi := min(lo+rr.blocksPerTask, g.blocks)
 	cc := lo % g.colChunks // the block's chunk of its rows
@@ -277,9 +281,16 @@ func (rr *regionRun) runTask(task int) {
 			}
 		}
 		g.runBlock(st, &g.tp)
+		if st.rel != nil {
+			st.rel.touch(st)
+		}
 	}
 	if g.streams {
 		simd.Fence()
+	}
+	if st.rel != nil {
+		st.rel.done()
+		st.rel = nil
 	}
 	st.release()
 	g.states.Put(st)

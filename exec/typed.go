@@ -195,7 +195,7 @@ func nilTensor(t tensor.Any) bool {
 }
 
 func (impl[T]) asStrided(t tensor.Any, shape tensor.Shape, strides []int, off int) tensor.Any {
-	v, err := tensor.AsStrided(t.(*tensor.Tensor[T]).Data(), shape, strides, off)
+	v, err := t.(*tensor.Tensor[T]).AsStrided(shape, strides, off) // keeps a mapped file's Backing
 	if err != nil {
 		panic("exec: internal error: " + err.Error()) // layouts are derived from valid views
 	}

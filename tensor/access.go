@@ -19,7 +19,8 @@ func (t *Tensor[T]) At(idx ...int) (T, error) {
 // end. The write lands in the storage shared with every view of it. Writing
 // into a tensor whose elements share memory (an expanded view, see
 // HasInternalOverlap) is an *InternalOverlapError, since it would change
-// many elements at once.
+// many elements at once; writing into read-only storage (see Backing) is a
+// *ReadOnlyError.
 func (t *Tensor[T]) Set(v T, idx ...int) error {
 	t = t.orEmpty()
 	off, err := t.elemOffset("Set", idx)
@@ -28,6 +29,9 @@ func (t *Tensor[T]) Set(v T, idx ...int) error {
 	}
 	if t.HasInternalOverlap() {
 		return &InternalOverlapError{Shape: t.shape.Clone(), Strides: append([]int{}, t.strides...)}
+	}
+	if t.readOnly() {
+		return &ReadOnlyError{Op: "Set", Shape: t.shape.Clone()}
 	}
 	t.data[off] = v
 	return nil

@@ -18,6 +18,7 @@ type Tensor[T dtype.Elem] struct {
 	offset  int
 	shape   Shape
 	strides []int
+	backing Backing // nil but for storage outside the Go heap (see FromBacking)
 }
 
 // Any is the dtype-erased view of a *Tensor[T] that graphs and executors use
@@ -133,7 +134,7 @@ func AsStrided[T dtype.Elem](data []T, shape Shape, strides []int, offset int) (
 
 // view builds a tensor on t's storage; callers guarantee the layout is in bounds.
 func (t *Tensor[T]) view(offset int, shape Shape, strides []int) *Tensor[T] {
-	return &Tensor[T]{data: t.data, offset: offset, shape: shape, strides: strides}
+	return &Tensor[T]{data: t.data, offset: offset, shape: shape, strides: strides, backing: t.backing}
 }
 
 // DType returns the element type's dtype.

@@ -20,6 +20,15 @@
 // callers that dispatch on it. LoadHeader and (*NPZ).Header read only the
 // header: dtype, shape, memory order and byte order.
 //
+// # Mapped files
+//
+// OpenMapped maps a .npy file as a tensor whose storage is the file
+// (np.load with mmap_mode), read-only or read-write, and CreateMapped makes
+// a new file mapped for writing (np.lib.format.open_memmap): nothing is
+// copied, the executor streams through it releasing the pages it has
+// passed, and Flush and Close report I/O errors. Linux only; elsewhere
+// they return ErrMapUnsupported. See docs/out-of-core.md.
+//
 // # Layout
 //
 // A tensor read from a C-ordered file is row-major. One read from a

@@ -25,5 +25,5 @@ func main() {
 
 // run is main with its arguments and outputs passed in, for tests.
 func run(args []string, stdout, stderr io.Writer) int {
-	return bench.Main(args, stdout, stderr, bench.All()...)
+	return bench.Main(args, stdout, stderr, append(bench.All(), bench.OutOfCore()...)...)
 }
