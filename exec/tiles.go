@@ -47,6 +47,7 @@ type tileFacts struct {
 	loops      bool // every transposed input has transpose loops (AVX2)
 	computes   bool
 	bufferless bool // one AVX2 kernel reading and writing in place (see lengthenable)
+	reach      int  // a swept region's reach (see sweepPlan); 0 otherwise
 	workers    int
 }
 
@@ -114,6 +115,7 @@ var tileTable = []struct {
 	when func(f *tileFacts) bool
 	plan func(f *tileFacts) tilePlan
 }{
+	{"sweep", func(f *tileFacts) bool { return f.reach > 0 }, sweepTiles},
 	{"bufferless rows", func(f *tileFacts) bool { return f.bufferless }, func(f *tileFacts) tilePlan {
 		// Still a block per task where the region has them (see run):
 		// the rows (and outer axes) give lines blocks, each row split
@@ -184,7 +186,7 @@ func (g *region) planTiles(f *tileFacts) {
 	g.countBlocks()
 	// A tiled region smaller than a tile per worker gets lower tiles, so
 	// that every worker has one; no lower than the copy's rows.
-	if tp.rowwise || tp.copyRows > 0 {
+	if (tp.rowwise || tp.copyRows > 0) && f.reach == 0 {
 		lowest := max(8, tp.copyRows)
 		if tp.copyRows == tp.r {
 			lowest = f.band // a panel
