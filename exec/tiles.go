@@ -67,7 +67,14 @@ func (f *tileFacts) has(a access, in bool) bool {
 // columns into rows a row apart, which measured 0.5–0.75x of bands on
 // W9 under -tags purego).
 func (f *tileFacts) panelsFit() bool {
-	if f.cols > maxPanelCols || !f.computes || !f.loops || f.d < 2 {
+	return f.cols <= maxPanelCols && f.computes && f.loops && f.runsFit()
+}
+
+// runsFit reports whether every operand can be read as part of one run of
+// whole rows: direct across rows, constant, or a transposed input (copied
+// into its buffer first).
+func (f *tileFacts) runsFit() bool {
+	if f.d < 2 {
 		return false
 	}
 	for op, st := range f.strides {
@@ -106,6 +113,12 @@ const (
 	// takes, panelAhead how many runs ahead it prefetches.
 	panelRuns  = 32
 	panelAhead = 64
+	// interleaveRow is the widest row (in bytes of the transposed
+	// elements) an interleave tile takes: a band's row shorter than a
+	// cache line costs a kernel call per few elements. interleaveElems is
+	// the elements of an interleave tile.
+	interleaveRow   = 64
+	interleaveElems = 4096
 )
 
 // tileTable is the table of cases: the first row whose when holds plans
@@ -125,6 +138,16 @@ var tileTable = []struct {
 		perTask := ((f.cols+split-1)/split + 63) / 64 * 64
 		c := max(min(f.cols, f.block), min(f.cols, directBlock, perTask))
 		return tilePlan{r: 1, c: c, piece: c, bufferless: true}
+	}},
+	{"interleave", func(f *tileFacts) bool {
+		return f.cols*f.runSize <= interleaveRow && f.has(accTransposed, true) && f.runsFit()
+	}, func(f *tileFacts) tilePlan {
+		// Short rows from a transposed input (NCHW → NHWC: the rows are C
+		// wide): blocks of many rows, each transposed input copied whole
+		// (c runs of r elements, contiguous along the long axis) into rows
+		// of c, interleaved, then computed as one run.
+		r := min(f.rows, max(f.band, interleaveElems/f.cols/f.band*f.band))
+		return tilePlan{r: r, c: f.cols, copyRows: r, copyRuns: f.cols, piece: f.block}
 	}},
 	{"panels", func(f *tileFacts) bool { return f.has(accTransposed, true) && f.panelsFit() }, func(f *tileFacts) tilePlan {
 		run := panelRun
