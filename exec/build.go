@@ -240,6 +240,7 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		srcs[oi] = pr.slotOf[m.node]
 	}
 	exact := make([][]int, len(ms)) // per output, input slots that are exactly it
+	reach := 0                      // how far shifted inputs read from the element written (see sweep.go)
 	for oi, m := range ms {
 		ov := &pl.p.values[m.value]
 		for s, in := range pr.inputs {
@@ -251,6 +252,10 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 			if err == nil && iv.offset == ov.offset && slices.Equal(st, ov.strides) && pl.sameBase(in, m.value) &&
 				!slices.Contains(srcs[oi+1:], s) {
 				exact[oi] = append(exact[oi], s)
+				continue
+			}
+			if d, ok := pl.shiftedInput(in, m.value, st, ms); err == nil && ok {
+				reach = max(reach, d)
 				continue
 			}
 			pr.inputs[s] = pl.stage(in, fmt.Sprintf("it overlaps destination v%d other than element for element", m.value))
@@ -318,7 +323,13 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		}
 	}
 	facts.block = pl.x.blockFor(scratch, widest)
+	if reach > 0 {
+		g.sweep, facts.reach = &sweepPlan{reach: reach}, reach
+	}
 	g.planTiles(facts)
+	if g.sweep != nil {
+		g.planSweep()
+	}
 
 	// Slots: an input is a scalar slot when its kind is constant.
 	pl.compileSlots(g, pr, func(s int) bool { return g.kinds[len(ms)+s].constant() })

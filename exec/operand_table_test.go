@@ -58,9 +58,9 @@ func operandOf[T dtype.Numeric](t *testing.T, r *rand.Rand, kind string, R, C in
 var operandKindNames = []string{"direct", "strided", "transposed", "transposed, padded", "scalar", "row", "invariant"}
 
 // operandShapes reach the tile table's rows: long rows, short rows,
-// panels and bands (partial tiles on both axes, and rows too wide for
+// interleave (rows of 3 and 7 from a transposed operand), panels and bands (partial tiles on both axes, and rows too wide for
 // panels), strided tiles; and empty spaces.
-var operandShapes = [][2]int{{0, 5}, {5, 0}, {1, 1}, {3, 7}, {67, 70}, {130, 530}, {9, 4100}, {2, 700}}
+var operandShapes = [][2]int{{0, 5}, {5, 0}, {1, 1}, {3, 7}, {67, 70}, {130, 530}, {9, 4100}, {2, 700}, {1500, 3}}
 
 // TestOperandTable evaluates a + b*c and a - b for every kind of a, b and
 // c in turn, two outputs of one region, and checks both exactly.
@@ -226,6 +226,7 @@ func TestOperandTableRows(t *testing.T) {
 		{"short rows", of("direct", 3, 7).Add(of("row", 3, 7)), "short rows", []string{"direct", "strided"}},
 		{"panels", of("direct", 67, 70).Add(of("transposed", 67, 70)), "panels", []string{"direct", "transposed"}},
 		{"bands", of("direct", 67, 70).Add(of("transposed", 67, 70)).Mul(of("scalar", 67, 70)), "bands", []string{"direct", "transposed", "scalar"}},
+		{"interleave", of("direct", 700, 3).Add(of("transposed", 700, 3)), "interleave", []string{"direct", "transposed"}},
 		{"bands, wide rows", of("direct", 9, 4100).Add(of("transposed", 9, 4100)), "bands", []string{"direct", "transposed"}},
 		{"strided tiles", of("direct", 67, 700).Add(of("strided", 67, 700)), "strided tiles", []string{"direct", "strided"}},
 		{"invariant", of("direct", 67, 700).Mul(of("invariant", 67, 700)).Sqrt(), "long rows", []string{"direct", "invariant"}},

@@ -42,7 +42,8 @@ type region struct {
 	colChunks  int
 	blocks     int
 	numel      int
-	streams    bool // some output stores around the caches: fence after a task
+	streams    bool       // some output stores around the caches: fence after a task
+	sweep      *sweepPlan // inputs read the destination shifted: written a block behind (see sweep.go)
 
 	states sync.Pool // *regionState, one per concurrent task
 	runs   sync.Pool // *regionRun
@@ -213,6 +214,9 @@ type regionRun struct {
 func (g *region) run(x *Executor, vals []tensor.Any) error {
 	if g.numel == 0 {
 		return nil
+	}
+	if g.sweep != nil {
+		return g.runSweep(x, vals)
 	}
 	rr, _ := g.runs.Get().(*regionRun)
 	if rr == nil {

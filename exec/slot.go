@@ -64,6 +64,9 @@ type slotAny interface {
 	redirect(src slotAny, off, n int)
 	copyFrom(src slotAny, off, n int)
 	scatterFrom(src slotAny, g *geom, off int)
+	// copyBlock copies a block from another slot's storage (a swept
+	// region's shadow, see sweep.go) into this one's.
+	copyBlock(from slotAny, g *geom, off, fromOff int)
 	// streamStores makes copyFrom copy contiguous blocks with
 	// non-temporal stores where T has such a loop (see streamCopyOf).
 	streamStores()

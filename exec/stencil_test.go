@@ -15,8 +15,8 @@ import (
 
 // NumPy's in-place Jacobi step, u[1:-1,1:-1] = 0.25*(u[:-2,1:-1] +
 // u[2:,1:-1] + u[1:-1,:-2] + u[1:-1,2:]): every operand is a shifted view
-// of the destination's storage, so each is staged (its old values copied)
-// before the pass that writes the interior.
+// of the destination's storage, so the region is swept (see exec/sweep.go):
+// written a block behind, from shadows, with nothing staged.
 
 // sub is u[r0:r1, c0:c1].
 func sub(u *tensor.Tensor[float64], r0, r1, c0, c1 int) *tensor.Tensor[float64] {
@@ -59,8 +59,7 @@ func TestStencilInPlace(t *testing.T) {
 
 // After the first step, the in-place stencil allocates nothing when its
 // graph is built once, and only the graph when it is rebuilt each step:
-// the staged copies (four shifted views of 256x256, 2 MB) are the plan's,
-// kept for its next run.
+// the sweep's shadows are kept for the next run.
 func TestStencilAllocatesOnlyItsGraph(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates on its own")
@@ -84,7 +83,7 @@ func TestStencilAllocatesOnlyItsGraph(t *testing.T) {
 	}
 	runtime.ReadMemStats(&after)
 	perStep := (after.TotalAlloc - before.TotalAlloc) / steps
-	assert.Less(t, perStep, uint64(8<<10), "bytes per step: the graph's nodes and views, not 2 MB of staging")
+	assert.Less(t, perStep, uint64(8<<10), "bytes per step: the graph's nodes and views, not shadows")
 }
 
 // BenchmarkStencilInPlace is one in-place Jacobi step of 256x256, the

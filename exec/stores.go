@@ -81,8 +81,8 @@ func (g *region) planStores(si *storeInputs) {
 	for _, o := range g.outputs {
 		bytes += g.numel * g.slotDT[o.src].Size()
 	}
-	if bytes < streamBytes {
-		return
+	if bytes < streamBytes || g.sweep != nil {
+		return // a swept region writes its shadows, in cache
 	}
 	for oi := range g.outputs {
 		if !g.streamsOutput(oi, si) {
@@ -138,7 +138,7 @@ func (g *region) wholeLines(oi, size int) bool {
 // that are direct or constant), so that its blocks can be long and its
 // slots need no buffers (the "bufferless rows" of tileTable).
 func (g *region) lengthenable(x *Executor, si *storeInputs) bool {
-	if x.block > 0 || g.blocks == 0 || g.tp.rowwise || g.tp.r != 1 || len(g.instrs) != 1 || len(g.outputs) != 1 ||
+	if x.block > 0 || g.blocks == 0 || g.sweep != nil || g.tp.rowwise || g.tp.r != 1 || len(g.instrs) != 1 || len(g.outputs) != 1 ||
 		!g.kernelWrites(0, si, nil) || !g.vectorized(g.instrs[0]) {
 		return false
 	}

@@ -47,6 +47,7 @@ type tileFacts struct {
 	loops      bool // every transposed input has transpose loops (AVX2)
 	computes   bool
 	bufferless bool // one AVX2 kernel reading and writing in place (see lengthenable)
+	reach      int  // a swept region's reach (see sweepPlan); 0 otherwise
 	workers    int
 	// reduce: the region is a reduction's producer, whose operands are its
 	// inputs and then the result (see reduceStep); block is then the run
@@ -81,7 +82,14 @@ func (f *tileFacts) reducesTransposed() bool {
 // columns into rows a row apart, which measured 0.5–0.75x of bands on
 // W9 under -tags purego).
 func (f *tileFacts) panelsFit() bool {
-	if f.cols > maxPanelCols || !f.computes || !f.loops || f.d < 2 {
+	return f.cols <= maxPanelCols && f.computes && f.loops && f.runsFit()
+}
+
+// runsFit reports whether every operand can be read as part of one run of
+// whole rows: direct across rows, constant, or a transposed input (copied
+// into its buffer first).
+func (f *tileFacts) runsFit() bool {
+	if f.d < 2 {
 		return false
 	}
 	for op, st := range f.strides {
@@ -120,6 +128,12 @@ const (
 	// takes, panelAhead how many runs ahead it prefetches.
 	panelRuns  = 32
 	panelAhead = 64
+	// interleaveRow is the widest row (in bytes of the transposed
+	// elements) an interleave tile takes: a band's row shorter than a
+	// cache line costs a kernel call per few elements. interleaveElems is
+	// the elements of an interleave tile.
+	interleaveRow   = 64
+	interleaveElems = 4096
 )
 
 // tileTable is the table of cases: the first row whose when holds plans
@@ -139,6 +153,7 @@ var tileTable = []struct {
 		}
 		return tp
 	}},
+	{"sweep", func(f *tileFacts) bool { return f.reach > 0 }, sweepTiles},
 	{"bufferless rows", func(f *tileFacts) bool { return f.bufferless }, func(f *tileFacts) tilePlan {
 		// Still a block per task where the region has them (see run):
 		// the rows (and outer axes) give lines blocks, each row split
@@ -148,6 +163,16 @@ var tileTable = []struct {
 		perTask := ((f.cols+split-1)/split + 63) / 64 * 64
 		c := max(min(f.cols, f.block), min(f.cols, directBlock, perTask))
 		return tilePlan{r: 1, c: c, piece: c, bufferless: true}
+	}},
+	{"interleave", func(f *tileFacts) bool {
+		return f.cols*f.runSize <= interleaveRow && f.has(accTransposed, true) && f.runsFit()
+	}, func(f *tileFacts) tilePlan {
+		// Short rows from a transposed input (NCHW → NHWC: the rows are C
+		// wide): blocks of many rows, each transposed input copied whole
+		// (c runs of r elements, contiguous along the long axis) into rows
+		// of c, interleaved, then computed as one run.
+		r := min(f.rows, max(f.band, interleaveElems/f.cols/f.band*f.band))
+		return tilePlan{r: r, c: f.cols, copyRows: r, copyRuns: f.cols, piece: f.block}
 	}},
 	{"panels", func(f *tileFacts) bool { return f.has(accTransposed, true) && f.panelsFit() }, func(f *tileFacts) tilePlan {
 		run := panelRun
@@ -209,7 +234,7 @@ func (g *region) planTiles(f *tileFacts) {
 	g.countBlocks()
 	// A tiled region smaller than a tile per worker gets lower tiles, so
 	// that every worker has one; no lower than the copy's rows.
-	if tp.rowwise || tp.copyRows > 0 {
+	if (tp.rowwise || tp.copyRows > 0) && f.reach == 0 {
 		lowest := max(8, tp.copyRows)
 		if tp.copyRows == tp.r {
 			lowest = f.band // a panel
