@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
@@ -166,6 +167,16 @@ func (s *windowStep) describe(w io.Writer, names func(v int) string) {
 	}
 	g := &s.geo
 	fmt.Fprintf(w, ": batch %d, channels %d -> %d, spatial %v -> %v, kernel %v\n", g.n, g.c, g.o, g.in, g.out, g.k)
+}
+
+// sameWindow reports whether n and m have equal window geometries (or
+// none), for merging common subexpressions (sameAttrs).
+func sameWindow(n, m *expr.Node) bool {
+	wn, wm := n.Window(), m.Window()
+	if wn == nil || wm == nil {
+		return wn == wm
+	}
+	return slices.Equal(wn.Key(), wm.Key())
 }
 
 // values lists what the step reads and writes (see stepValues).

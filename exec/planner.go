@@ -178,7 +178,7 @@ func attrHash(n *expr.Node) uint64 {
 // sameAttrs reports whether nodes with equal cseKeys have equal shapes and
 // axes too, so that they compute the same thing.
 func sameAttrs(n, m *expr.Node) bool {
-	return slices.Equal(n.Shape(), m.Shape()) && slices.Equal(n.Axes(), m.Axes()) && n.ExternalKey() == m.ExternalKey()
+	return slices.Equal(n.Shape(), m.Shape()) && slices.Equal(n.Axes(), m.Axes()) && n.ExternalKey() == m.ExternalKey() && sameWindow(n, m)
 }
 
 // pos returns n's position in the walk.
