@@ -56,7 +56,7 @@ func TestSuites(t *testing.T) {
 		count[w.Suite]++
 		assert.Equal(t, w.Suite != "", w.Fixed, "%s: the suites with sizes of their own", w.Name)
 	}
-	assert.Equal(t, map[string]int{"": 21, "pipelines": 16, "matmul": 21}, count)
+	assert.Equal(t, map[string]int{"": 21, "pipelines": 16, "matmul": 21, "conv": 2}, count)
 	suites, err := parseSuites("pipelines, matmul")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"pipelines", "matmul"}, suites)
@@ -64,7 +64,7 @@ func TestSuites(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, Suites, suites)
 	_, err = parseSuites("fast")
-	assert.EqualError(t, err, `"fast": want standard, pipelines, matmul or all`)
+	assert.EqualError(t, err, `"fast": want standard, pipelines, matmul, conv or all`)
 	assert.True(t, inSuites(Workload{}, []string{"standard"}), "a workload of your own is standard")
 }
 

@@ -12,8 +12,8 @@ import (
 // Conv returns the convolution suite (tpbench -suite conv): a ResNet-style
 // 3×3 convolution of a [32,64,56,56] float32 batch to 64 channels, padded
 // by 1, and the depthwise 3×3 convolution of the same batch, each into a
-// preallocated output, against PyTorch's conv2d as the peer (NumPy has no
-// convolution). They have no hand loop.
+// preallocated output, against PyTorch's conv2d and NumPy's windowed
+// tensordot as peers. They have no hand loop.
 func Conv() []Workload {
 	add := func(name, desc string, setup func(Params) (*Case, error)) Workload {
 		return Workload{Name: name, Description: desc, Bound: ComputeBound, Setup: setup, Suite: "conv", Fixed: true}
