@@ -145,6 +145,9 @@ func (g *gradWalk) visit(n *expr.Node) {
 	for _, a := range n.Axes() {
 		g.key.sig = append(g.key.sig, uint64(a))
 	}
+	if w := n.Window(); w != nil { // convolution and pooling geometry
+		g.key.sig = append(g.key.sig, w.Key()...)
+	}
 	switch n.Op() {
 	case expr.OpExternal:
 		g.key.sig = append(g.key.sig, n.ExternalKey())

@@ -21,6 +21,7 @@ func ruleTable[T dtype.Float]() *[expr.NumOps]vjp[T] {
 	t := baseRules[T]()
 	addMathRules(t)
 	addPairRules(t)
+	addConvRules(t)
 	return t
 }
 
@@ -108,6 +109,9 @@ func whyNot(op expr.Op) string {
 		return "complex gradients are not supported"
 	}
 	if why := whyNotMath(op); why != "" {
+		return why
+	}
+	if why := whyNotConv(op); why != "" {
 		return why
 	}
 	return "the op has no gradient rule"

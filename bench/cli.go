@@ -62,6 +62,7 @@ Examples:
   %[1]s -size 1e7 -run 'W[1-3]$'        # the issue's sizes, a subset
   %[1]s -suite pipelines                # eight NumPy programs, against NumPy and PyTorch
   %[1]s -suite matmul -peerlib /tmp/mm/ob   # products, NumPy on an OpenBLAS
+  %[1]s -suite conv -workers 2          # convolutions, against PyTorch
   %[1]s -format json -o base.json       # save a run (the table still goes to stdout)
   %[1]s -compare base.json              # compare against it
   %[1]s -run W3 -profile cpu -profiledir prof
@@ -108,7 +109,7 @@ func newFlagSet(name string, stderr io.Writer, c *config) (*flag.FlagSet, func()
 	fs.BoolVar(&c.noProbe, "noprobe", false, "skip the bandwidth probe")
 	fs.BoolVar(&c.hugePages, "hugepages", tensor.HugePages(), "advise arrays of 4 MiB or more, on both sides, to use transparent huge pages (Linux; default: tensor.HugePages, TENSORPLAY_HUGEPAGES=1)")
 	fs.BoolVar(&c.list, "list", false, "list the workloads of -suite and exit")
-	suite := fs.String("suite", "standard", "the workload `sets` to run, comma-separated: standard, pipelines, matmul, outofcore (8 GiB on disk, only when named) or all")
+	suite := fs.String("suite", "standard", "the workload `sets` to run, comma-separated: standard, pipelines, matmul, conv, outofcore (8 GiB on disk, only when named) or all")
 	fs.StringVar(&c.python, "python", DefaultPython, "the `interpreter` that runs the NumPy and PyTorch peers")
 	fs.StringVar(&c.peerLib, "peerlib", "", "`dir`ectory with a BLAS (libblas.so.3, libopenblas*.so) for the peers, through LD_LIBRARY_PATH")
 	fs.BoolVar(&c.noPeers, "nopeers", false, "do not run the NumPy and PyTorch peers")
@@ -175,7 +176,7 @@ func parseFlags(name string, args []string, stderr io.Writer) (*config, error) {
 
 // Suites are the values of tpbench -suite; "all" is every one of them.
 // The outofcore suite, which writes a file of 8 GiB, runs only when named.
-var Suites = []string{"standard", "pipelines", "matmul"}
+var Suites = []string{"standard", "pipelines", "matmul", "conv"}
 
 // parseSuites reads a comma-separated list of suites.
 func parseSuites(s string) ([]string, error) {
@@ -188,7 +189,7 @@ func parseSuites(s string) ([]string, error) {
 		case slices.Contains(Suites, f) || f == "outofcore":
 			out = append(out, f)
 		default:
-			return nil, fmt.Errorf("%q: want standard, pipelines, matmul, outofcore or all", f)
+			return nil, fmt.Errorf("%q: want standard, pipelines, matmul, conv, outofcore or all", f)
 		}
 	}
 	return out, nil
@@ -207,7 +208,7 @@ func inSuites(w Workload, suites []string) bool {
 // All returns the workloads that need only memory: Standard, Pipelines
 // and MatMul. tpbench adds OutOfCore, whose setup writes gigabytes to disk.
 func All() []Workload {
-	return slices.Concat(Standard(), Pipelines(), MatMul())
+	return slices.Concat(Standard(), Pipelines(), MatMul(), Conv())
 }
 
 // parseSizes reads a comma-separated list of positive element counts,

@@ -46,6 +46,12 @@ func (pl *planner) buildSteps() error {
 			pl.addStep(pl.level[n], s)
 		case expr.ClassExternal:
 			pl.addStep(pl.level[n], pl.buildExternal(n))
+		case expr.ClassWindow:
+			s, err := pl.buildWindow(n)
+			if err != nil {
+				return err
+			}
+			pl.addStep(pl.level[n], s)
 		}
 	}
 	idx := make([]int, len(pl.p.steps))

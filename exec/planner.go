@@ -178,7 +178,7 @@ func attrHash(n *expr.Node) uint64 {
 // sameAttrs reports whether nodes with equal cseKeys have equal shapes and
 // axes too, so that they compute the same thing.
 func sameAttrs(n, m *expr.Node) bool {
-	return slices.Equal(n.Shape(), m.Shape()) && slices.Equal(n.Axes(), m.Axes()) && n.ExternalKey() == m.ExternalKey()
+	return slices.Equal(n.Shape(), m.Shape()) && slices.Equal(n.Axes(), m.Axes()) && n.ExternalKey() == m.ExternalKey() && sameWindow(n, m)
 }
 
 // pos returns n's position in the walk.
@@ -267,7 +267,7 @@ func (pl *planner) materialize(roots []*expr.Node, dsts []tensor.Any) {
 		}
 		// An embed's operand is written into the embed's view by a region
 		// of its own (see embedValue): it needs no tensor besides.
-		if c := n.Op().Class(); c == expr.ClassShape && n.Op() != expr.OpEmbed || c == expr.ClassMatMul || c == expr.ClassExternal {
+		if c := n.Op().Class(); c == expr.ClassShape && n.Op() != expr.OpEmbed || c == expr.ClassMatMul || c == expr.ClassExternal || c == expr.ClassWindow {
 			for _, a := range pl.cargsAt(i) {
 				if nodes[a].Op().Elementwise() {
 					setMat(a)

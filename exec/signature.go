@@ -189,6 +189,8 @@ func (w *walker) visit(n *expr.Node, binds []Binding) {
 		w.sig = append(w.sig, keep)
 	case expr.ClassExternal:
 		w.sig = append(w.sig, n.ExternalKey())
+	case expr.ClassWindow:
+		w.sig = append(w.sig, n.Window().Key()...)
 	}
 }
 

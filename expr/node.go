@@ -48,6 +48,7 @@ type nodeExt struct {
 	scopeIn []*Node
 
 	external *External // OpExternal: the computation
+	window   *Window   // convolution and pooling (window.go)
 }
 
 // sym returns the node's symbolic shape, nil when the shape is concrete.

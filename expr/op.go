@@ -131,6 +131,17 @@ const (
 
 	OpExternal // a computation defined outside the table (see External)
 
+	// Convolution and pooling (issue 26): windows over the spatial axes of
+	// [N, C, spatial...] operands, and their gradients (conv.go, pool.go).
+	OpConv
+	OpConvInputGrad
+	OpConvWeightGrad
+	OpMaxPool
+	OpAvgPool
+	OpAdaptiveAvgPool
+	OpAdaptiveMaxPool
+	OpPoolGrad
+
 	opCount
 )
 
@@ -151,6 +162,7 @@ const (
 	ClassReduce         // a reduction over axes
 	ClassMatMul         // matrix product
 	ClassExternal       // a function of evaluated operands (see External)
+	ClassWindow         // convolution, pooling and their gradients (issue 26)
 )
 
 // kinds is a bit set of dtype kinds an op accepts for its (first data) operand.
@@ -327,7 +339,15 @@ var opTable = [opCount]opInfo{
 
 	OpMatMul: {name: "matmul", class: ClassMatMul, accept: kNumeric},
 
-	OpExternal: {name: "external", class: ClassExternal, accept: kAll, result: attrDType},
+	OpExternal:        {name: "external", class: ClassExternal, accept: kAll, result: attrDType},
+	OpConv:            {name: "conv", class: ClassWindow, accept: kFloat},
+	OpConvInputGrad:   {name: "conv_input_grad", class: ClassWindow, accept: kFloat},
+	OpConvWeightGrad:  {name: "conv_weight_grad", class: ClassWindow, accept: kFloat},
+	OpMaxPool:         {name: "max_pool", class: ClassWindow, accept: kFloat},
+	OpAvgPool:         {name: "avg_pool", class: ClassWindow, accept: kFloat},
+	OpAdaptiveAvgPool: {name: "adaptive_avg_pool", class: ClassWindow, accept: kFloat},
+	OpAdaptiveMaxPool: {name: "adaptive_max_pool", class: ClassWindow, accept: kFloat},
+	OpPoolGrad:        {name: "pool_grad", class: ClassWindow, accept: kFloat},
 }
 
 // String returns the op's name as printed in graphs ("add", "div_floor").

@@ -70,6 +70,8 @@ func attrs(n *Node) string {
 			s += " keepdim"
 		}
 		return s
+	case n.Window() != nil:
+		return n.Window().String()
 	}
 	return ""
 }

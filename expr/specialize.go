@@ -266,6 +266,8 @@ func (s *Specializer) replay(n *Node, args []*Node) *Node {
 		return reduce(op, a, n.axes, n.keepDim)
 	case op == OpMatMul:
 		return matmul(a, args[1])
+	case op.Class() == ClassWindow:
+		return replayWindow(n, args)
 	}
 	return errNode(n.op, fmt.Errorf("expr: cannot specialise %s", n.op))
 }

@@ -35,6 +35,28 @@ def sync():
     pass
 
 
+class Conv2d:
+    """conv2d as a NumPy user writes it: windows of the padded input
+    (sliding_window_view) contracted with the kernels (tensordot; einsum per
+    channel for a depthwise convolution)."""
+
+    def __init__(self, t, p):
+        self.x, self.w = t["x"], t["w"]
+        self.padding, self.groups = int(p["padding"]), int(p["groups"])
+
+    def step(self):
+        q = self.padding
+        x = np.pad(self.x, ((0, 0), (0, 0), (q, q), (q, q)))
+        win = np.lib.stride_tricks.sliding_window_view(x, self.w.shape[2:], axis=(2, 3))
+        if self.groups == 1:
+            self.out = np.tensordot(win, self.w, axes=([1, 4, 5], [1, 2, 3])).transpose(0, 3, 1, 2)
+        else:  # depthwise, one kernel per channel
+            self.out = np.einsum("nchwij,cij->nchw", win, self.w[:, 0])
+
+    def outputs(self):
+        return [self.out]
+
+
 class MatMul:
     """c = a @ b into a preallocated c."""
 
@@ -327,4 +349,5 @@ PIPELINES = {
     "mlp": MLP,
     "attention": Attention,
     "layernorm_gelu": LayerNormGELU,
+    "conv2d": Conv2d,
 }

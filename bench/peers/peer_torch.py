@@ -179,6 +179,18 @@ class LinearReLU:
         return [self.out.numpy()]
 
 
+class Conv2d:
+    def __init__(self, t, p):
+        self.x, self.w = t["x"], t["w"]
+        self.padding, self.groups = int(p["padding"]), int(p["groups"])
+
+    def step(self):
+        self.out = F.conv2d(self.x, self.w, padding=self.padding, groups=self.groups)
+
+    def outputs(self):
+        return [self.out.numpy()]
+
+
 class Standard:
     """The standard rows W1-W10 in PyTorch's out= forms (see peer_numpy.py)."""
 
@@ -270,4 +282,5 @@ PIPELINES = {
     "mlp": MLP,
     "attention": Attention,
     "layernorm_gelu": LayerNormGELU,
+    "conv2d": Conv2d,
 }
