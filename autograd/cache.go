@@ -145,6 +145,7 @@ func (g *gradWalk) visit(n *expr.Node) {
 	for _, a := range n.Axes() {
 		g.key.sig = append(g.key.sig, uint64(a))
 	}
+	g.key.sig = expr.PieceKey(g.key.sig, n)
 	switch n.Op() {
 	case expr.OpExternal:
 		g.key.sig = append(g.key.sig, n.ExternalKey())
