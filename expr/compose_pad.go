@@ -129,49 +129,25 @@ func padConstant(a, fill *Node, w [][2]int, out tensor.Shape) *Node {
 }
 
 // padAxis pads a along axis k alone. Output position i reads input
-// position src(i); consecutive positions reading consecutive elements make
+// position src[i]; consecutive positions reading consecutive elements make
 // one piece, positions reading one element (edge) a spread piece, and the
 // mirrored stretches of reflect and symmetric a piece per element.
 func padAxis(a *Node, k int, w [2]int, mode PadMode) *Node {
 	n := a.shape[k]
 	m := n + w[0] + w[1]
-	src := func(i int) int {
-		p := i - w[0]
-		switch mode {
-		case PadEdge:
-			return min(max(p, 0), n-1)
-		case PadWrap:
-			return ((p % n) + n) % n
-		case PadReflect:
-			if n == 1 {
-				return 0
-			}
-			period := 2 * (n - 1)
-			q := ((p % period) + period) % period
-			if q >= n {
-				q = period - q
-			}
-			return q
-		}
-		period := 2 * n // symmetric
-		q := ((p % period) + period) % period
-		if q >= n {
-			q = period - 1 - q
-		}
-		return q
-	}
+	src := padSources(mode, n, w[0], w[1])
 	var rs []run
 	for i := 0; i < m; {
-		f := src(i)
+		f := src[i]
 		j := i + 1
 		switch {
-		case j < m && src(j) == f+1:
-			for j < m && src(j) == src(j-1)+1 {
+		case j < m && src[j] == f+1:
+			for j < m && src[j] == src[j-1]+1 {
 				j++
 			}
 			rs = append(rs, run{at: i, from: f, size: j - i})
-		case j < m && src(j) == f:
-			for j < m && src(j) == f {
+		case j < m && src[j] == f:
+			for j < m && src[j] == f {
 				j++
 			}
 			rs = append(rs, run{at: i, from: f, size: j - i, spread: true})
@@ -183,4 +159,75 @@ func padAxis(a *Node, k int, w [2]int, mode PadMode) *Node {
 	out := a.shape.Clone()
 	out[k] = m
 	return assemble("pad", a.dt, out, axisPieces(a.shape, k, rs), []*Node{a})
+}
+
+// padSources returns, for each of the n+before+after positions of an axis
+// padded by mode, the position of the input it reads. Reflect, symmetric
+// and wrap run NumPy 1.24's own algorithm (numpy/lib/arraypad.py) on the
+// positions, so that pads wider than the extent repeat exactly as NumPy's
+// do: its wrap of a wide pad whose sides differ is not periodic (a b c d
+// padded by (5, 1) begins with a, not d).
+func padSources(mode PadMode, n, before, after int) []int {
+	m := n + before + after
+	buf := make([]int, m)
+	for i := range buf {
+		buf[i] = min(max(i-before, 0), n-1) // edge
+	}
+	if mode == PadEdge || n == 1 { // NumPy extends a singleton axis by its edge in every mode
+		return buf
+	}
+	l, r := before, after
+	chunk := make([]int, 0, m)
+	for l > 0 || r > 0 {
+		if mode == PadWrap {
+			period := m - r - l
+			nl, nr := 0, 0
+			if l > 0 {
+				c := min(period, l)
+				chunk = append(chunk[:0], buf[m-r-c:m-r]...)
+				if l > period {
+					copy(buf[l-period:l], chunk)
+					nl = l - period
+				} else {
+					copy(buf[:l], chunk)
+				}
+			}
+			if r > 0 {
+				c := min(period, r)
+				chunk = append(chunk[:0], buf[l:l+c]...)
+				if r > period {
+					copy(buf[m-r:m-r+period], chunk)
+					nr = r - period
+				} else {
+					copy(buf[m-r:], chunk)
+				}
+			}
+			l, r = nl, nr
+			continue
+		}
+		old := m - r - l
+		edge := 1 // symmetric repeats the edge
+		if mode == PadReflect {
+			edge = 0
+			old--
+		}
+		if l > 0 {
+			c := min(old, l)
+			start := l - edge + c
+			for i := range c {
+				buf[l-c+i] = buf[start-i]
+			}
+			l -= c
+		}
+		if r > 0 {
+			c := min(old, r)
+			start := m - r + edge - 2
+			at := m - r
+			for i := range c {
+				buf[at+i] = buf[start-i]
+			}
+			r -= c
+		}
+	}
+	return buf
 }
