@@ -52,9 +52,13 @@ func TestComposeValues(t *testing.T) {
 	}{
 		{"pad edge", []int{3, 4}, func(x expr.Expr[float64]) expr.Expr[float64] { return x.Pad(expr.PadEdge, [2]int{1, 2}, [2]int{2, 1}) },
 			[]int{6, 7}, []float64{1, 1, 1, 2, 3, 4, 4, 1, 1, 1, 2, 3, 4, 4, 5, 5, 5, 6, 7, 8, 8, 9, 9, 9, 10, 11, 12, 12, 9, 9, 9, 10, 11, 12, 12, 9, 9, 9, 10, 11, 12, 12}},
-		{"pad reflect", []int{3, 4}, func(x expr.Expr[float64]) expr.Expr[float64] { return x.Pad(expr.PadReflect, [2]int{2, 3}, [2]int{3, 1}) },
+		{"pad reflect", []int{3, 4}, func(x expr.Expr[float64]) expr.Expr[float64] {
+			return x.Pad(expr.PadReflect, [2]int{2, 3}, [2]int{3, 1})
+		},
 			[]int{8, 8}, []float64{12, 11, 10, 9, 10, 11, 12, 11, 8, 7, 6, 5, 6, 7, 8, 7, 4, 3, 2, 1, 2, 3, 4, 3, 8, 7, 6, 5, 6, 7, 8, 7, 12, 11, 10, 9, 10, 11, 12, 11, 8, 7, 6, 5, 6, 7, 8, 7, 4, 3, 2, 1, 2, 3, 4, 3, 8, 7, 6, 5, 6, 7, 8, 7}},
-		{"pad symmetric", []int{3, 4}, func(x expr.Expr[float64]) expr.Expr[float64] { return x.Pad(expr.PadSymmetric, [2]int{4, 1}, [2]int{1, 5}) },
+		{"pad symmetric", []int{3, 4}, func(x expr.Expr[float64]) expr.Expr[float64] {
+			return x.Pad(expr.PadSymmetric, [2]int{4, 1}, [2]int{1, 5})
+		},
 			[]int{8, 10}, []float64{9, 9, 10, 11, 12, 12, 11, 10, 9, 9, 9, 9, 10, 11, 12, 12, 11, 10, 9, 9, 5, 5, 6, 7, 8, 8, 7, 6, 5, 5, 1, 1, 2, 3, 4, 4, 3, 2, 1, 1, 1, 1, 2, 3, 4, 4, 3, 2, 1, 1, 5, 5, 6, 7, 8, 8, 7, 6, 5, 5, 9, 9, 10, 11, 12, 12, 11, 10, 9, 9, 9, 9, 10, 11, 12, 12, 11, 10, 9, 9}},
 		{"pad wrap", []int{3, 4}, func(x expr.Expr[float64]) expr.Expr[float64] { return x.Pad(expr.PadWrap, [2]int{3, 4}, [2]int{5, 1}) },
 			[]int{10, 10}, []float64{1, 1, 2, 3, 4, 1, 2, 3, 4, 1, 5, 5, 6, 7, 8, 5, 6, 7, 8, 5, 9, 9, 10, 11, 12, 9, 10, 11, 12, 9, 1, 1, 2, 3, 4, 1, 2, 3, 4, 1, 5, 5, 6, 7, 8, 5, 6, 7, 8, 5, 9, 9, 10, 11, 12, 9, 10, 11, 12, 9, 1, 1, 2, 3, 4, 1, 2, 3, 4, 1, 5, 5, 6, 7, 8, 5, 6, 7, 8, 5, 9, 9, 10, 11, 12, 9, 10, 11, 12, 9, 1, 1, 2, 3, 4, 1, 2, 3, 4, 1}},
