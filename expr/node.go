@@ -48,7 +48,7 @@ type nodeExt struct {
 	scopeIn []*Node
 
 	external *External // OpExternal: the computation
-	pieces []Piece // OpAssemble: where each operand's elements go (compose: issue 23)
+	pieces   []Piece   // OpAssemble: where each operand's elements go (compose: issue 23)
 }
 
 // sym returns the node's symbolic shape, nil when the shape is concrete.
