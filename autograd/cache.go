@@ -148,6 +148,7 @@ func (g *gradWalk) visit(n *expr.Node) {
 	if w := n.Window(); w != nil { // convolution and pooling geometry
 		g.key.sig = append(g.key.sig, w.Key()...)
 	}
+	g.key.sig = expr.PieceKey(g.key.sig, n)
 	switch n.Op() {
 	case expr.OpExternal:
 		g.key.sig = append(g.key.sig, n.ExternalKey())

@@ -22,6 +22,7 @@ func ruleTable[T dtype.Float]() *[expr.NumOps]vjp[T] {
 	addMathRules(t)
 	addPairRules(t)
 	addConvRules(t)
+	addComposeRules(t)
 	return t
 }
 

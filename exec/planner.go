@@ -172,13 +172,16 @@ func attrHash(n *expr.Node) uint64 {
 		mix(a)
 	}
 	mix(int(n.ExternalKey()))
+	for _, v := range expr.PieceKey(nil, n) {
+		mix(int(v))
+	}
 	return h
 }
 
 // sameAttrs reports whether nodes with equal cseKeys have equal shapes and
 // axes too, so that they compute the same thing.
 func sameAttrs(n, m *expr.Node) bool {
-	return slices.Equal(n.Shape(), m.Shape()) && slices.Equal(n.Axes(), m.Axes()) && n.ExternalKey() == m.ExternalKey() && sameWindow(n, m)
+	return slices.Equal(n.Shape(), m.Shape()) && slices.Equal(n.Axes(), m.Axes()) && n.ExternalKey() == m.ExternalKey() && sameWindow(n, m) && expr.SamePieces(n, m)
 }
 
 // pos returns n's position in the walk.
@@ -267,11 +270,18 @@ func (pl *planner) materialize(roots []*expr.Node, dsts []tensor.Any) {
 		}
 		// An embed's operand is written into the embed's view by a region
 		// of its own (see embedValue): it needs no tensor besides.
-		if c := n.Op().Class(); c == expr.ClassShape && n.Op() != expr.OpEmbed || c == expr.ClassMatMul || c == expr.ClassExternal || c == expr.ClassWindow {
+		if c := n.Op().Class(); c == expr.ClassShape && n.Op() != expr.OpEmbed && n.Op() != expr.OpAssemble || c == expr.ClassMatMul || c == expr.ClassExternal || c == expr.ClassWindow {
 			for _, a := range pl.cargsAt(i) {
 				if nodes[a].Op().Elementwise() {
 					setMat(a)
 				}
+			}
+		}
+		// An assemble's operand that a piece reads a box of needs a
+		// tensor; a whole one is computed into its box (see assembleValue).
+		for _, a := range pl.boxedOperands(n, pl.cargsAt(i)) {
+			if nodes[a].Op().Elementwise() {
+				setMat(a)
 			}
 		}
 	}

@@ -187,6 +187,7 @@ func (w *walker) visit(n *expr.Node, binds []Binding) {
 			keep = 1
 		}
 		w.sig = append(w.sig, keep)
+		w.sig = expr.PieceKey(w.sig, n)
 	case expr.ClassExternal:
 		w.sig = append(w.sig, n.ExternalKey())
 	case expr.ClassWindow:

@@ -66,6 +66,7 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 		c := r.Op().Class()
 		shared := pl.sharesWithLeaf(dsts[i])
 		direct := r.Op().Elementwise() && (len(roots) == 1 || !shared) ||
+			r.Op() == expr.OpAssemble && len(roots) == 1 && !shared ||
 			(c == expr.ClassReduce || c == expr.ClassMatMul || c == expr.ClassWindow) && rowMajorAtZero(dsts[i]) && !shared
 		if direct {
 			rootDst[r] = i
@@ -100,6 +101,13 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 			pl.addMember(pl.level[n], member{node: n, value: v, shape: n.Shape()})
 		case n.Op() == expr.OpEmbed:
 			pl.valueOf[n] = pl.embedValue(n)
+		case n.Op() == expr.OpAssemble:
+			var d tensor.Any
+			i, ok := rootDst[n]
+			if ok {
+				d = dsts[i]
+			}
+			pl.valueOf[n] = pl.assembleValue(n, i, d)
 		case c == expr.ClassShape:
 			pl.valueOf[n] = pl.viewValue(n)
 		default: // reductions and matmul
@@ -135,7 +143,7 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 			// tensors they had are dropped with the steps that filled
 			// them (see dropDeadSteps).
 			pl.addMember(level, member{node: r, value: v, shape: d.Shape(), final: final, copy: mayFail})
-		case !r.Op().Elementwise() && pl.p.values[v].kind != valTemp, pl.isResult(v):
+		case !r.Op().Elementwise() && pl.p.values[v].kind != valTemp && !pl.ownView(v, roots), pl.isResult(v):
 			// A leaf or view must not be handed out as a new tensor, nor
 			// one tensor as two results: copy.
 			v = pl.tempValue(r, r.Shape())

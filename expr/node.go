@@ -49,6 +49,7 @@ type nodeExt struct {
 
 	external *External // OpExternal: the computation
 	window   *Window   // convolution and pooling (window.go)
+	pieces   []Piece   // OpAssemble: where each operand's elements go (compose: issue 23)
 }
 
 // sym returns the node's symbolic shape, nil when the shape is concrete.

@@ -113,7 +113,8 @@ const (
 	OpPermute
 	OpExpand
 	OpSlice
-	OpEmbed // the adjoint of slice: zeros with the operand placed at start::step
+	OpEmbed    // the adjoint of slice: zeros with the operand placed at start::step
+	OpAssemble // compose (issue 23): a value built from boxes of its operands (concatenate, stack, roll, pad, repeat)
 
 	OpSum
 	OpMean
@@ -323,6 +324,8 @@ var opTable = [opCount]opInfo{
 	OpExpand:  {name: "expand", class: ClassShape, accept: kAll},
 	OpSlice:   {name: "slice", class: ClassShape, accept: kAll},
 	OpEmbed:   {name: "embed", class: ClassShape, accept: kAll},
+
+	OpAssemble: {name: "assemble", class: ClassShape, accept: kAll},
 
 	OpSum:    {name: "sum", class: ClassReduce, accept: kNumeric},
 	OpMean:   {name: "mean", class: ClassReduce, accept: kInexact},

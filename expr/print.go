@@ -61,6 +61,8 @@ func attrs(n *Node) string {
 		return " " + strconv.Quote(n.name)
 	case n.op == OpPermute:
 		return " " + compactShape(n.axes)
+	case n.op == OpAssemble:
+		return printPieces(n)
 	case n.op == OpSlice || n.op == OpEmbed:
 		s := n.slice
 		return fmt.Sprintf(" axis=%d %d:%d:%d", s.axis, s.start, s.stop, s.step)

@@ -262,6 +262,8 @@ func (s *Specializer) replay(n *Node, args []*Node) *Node {
 	case op == OpEmbed:
 		sl := n.slice
 		return embed(a, sl.axis, sl.start, sl.step, n.shape[sl.axis])
+	case op == OpAssemble:
+		return assemble("assemble", n.dt, n.shape, n.Pieces(), args)
 	case op.Class() == ClassReduce:
 		return reduce(op, a, n.axes, n.keepDim)
 	case op == OpMatMul:
