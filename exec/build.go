@@ -46,6 +46,8 @@ func (pl *planner) buildSteps() error {
 			pl.addStep(pl.level[n], s)
 		case expr.ClassExternal:
 			pl.addStep(pl.level[n], pl.buildExternal(n))
+		case expr.ClassScan:
+			pl.addStep(pl.level[n], pl.buildScan(n))
 		}
 	}
 	idx := make([]int, len(pl.p.steps))

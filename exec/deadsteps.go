@@ -34,6 +34,8 @@ func stepValues(s step) (reads, writes []int) {
 		return []int{s.val.src}, []int{s.v}
 	case *externalStep:
 		return s.args, []int{s.out}
+	case *scanStep:
+		return []int{s.in}, []int{s.out}
 	}
 	panic("exec: stepValues of an unknown step") // unreachable: the kinds above are all
 }

@@ -66,7 +66,7 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 		c := r.Op().Class()
 		shared := pl.sharesWithLeaf(dsts[i])
 		direct := r.Op().Elementwise() && (len(roots) == 1 || !shared) ||
-			(c == expr.ClassReduce || c == expr.ClassMatMul) && rowMajorAtZero(dsts[i]) && !shared
+			(c == expr.ClassReduce || c == expr.ClassMatMul || c == expr.ClassScan) && rowMajorAtZero(dsts[i]) && !shared
 		if direct {
 			rootDst[r] = i
 		}

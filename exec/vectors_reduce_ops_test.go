@@ -16,8 +16,6 @@ import (
 // cases are skipped by name, with the reason, never silently. Every other
 // op must run.
 var notYet = map[string]string{
-	"cumsum":   "scans are not implemented yet (issue 22)",
-	"cumprod":  "scans are not implemented yet (issue 22)",
 	"median":   "median needs a sort or selection op (issue 22, ops_sort)",
 	"quantile": "quantile needs a sort or selection op (issue 22, ops_sort)",
 }
@@ -83,6 +81,9 @@ func runReduceOp[T dtype.Elem](t *testing.T, c mathCase) {
 		return
 	case "any":
 		checkOp(t, c, expr.AnyTrue(x, keep, axes...))
+		return
+	case "cumsum", "cumprod":
+		checkScanCase(t, c, x, axes)
 		return
 	case "count_nonzero":
 		checkOp(t, c, expr.CountNonzero(x, keep, axes...))
@@ -196,5 +197,39 @@ func floatReduce[F dtype.Float](t *testing.T, c mathCase, x expr.Expr[F], axes [
 		checkOp(t, c, expr.NanMin(x, keep, axes...))
 	default:
 		t.Fatalf("%s: unknown op %s", c.ID, c.Op)
+	}
+}
+
+// checkScanCase runs a cumsum or cumprod case: NumPy accumulates in
+// params.dtype, by default in int64 for bool and signed integers and in
+// uint64 for unsigned ones; axis null scans the flattened input.
+func checkScanCase[T dtype.Elem](t *testing.T, c mathCase, x expr.Expr[T], axes []int) {
+	axis := 0
+	if axes == nil {
+		x = x.Reshape(-1)
+	} else {
+		require.Len(t, axes, 1, "%s: one axis", c.ID)
+		axis = axes[0]
+	}
+	acc := dtype.SumFor(dtype.Of[T]())
+	var name string
+	if c.param(t, "dtype", &name) {
+		acc = dtype.Of[T]()
+		require.Equal(t, acc.String(), name, "%s: params.dtype other than the input's", c.ID)
+	}
+	prod := c.Op == "cumprod"
+	switch {
+	case acc == dtype.Of[T]() && prod:
+		checkOp(t, c, x.CumProd(axis))
+	case acc == dtype.Of[T]():
+		checkOp(t, c, x.CumSum(axis))
+	case acc == dtype.Int64 && prod:
+		checkOp(t, c, expr.CumProdAs[int64](x, axis))
+	case acc == dtype.Int64:
+		checkOp(t, c, expr.CumSumAs[int64](x, axis))
+	case acc == dtype.Uint64 && prod:
+		checkOp(t, c, expr.CumProdAs[uint64](x, axis))
+	default:
+		checkOp(t, c, expr.CumSumAs[uint64](x, axis))
 	}
 }

@@ -128,6 +128,14 @@ const (
 	OpMatMul
 
 	OpExternal // a computation defined outside the table (see External)
+	// Scans along one axis (issue 22, scans).
+	OpCumSum
+	OpCumProd
+	OpCumMax
+	OpCumMin
+	OpLogCumSumExp
+	OpNanCumSum
+	OpNanCumProd
 
 	opCount
 )
@@ -149,6 +157,7 @@ const (
 	ClassReduce         // a reduction over axes
 	ClassMatMul         // matrix product
 	ClassExternal       // a function of evaluated operands (see External)
+	ClassScan           // a running sum, product, max, ... along one axis (scan.go)
 )
 
 // kinds is a bit set of dtype kinds an op accepts for its (first data) operand.
@@ -323,6 +332,15 @@ var opTable = [opCount]opInfo{
 	OpMatMul: {name: "matmul", class: ClassMatMul, accept: kNumeric},
 
 	OpExternal: {name: "external", class: ClassExternal, accept: kAll, result: attrDType},
+	// A scan's accepted kinds are those of its result (CumSumAs converts
+	// its operand as it reads it).
+	OpCumSum:       {name: "cumsum", class: ClassScan, accept: kNumeric, result: attrDType},
+	OpCumProd:      {name: "cumprod", class: ClassScan, accept: kNumeric, result: attrDType},
+	OpCumMax:       {name: "cummax", class: ClassScan, accept: kReal, result: attrDType},
+	OpCumMin:       {name: "cummin", class: ClassScan, accept: kReal, result: attrDType},
+	OpLogCumSumExp: {name: "logcumsumexp", class: ClassScan, accept: kFloat, result: attrDType},
+	OpNanCumSum:    {name: "nancumsum", class: ClassScan, accept: kInexact, result: attrDType},
+	OpNanCumProd:   {name: "nancumprod", class: ClassScan, accept: kInexact, result: attrDType},
 }
 
 // String returns the op's name as printed in graphs ("add", "div_floor").

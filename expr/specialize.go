@@ -266,6 +266,9 @@ func (s *Specializer) replay(n *Node, args []*Node) *Node {
 		return reduce(op, a, n.axes, n.keepDim)
 	case op == OpMatMul:
 		return matmul(a, args[1])
+	case op.Class() == ClassScan:
+		ax, rev := n.ScanArgs()
+		return scan(op, a, ax, rev, n.dt)
 	}
 	return errNode(n.op, fmt.Errorf("expr: cannot specialise %s", n.op))
 }
