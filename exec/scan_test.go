@@ -118,7 +118,10 @@ var scanInputs = []scanInput{
 	{"permuted [2,4,3] (inner axes that do not merge)", func(t *testing.T) expr.Expr[float64] {
 		return expr.Of(scanData(t, 2, 3, 4)).Permute(0, 2, 1)
 	}},
-	{"computed [5,9]", func(t *testing.T) expr.Expr[float64] { x := expr.Of(scanData(t, 5, 9)); return x.Mul(x).AddScalar(-0.5) }},
+	{"computed [5,9]", func(t *testing.T) expr.Expr[float64] {
+		x := expr.Of(scanData(t, 5, 9))
+		return x.Mul(x).AddScalar(-0.5)
+	}},
 	{"wide [3,1500]", func(t *testing.T) expr.Expr[float64] { return expr.Of(scanData(t, 3, 1500)) }},
 }
 
