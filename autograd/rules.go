@@ -20,6 +20,7 @@ type vjp[T dtype.Float] func(n *expr.Node, g expr.Expr[T]) []expr.Any
 func ruleTable[T dtype.Float]() *[expr.NumOps]vjp[T] {
 	t := baseRules[T]()
 	addMathRules(t)
+	addScanRules(t)
 	return t
 }
 
@@ -106,6 +107,9 @@ func whyNot(op expr.Op) string {
 		return "complex gradients are not supported"
 	}
 	if why := whyNotMath(op); why != "" {
+		return why
+	}
+	if why := whyNotScan(op); why != "" {
 		return why
 	}
 	return "the op has no gradient rule"
