@@ -102,13 +102,13 @@ func prodOf(s []int) int {
 
 // scanBlock is the inner elements one task of a scan along an outer axis
 // takes: every inner element when there are enough outer indices to share,
-// else blocks wide enough that the workers have tasksPerWorker tasks each,
-// of at least 512 and at most 16384 elements (a page of float64 to 128
-// KiB: the input is read in pieces of that many contiguous elements).
+// else one block per worker, of at least 512 and at most 16384 elements (a
+// page of float64 to 128 KiB: the input is read in pieces of that many
+// contiguous elements, and narrower ones read slower; see docs/scans.md).
 func scanBlock(outer, inner, workers int) int {
 	const lo, hi = 512, 16384
 	blk := min(inner, hi)
-	if want := workers * tasksPerWorker; workers > 1 && outer < want {
+	if want := workers; workers > 1 && outer < want {
 		per := (want + outer - 1) / outer
 		blk = min(blk, max(lo, (inner+per-1)/per))
 	}

@@ -106,6 +106,7 @@ func start[T any](out, in []T, acc T, first bool, first0 func(T) T) ([]T, []T, T
 func itself[T any](v T) T { return v }
 
 func numericRun[T dtype.Numeric](k scanKind, out, in []T, acc T) T {
+	out = out[:len(in)]
 	switch k {
 	case scanSum, scanNanSum: // the nan kinds arrive here with NaNs replaced, or for integers
 		for i, v := range in {
@@ -125,6 +126,7 @@ func numericRun[T dtype.Numeric](k scanKind, out, in []T, acc T) T {
 
 func realRun[T dtype.Real](k scanKind, out, in []T, acc T, first bool) T {
 	out, in, acc = start(out, in, acc, first, itself[T])
+	out = out[:len(in)]
 	switch k {
 	case scanMax:
 		for i, v := range in {
@@ -150,6 +152,7 @@ func floatRun[T dtype.Float](k scanKind, out, in []T, acc T, first bool) T {
 	switch k {
 	case scanLSE:
 		out, in, acc = start(out, in, acc, first, itself[T])
+		out = out[:len(in)]
 		for i, v := range in {
 			acc = torchLogAddExp(acc, v)
 			out[i] = acc
@@ -177,6 +180,7 @@ func nanRun[T inexact](k scanKind, out, in []T, acc T, first bool) T {
 		z = 1
 	}
 	out, in, acc = start(out, in, acc, first, func(v T) T { return nanAs(v, z) })
+	out = out[:len(in)]
 	if k == scanNanSum {
 		for i, v := range in {
 			acc += nanAs(v, 0)
