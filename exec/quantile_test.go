@@ -15,7 +15,6 @@ import (
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
-
 // assertNaNEqual compares float64 slices with NaN equal to NaN.
 func assertNaNEqual(t *testing.T, want, got []float64, msg string) {
 	t.Helper()

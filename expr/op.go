@@ -128,6 +128,7 @@ const (
 	OpMatMul
 
 	OpExternal // a computation defined outside the table (see External)
+
 	// Scans along one axis (issue 22, scans).
 	OpCumSum
 	OpCumProd
