@@ -23,6 +23,7 @@ func ruleTable[T dtype.Float]() *[expr.NumOps]vjp[T] {
 	addPairRules(t)
 	addConvRules(t)
 	addComposeRules(t)
+	addScanRules(t)
 	return t
 }
 
@@ -113,6 +114,9 @@ func whyNot(op expr.Op) string {
 		return why
 	}
 	if why := whyNotConv(op); why != "" {
+		return why
+	}
+	if why := whyNotScan(op); why != "" {
 		return why
 	}
 	return "the op has no gradient rule"

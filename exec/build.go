@@ -52,6 +52,8 @@ func (pl *planner) buildSteps() error {
 				return err
 			}
 			pl.addStep(pl.level[n], s)
+		case expr.ClassScan:
+			pl.addStep(pl.level[n], pl.buildScan(n))
 		}
 	}
 	idx := make([]int, len(pl.p.steps))

@@ -36,6 +36,8 @@ func stepValues(s step) (reads, writes []int) {
 		return s.args, []int{s.out}
 	case *windowStep:
 		return s.values()
+	case *scanStep:
+		return []int{s.in}, []int{s.out}
 	}
 	panic("exec: stepValues of an unknown step") // unreachable: the kinds above are all
 }

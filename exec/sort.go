@@ -37,6 +37,8 @@ type sortConfig struct {
 	right      bool // SearchSorted
 	keepDims   bool // KthValue
 	axis       *int // Unique
+	qaxis      *int // Median and the quantiles (quantile.go)
+	method     QuantileMethod
 }
 
 // Descending sorts from the largest to the smallest element, NaN first

@@ -67,7 +67,7 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 		shared := pl.sharesWithLeaf(dsts[i])
 		direct := r.Op().Elementwise() && (len(roots) == 1 || !shared) ||
 			r.Op() == expr.OpAssemble && len(roots) == 1 && !shared ||
-			(c == expr.ClassReduce || c == expr.ClassMatMul || c == expr.ClassWindow) && rowMajorAtZero(dsts[i]) && !shared
+			(c == expr.ClassReduce || c == expr.ClassMatMul || c == expr.ClassWindow || c == expr.ClassScan) && rowMajorAtZero(dsts[i]) && !shared
 		if direct {
 			rootDst[r] = i
 		}

@@ -8,19 +8,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/exec"
 	"github.com/tensorplay/tensorplay/expr"
 	"github.com/tensorplay/tensorplay/internal/vectors"
+	"github.com/tensorplay/tensorplay/tensor"
 )
-
-// notYet are the ops of ops_reduce.json that tensorplay lacks so far; their
-// cases are skipped by name, with the reason, never silently. Every other
-// op must run.
-var notYet = map[string]string{
-	"cumsum":   "scans are not implemented yet (issue 22)",
-	"cumprod":  "scans are not implemented yet (issue 22)",
-	"median":   "median needs a sort or selection op (issue 22, ops_sort)",
-	"quantile": "quantile needs a sort or selection op (issue 22, ops_sort)",
-}
 
 // TestOpsReduceVectors evaluates every case of ops_reduce.json.
 func TestOpsReduceVectors(t *testing.T) {
@@ -28,9 +20,6 @@ func TestOpsReduceVectors(t *testing.T) {
 	require.Equal(t, 45, len(f.Cases))
 	for _, c := range f.Cases {
 		t.Run(c.ID+"_"+c.Op, func(t *testing.T) {
-			if why, ok := notYet[c.Op]; ok {
-				t.Skipf("%s: %s", c.ID, why)
-			}
 			forDType(t, c.inputDType(t, 0), reduceRunner{c})
 		})
 	}
@@ -83,6 +72,21 @@ func runReduceOp[T dtype.Elem](t *testing.T, c mathCase) {
 		return
 	case "any":
 		checkOp(t, c, expr.AnyTrue(x, keep, axes...))
+		return
+	case "cumsum", "cumprod":
+		checkScanCase(t, c, x, axes)
+		return
+	case "median", "quantile":
+		switch e := any(x).(type) {
+		case expr.Expr[float64]:
+			checkOrderStat(t, c, e, axes, keep)
+		case expr.Expr[int32]:
+			checkOrderStat(t, c, e, axes, keep)
+		case expr.Expr[int64]:
+			checkOrderStat(t, c, e, axes, keep)
+		default:
+			t.Fatalf("%s: %s on %s", c.ID, c.Op, d)
+		}
 		return
 	case "count_nonzero":
 		checkOp(t, c, expr.CountNonzero(x, keep, axes...))
@@ -196,5 +200,86 @@ func floatReduce[F dtype.Float](t *testing.T, c mathCase, x expr.Expr[F], axes [
 		checkOp(t, c, expr.NanMin(x, keep, axes...))
 	default:
 		t.Fatalf("%s: unknown op %s", c.ID, c.Op)
+	}
+}
+
+// checkScanCase runs a cumsum or cumprod case: NumPy accumulates in
+// params.dtype, by default in int64 for bool and signed integers and in
+// uint64 for unsigned ones; axis null scans the flattened input.
+func checkScanCase[T dtype.Elem](t *testing.T, c mathCase, x expr.Expr[T], axes []int) {
+	axis := 0
+	if axes == nil {
+		x = x.Reshape(-1)
+	} else {
+		require.Len(t, axes, 1, "%s: one axis", c.ID)
+		axis = axes[0]
+	}
+	acc := dtype.SumFor(dtype.Of[T]())
+	var name string
+	if c.param(t, "dtype", &name) {
+		acc = dtype.Of[T]()
+		require.Equal(t, acc.String(), name, "%s: params.dtype other than the input's", c.ID)
+	}
+	prod := c.Op == "cumprod"
+	switch {
+	case acc == dtype.Of[T]() && prod:
+		checkOp(t, c, x.CumProd(axis))
+	case acc == dtype.Of[T]():
+		checkOp(t, c, x.CumSum(axis))
+	case acc == dtype.Int64 && prod:
+		checkOp(t, c, expr.CumProdAs[int64](x, axis))
+	case acc == dtype.Int64:
+		checkOp(t, c, expr.CumSumAs[int64](x, axis))
+	case acc == dtype.Uint64 && prod:
+		checkOp(t, c, expr.CumProdAs[uint64](x, axis))
+	default:
+		checkOp(t, c, expr.CumSumAs[uint64](x, axis))
+	}
+}
+
+// checkOrderStat runs a median or quantile case (exec.Median, exec.Quantile
+// and exec.Quantiles evaluate; they are not expressions) on both executors.
+func checkOrderStat[T dtype.Real](t *testing.T, c mathCase, x expr.Expr[T], axes []int, keep bool) {
+	for _, ex := range executors() {
+		opts := []exec.SortOption{exec.Using(ex)}
+		if axes != nil {
+			require.Len(t, axes, 1, "%s: one axis", c.ID)
+			opts = append(opts, exec.OverAxis(axes[0]))
+		}
+		if keep {
+			opts = append(opts, exec.KeepDims())
+		}
+		var method string
+		if c.param(t, "method", &method) {
+			m, ok := map[string]exec.QuantileMethod{"linear": exec.Linear, "lower": exec.Lower, "higher": exec.Higher,
+				"nearest": exec.Nearest, "midpoint": exec.Midpoint}[method]
+			require.True(t, ok, "%s: method %q", c.ID, method)
+			opts = append(opts, exec.Method(m))
+		}
+		var got *tensor.Tensor[float64]
+		var err error
+		var qs []float64
+		switch q, isList := c.Params["q"]; {
+		case c.Op == "median":
+			got, err = exec.Median[float64](x, opts...)
+		case isList && len(q) > 0 && q[0] == '[':
+			require.NoError(t, json.Unmarshal(q, &qs))
+			got, err = exec.Quantiles[float64](x, qs, opts...)
+		default:
+			var one float64
+			require.NoError(t, json.Unmarshal(q, &one))
+			got, err = exec.Quantile[float64](x, one, opts...)
+		}
+		if c.Expect == "error" {
+			require.Error(t, err, "%s wants a %s error", c.ID, c.ErrorKind)
+			checkErrorKind(t, c, err)
+			continue
+		}
+		require.NoError(t, err)
+		var want vectors.Tensor
+		require.NoError(t, json.Unmarshal(c.Expected, &want))
+		var tol vectors.Tolerance
+		require.NoError(t, json.Unmarshal(c.Tolerance, &tol))
+		vectors.AssertTensor(t, got, want, tol, c.ID+" "+c.Note)
 	}
 }

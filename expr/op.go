@@ -142,6 +142,14 @@ const (
 	OpAdaptiveAvgPool
 	OpAdaptiveMaxPool
 	OpPoolGrad
+	// Scans along one axis (issue 22, scans).
+	OpCumSum
+	OpCumProd
+	OpCumMax
+	OpCumMin
+	OpLogCumSumExp
+	OpNanCumSum
+	OpNanCumProd
 
 	opCount
 )
@@ -164,6 +172,7 @@ const (
 	ClassMatMul         // matrix product
 	ClassExternal       // a function of evaluated operands (see External)
 	ClassWindow         // convolution, pooling and their gradients (issue 26)
+	ClassScan           // a running sum, product, max, ... along one axis (scan.go)
 )
 
 // kinds is a bit set of dtype kinds an op accepts for its (first data) operand.
@@ -351,6 +360,15 @@ var opTable = [opCount]opInfo{
 	OpAdaptiveAvgPool: {name: "adaptive_avg_pool", class: ClassWindow, accept: kFloat},
 	OpAdaptiveMaxPool: {name: "adaptive_max_pool", class: ClassWindow, accept: kFloat},
 	OpPoolGrad:        {name: "pool_grad", class: ClassWindow, accept: kFloat},
+	// A scan's accepted kinds are those of its result (CumSumAs converts
+	// its operand as it reads it).
+	OpCumSum:       {name: "cumsum", class: ClassScan, accept: kNumeric, result: attrDType},
+	OpCumProd:      {name: "cumprod", class: ClassScan, accept: kNumeric, result: attrDType},
+	OpCumMax:       {name: "cummax", class: ClassScan, accept: kReal, result: attrDType},
+	OpCumMin:       {name: "cummin", class: ClassScan, accept: kReal, result: attrDType},
+	OpLogCumSumExp: {name: "logcumsumexp", class: ClassScan, accept: kFloat, result: attrDType},
+	OpNanCumSum:    {name: "nancumsum", class: ClassScan, accept: kInexact, result: attrDType},
+	OpNanCumProd:   {name: "nancumprod", class: ClassScan, accept: kInexact, result: attrDType},
 }
 
 // String returns the op's name as printed in graphs ("add", "div_floor").

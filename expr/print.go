@@ -66,6 +66,13 @@ func attrs(n *Node) string {
 	case n.op == OpSlice || n.op == OpEmbed:
 		s := n.slice
 		return fmt.Sprintf(" axis=%d %d:%d:%d", s.axis, s.start, s.stop, s.step)
+	case n.op.Class() == ClassScan:
+		ax, rev := n.ScanArgs()
+		s := fmt.Sprintf(" axis=%d", ax)
+		if rev {
+			s += " reverse"
+		}
+		return s
 	case n.op.Class() == ClassReduce:
 		s := " axes=" + compactShape(n.axes)
 		if n.keepDim {

@@ -270,6 +270,9 @@ func (s *Specializer) replay(n *Node, args []*Node) *Node {
 		return matmul(a, args[1])
 	case op.Class() == ClassWindow:
 		return replayWindow(n, args)
+	case op.Class() == ClassScan:
+		ax, rev := n.ScanArgs()
+		return scan(op, a, ax, rev, n.dt)
 	}
 	return errNode(n.op, fmt.Errorf("expr: cannot specialise %s", n.op))
 }
