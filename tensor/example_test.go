@@ -98,7 +98,7 @@ func ExampleTensor_Slice() {
 	fmt.Println(err)
 	// Output:
 	// [1 4 7] [7 8 9]
-	// Slice: slice step must be positive, got 0
+	// Slice: slice step cannot be zero
 }
 
 func ExampleTensor_Index() {
