@@ -68,7 +68,7 @@ func SliceRange(extent, start, stop, step int) (begin, end, length int, err erro
 		end = min(end, begin)
 		if begin > end {
 			// (begin-end-1)/|step| + 1, without negating step (math.MinInt).
-			length = -((begin-end-1)/step) + 1
+			length = -((begin - end - 1) / step) + 1
 		}
 	}
 	return begin, end, length, nil
