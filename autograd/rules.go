@@ -20,6 +20,7 @@ type vjp[T dtype.Float] func(n *expr.Node, g expr.Expr[T]) []expr.Any
 func ruleTable[T dtype.Float]() *[expr.NumOps]vjp[T] {
 	t := baseRules[T]()
 	addMathRules(t)
+	addViewRules(t)
 	return t
 }
 

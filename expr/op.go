@@ -114,6 +114,10 @@ const (
 	OpExpand
 	OpSlice
 	OpEmbed // the adjoint of slice: zeros with the operand placed at start::step
+	// Views (issue 23): a strided view by a tensor.ViewMap (flip, diagonal,
+	// Idx, slices with negative steps) and its adjoint.
+	OpView
+	OpViewEmbed // zeros with the operand written through a view of them
 
 	OpSum
 	OpMean
@@ -309,6 +313,9 @@ var opTable = [opCount]opInfo{
 	OpExpand:  {name: "expand", class: ClassShape, accept: kAll},
 	OpSlice:   {name: "slice", class: ClassShape, accept: kAll},
 	OpEmbed:   {name: "embed", class: ClassShape, accept: kAll},
+
+	OpView:      {name: "view", class: ClassShape, accept: kAll},
+	OpViewEmbed: {name: "view_embed", class: ClassShape, accept: kAll},
 
 	OpSum:    {name: "sum", class: ClassReduce, accept: kNumeric},
 	OpMean:   {name: "mean", class: ClassReduce, accept: kInexact},

@@ -199,3 +199,36 @@ func DiagonalMap(shape Shape, offset, axis1, axis2 int) (ViewMap, error) {
 	}
 	return m, nil
 }
+
+// Fits reports whether m is a view of a tensor of the given shape: one
+// base index and coefficient per axis, and every element the view reads
+// inside the shape (an empty view reads none).
+func (m ViewMap) Fits(shape Shape) bool {
+	if len(m.Base) != len(shape) || len(m.Coef) != len(m.Shape) {
+		return false
+	}
+	if n, _, _ := shapeCount(m.Shape); n == 0 {
+		return true
+	}
+	for i, d := range shape {
+		lo, hi := m.Base[i], m.Base[i]
+		if lo < 0 || hi >= d {
+			return false
+		}
+		for j, c := range m.Coef {
+			if len(c) != len(shape) {
+				return false
+			}
+			ext, ok := mulSigned(c[i], m.Shape[j]-1)
+			switch {
+			case !ok, ext > 0 && ext >= d-hi, ext < 0 && ext < -lo:
+				return false
+			case ext > 0:
+				hi += ext
+			default:
+				lo += ext
+			}
+		}
+	}
+	return true
+}
