@@ -98,7 +98,8 @@ func (x Expr[T]) BroadcastTo(shape ...int) Expr[T] {
 		}
 	}
 	if len(shape) < len(a.shape) {
-		return Expr[T]{errNode(OpExpand, &ShapeOpError{Op: "broadcast_to", Reason: fmt.Sprintf("cannot broadcast shape %v to %v, which has fewer dimensions", a.shape, shape)})}
+		// The tensor package's error, word for word.
+		return Expr[T]{errNode(OpExpand, &tensor.ArgError{Op: "BroadcastTo", Reason: fmt.Sprintf("cannot broadcast shape %v to %v, which has fewer dimensions", a.shape, tensor.Shape(shape))})}
 	}
 	return x.Expand(shape...)
 }
