@@ -192,11 +192,11 @@ func TestInPlaceReversedOverlap(t *testing.T) {
 // crosses rows (short rows).
 func TestReversedAccessKind(t *testing.T) {
 	cases := []struct {
-		name         string
-		rows, cols   int
-		flip         int
-		tile         string
-		strided      int // inputs gathered by strides
+		name       string
+		rows, cols int
+		flip       int
+		tile       string
+		strided    int // inputs gathered by strides
 	}{
 		{"row reversed", 16, 1024, 1, "strided tiles", 1},
 		{"rows reversed, long rows", 16, 1024, 0, "bufferless rows", 0},
