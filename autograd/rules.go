@@ -24,6 +24,7 @@ func ruleTable[T dtype.Float]() *[expr.NumOps]vjp[T] {
 	addConvRules(t)
 	addComposeRules(t)
 	addScanRules(t)
+	addViewRules(t)
 	return t
 }
 

@@ -2,6 +2,7 @@ package exec_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -155,7 +156,7 @@ func (g *graphGen) view(b *fuzzBase, s tensor.Shape, depth int, noOverlap bool, 
 	}
 	choice := 0
 	if depth > 0 {
-		choice = g.in.intn(6)
+		choice = g.in.intn(7)
 	}
 	if noOverlap && choice == 3 {
 		choice = 0
@@ -249,6 +250,17 @@ func (g *graphGen) view(b *fuzzBase, s tensor.Shape, depth int, noOverlap bool, 
 		st := slices.Insert(slices.Clone(v.strides), k, 0)
 		*log = append(*log, fmt.Sprintf("unsqueeze(%d)", k))
 		return &leafView{b, must(ops.tunsqueeze(v.t, k)), v.off, s.Clone(), st}
+	}
+	if choice == 6 && len(s) > 0 { // reverse an axis: a negative stride
+		k := g.in.intn(len(s))
+		v := g.view(b, s, depth-1, noOverlap, log)
+		st, off := slices.Clone(v.strides), v.off
+		if s[k] > 1 {
+			off += (s[k] - 1) * st[k]
+			st[k] = -st[k]
+		}
+		*log = append(*log, fmt.Sprintf("slice(%d, MaxInt, MinInt, -1)", k))
+		return &leafView{b, must(ops.tslice(v.t, k, math.MaxInt, math.MinInt, -1)), off, s.Clone(), st}
 	}
 	n := numelOf(s)
 	o := g.in.intn(min(fuzzBaseLen-n, 40) + 1)

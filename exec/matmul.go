@@ -36,6 +36,17 @@ type mat struct{ off, rows, cols, rs, cs int }
 func (pl *planner) buildMatMul(n *expr.Node) (step, error) {
 	args := pl.args(n)
 	s := &matmulStep{a: pl.valueOf[args[0]], b: pl.valueOf[args[1]], out: pl.valueOf[n], dt: n.DType()}
+	// internal/matmul packs operands of non-negative strides: a reversed
+	// operand (a flipped view) is copied first, just before the product.
+	for _, op := range []*int{&s.a, &s.b} {
+		if v := &pl.p.values[*op]; reversed(v.shape, v.strides) {
+			*op = pl.stage(*op, "matmul reads operands of non-negative strides")
+			for _, cp := range pl.pendingStage {
+				pl.addStep(pl.level[n], cp)
+			}
+			pl.pendingStage = pl.pendingStage[:0]
+		}
+	}
 	av, bv := &pl.p.values[s.a], &pl.p.values[s.b]
 	as, ast := av.shape, av.strides
 	bs, bst := bv.shape, bv.strides
@@ -132,4 +143,14 @@ func batchedGemm[T dtype.Numeric](s *matmulStep, vals []tensor.Any, r matmul.Run
 		return
 	}
 	matmul.Batched(dst, as, bs, r, epi)
+}
+
+// reversed reports whether a layout walks an axis of extent > 1 backwards.
+func reversed(shape tensor.Shape, strides []int) bool {
+	for i, d := range shape {
+		if d > 1 && strides[i] < 0 {
+			return true
+		}
+	}
+	return false
 }

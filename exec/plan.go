@@ -239,7 +239,7 @@ func (p *plan) describe(w io.Writer) {
 
 // internalOverlap reports whether two elements of the layout can share a
 // storage location: a stride-0 axis of extent > 1, or strides that let one
-// axis step onto another's elements. Sorting by stride, each axis must step
+// axis step onto another's elements. Sorting by |stride|, each axis must step
 // past everything the inner axes span (sufficient, as in PyTorch's check; a
 // layout it rejects may in rare cases not overlap, which costs a clone).
 func internalOverlap(shape tensor.Shape, strides []int) bool {
@@ -251,7 +251,9 @@ func internalOverlap(shape tensor.Shape, strides []int) bool {
 			return false
 		}
 		if d > 1 {
-			axes = append(axes, ax{d, strides[i]})
+			// A reversed axis (a negative stride) covers the same
+			// elements as the forward one.
+			axes = append(axes, ax{d, max(strides[i], -strides[i])})
 		}
 	}
 	// Insertion sort by stride: ranks are small, and sort.Slice allocates.

@@ -270,7 +270,7 @@ func (pl *planner) materialize(roots []*expr.Node, dsts []tensor.Any) {
 		}
 		// An embed's operand is written into the embed's view by a region
 		// of its own (see embedValue): it needs no tensor besides.
-		if c := n.Op().Class(); c == expr.ClassShape && n.Op() != expr.OpEmbed && n.Op() != expr.OpAssemble || c == expr.ClassMatMul || c == expr.ClassExternal || c == expr.ClassWindow || c == expr.ClassScan {
+		if c := n.Op().Class(); c == expr.ClassShape && n.Op() != expr.OpEmbed && n.Op() != expr.OpAssemble && n.Op() != expr.OpViewEmbed || c == expr.ClassMatMul || c == expr.ClassExternal || c == expr.ClassWindow || c == expr.ClassScan {
 			for _, a := range pl.cargsAt(i) {
 				if nodes[a].Op().Elementwise() {
 					setMat(a)

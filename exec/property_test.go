@@ -153,7 +153,7 @@ func (g *viewGen[T]) view(s tensor.Shape, depth int, noOverlap bool) (*tensor.Te
 	lazy := !noOverlap && r.IntN(2) == 0
 	choice := 0
 	if depth > 0 {
-		choice = r.IntN(7)
+		choice = r.IntN(9)
 	}
 	if noOverlap && (choice == 3 || choice >= 5) {
 		choice = 0
@@ -242,6 +242,49 @@ func (g *viewGen[T]) view(s tensor.Shape, depth int, noOverlap bool) (*tensor.Te
 		g.logf("unsqueeze %d of %v (lazy=%v)", k, bs, lazy)
 		if lazy {
 			return v, be.Unsqueeze(k)
+		}
+		return v, expr.Of(v)
+	case 7: // flip some axes (negative strides)
+		if len(s) == 0 {
+			break
+		}
+		axes := []int{r.IntN(len(s))}
+		if r.IntN(3) == 0 {
+			axes = nil // every axis
+		}
+		b, be := g.view(s, depth-1, noOverlap)
+		v := tensor.Must(b.Flip(axes...))
+		g.logf("flip %v of %v (lazy=%v)", axes, s, lazy)
+		if lazy {
+			return v, be.Flip(axes...)
+		}
+		return v, expr.Of(v)
+	case 8: // a slice with a negative step
+		if len(s) == 0 {
+			break
+		}
+		k := r.IntN(len(s))
+		step := -1 - r.IntN(3)
+		bs := s.Clone()
+		start := 0
+		if s[k] > 0 {
+			bs[k] = (s[k]-1)*-step + 1 + r.IntN(3)
+			start = (s[k]-1)*-step + r.IntN(bs[k]-(s[k]-1)*-step)
+		} else {
+			bs[k] = r.IntN(4)
+			start = -1 - bs[k] // empty
+		}
+		// The last element is start+(s[k]-1)*step; a stop one below it,
+		// written from the end so that -1 is not the last element.
+		stop := start + (s[k]-1)*step - 1 - bs[k]
+		if s[k] == 0 {
+			stop = start
+		}
+		b, be := g.view(bs, depth-1, noOverlap)
+		v := tensor.Must(b.Slice(k, start, stop, step))
+		g.logf("slice axis %d %d:%d:%d of %v (lazy=%v)", k, start, stop, step, bs, lazy)
+		if lazy {
+			return v, be.Slice(k, start, stop, step)
 		}
 		return v, expr.Of(v)
 	case 6: // a lazy reshape round trip: copies when the layout needs it

@@ -99,7 +99,7 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 			}
 			pl.valueOf[n] = v
 			pl.addMember(pl.level[n], member{node: n, value: v, shape: n.Shape()})
-		case n.Op() == expr.OpEmbed:
+		case n.Op() == expr.OpEmbed || n.Op() == expr.OpViewEmbed:
 			pl.valueOf[n] = pl.embedValue(n)
 		case n.Op() == expr.OpAssemble:
 			var d tensor.Any
@@ -228,6 +228,8 @@ func (pl *planner) viewValue(n *expr.Node) int {
 		}
 	case expr.OpExpand:
 		v.strides, _ = tensor.BroadcastStrides(sv.shape, sv.strides, n.Shape())
+	case expr.OpView:
+		v.strides, v.offset = n.ViewMap().Apply(sv.strides, sv.offset)
 	case expr.OpSlice:
 		axis, start, _, step := n.SliceArgs()
 		v.strides = append([]int(nil), sv.strides...)
@@ -253,18 +255,23 @@ func (pl *planner) viewValue(n *expr.Node) int {
 }
 
 // embedValue makes the value of an embed: a new tensor of zeros, with the
-// operand copied into the view of it that a slice would read.
+// operand copied into the view of it that a slice (an embed) or a view map
+// (a view embed) would read.
 func (pl *planner) embedValue(n *expr.Node) int {
 	arg := pl.args(n)[0]
 	tmp := pl.tempValue(n, n.Shape())
 	t := pl.p.values[tmp]
-	axis, start, _, step := n.SliceArgs()
-	v := value{kind: valView, node: n, dt: n.DType(), shape: arg.Shape(), src: tmp, storage: tmp,
-		strides: append([]int(nil), t.strides...)}
-	if arg.Shape()[axis] > 0 {
-		v.offset = start * t.strides[axis]
+	v := value{kind: valView, node: n, dt: n.DType(), shape: arg.Shape(), src: tmp, storage: tmp}
+	if n.Op() == expr.OpViewEmbed {
+		v.strides, v.offset = n.ViewMap().Apply(t.strides, 0)
+	} else {
+		axis, start, _, step := n.SliceArgs()
+		v.strides = append([]int(nil), t.strides...)
+		if arg.Shape()[axis] > 0 {
+			v.offset = start * t.strides[axis]
+		}
+		v.strides[axis] *= step
 	}
-	v.strides[axis] *= step
 	view := pl.addValue(v)
 	pl.addStep(pl.level[n], &viewStep{v: view, op: n.Op(), val: pl.p.values[view], kept: -1})
 	pl.addMember(pl.level[n], member{node: arg, value: view, shape: arg.Shape()})

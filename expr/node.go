@@ -24,7 +24,7 @@ type Node struct {
 
 	ext *nodeExt // what few nodes need: symbolic shapes, parameter and scope marks
 
-	axes    []int // reductions: sorted, non-negative; permute: the permutation
+	axes    []int // reductions: sorted, non-negative; permute: the permutation; views: the encoded map
 	keepDim bool
 	slice   sliceSpec // OpSlice, OpEmbed
 }
@@ -151,8 +151,9 @@ func (n *Node) Name() string { return n.name }
 // IsParam reports whether the node is a parameter leaf (see Param).
 func (n *Node) IsParam() bool { return n.ext != nil && n.ext.param }
 
-// Axes returns the reduced axes of a reduction (sorted, non-negative) or the
-// permutation of a permute; it must not be modified.
+// Axes returns the reduced axes of a reduction (sorted, non-negative), the
+// permutation of a permute, or a view's map encoded as integers (see
+// ViewMap); it must not be modified.
 func (n *Node) Axes() []int { return n.axes }
 
 // KeepDim reports whether a reduction keeps its reduced axes with extent 1.

@@ -115,6 +115,10 @@ const (
 	OpSlice
 	OpEmbed    // the adjoint of slice: zeros with the operand placed at start::step
 	OpAssemble // compose (issue 23): a value built from boxes of its operands (concatenate, stack, roll, pad, repeat)
+	// Views (issue 23): a strided view by a tensor.ViewMap (flip, diagonal,
+	// Idx, slices with negative steps) and its adjoint.
+	OpView
+	OpViewEmbed // zeros with the operand written through a view of them
 
 	OpSum
 	OpMean
@@ -334,7 +338,9 @@ var opTable = [opCount]opInfo{
 	OpSlice:   {name: "slice", class: ClassShape, accept: kAll},
 	OpEmbed:   {name: "embed", class: ClassShape, accept: kAll},
 
-	OpAssemble: {name: "assemble", class: ClassShape, accept: kAll},
+	OpAssemble:  {name: "assemble", class: ClassShape, accept: kAll},
+	OpView:      {name: "view", class: ClassShape, accept: kAll},
+	OpViewEmbed: {name: "view_embed", class: ClassShape, accept: kAll},
 
 	OpSum:    {name: "sum", class: ClassReduce, accept: kNumeric},
 	OpMean:   {name: "mean", class: ClassReduce, accept: kInexact},

@@ -63,6 +63,9 @@ func attrs(n *Node) string {
 		return " " + compactShape(n.axes)
 	case n.op == OpAssemble:
 		return printPieces(n)
+	case n.op == OpView || n.op == OpViewEmbed:
+		m := n.ViewMap()
+		return fmt.Sprintf(" coef=%v base=%v", m.Coef, m.Base)
 	case n.op == OpSlice || n.op == OpEmbed:
 		s := n.slice
 		return fmt.Sprintf(" axis=%d %d:%d:%d", s.axis, s.start, s.stop, s.step)

@@ -256,7 +256,9 @@ func (x Expr[T]) Unsqueeze(axis int) Expr[T] {
 }
 
 // Slice keeps start:stop:step of one axis, with Python's rules: negative
-// indices count from the end, out-of-range bounds clamp, step >= 1.
+// indices count from the end, out-of-range bounds clamp; a negative step
+// walks the axis backwards (a view with a negative stride, see Idx), a
+// step of 0 is an error.
 func (x Expr[T]) Slice(axis, start, stop, step int) Expr[T] {
 	return Expr[T]{slice(x.Node(), axis, start, stop, step)}
 }
@@ -271,9 +273,19 @@ func slice(a *Node, axis, start, stop, step int) *Node {
 		n.err = err
 		return n
 	}
-	if step < 1 {
-		n.err = &ShapeOpError{Op: "slice", Reason: fmt.Sprintf("step must be positive, got %d", step)}
+	if step == 0 {
+		n.err = &ShapeOpError{Op: "slice", Reason: "slice step cannot be zero"}
 		return n
+	}
+	if step < 0 {
+		// A reversed slice is a view with a negative stride (views.go).
+		if err := viewOperand(a, "slice"); err != nil {
+			return err
+		}
+		items := make([]tensor.IndexItem, p+1)
+		items[p] = tensor.S(start, stop).Step(step)
+		m, err := tensor.IndexMap(a.shape, items...)
+		return viewNode(a, m, err)
 	}
 	if a.sym() != nil {
 		return symSlice(n, a, p, start, stop, step)

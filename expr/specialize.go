@@ -264,6 +264,10 @@ func (s *Specializer) replay(n *Node, args []*Node) *Node {
 		return embed(a, sl.axis, sl.start, sl.step, n.shape[sl.axis])
 	case op == OpAssemble:
 		return assemble("assemble", n.dt, n.shape, n.Pieces(), args)
+	case op == OpView:
+		return viewNode(a, decodeViewMap(n.axes, n.shape), nil)
+	case op == OpViewEmbed:
+		return embedView(a, decodeViewMap(n.axes, a.shape), n.shape)
 	case op.Class() == ClassReduce:
 		return reduce(op, a, n.axes, n.keepDim)
 	case op == OpMatMul:

@@ -6,7 +6,8 @@
 //
 // A Tensor[T] is a window on a []T: element (i0, i1, …) lives at
 // Data()[Offset() + i0*Strides()[0] + i1*Strides()[1] + …]. Strides are in
-// elements and never negative; a stride of 0 repeats one element along an
+// elements; a negative stride walks the storage backwards (Flip, a slice
+// with a negative step, Idx); a stride of 0 repeats one element along an
 // axis (a broadcast view, made by Expand or BroadcastTo). New tensors are
 // row-major (C order). A Shape of rank 0 is a scalar with one element; an
 // extent of 0 is allowed everywhere and makes an empty tensor.

@@ -98,7 +98,7 @@ func ExampleTensor_Slice() {
 	fmt.Println(err)
 	// Output:
 	// [1 4 7] [7 8 9]
-	// Slice: slice step must be positive, got 0
+	// Slice: slice step cannot be zero
 }
 
 func ExampleTensor_Index() {
@@ -224,4 +224,26 @@ func ExampleSetHugePages() {
 	x := tensor.Must(tensor.New[float64](512, 1024))
 	fmt.Println(x.Numel()*8>>20, "MiB")
 	// Output: 4 MiB
+}
+
+// Idx takes NumPy's whole subscript in one call: u[1:-1, ::-1].
+func ExampleTensor_Idx() {
+	u, _ := tensor.FromSlice([]float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, 3, 4)
+	inner, err := u.Idx(tensor.S(1, -1), tensor.Step(-1))
+	fmt.Println(inner, err)
+	_, err = u.Idx(tensor.All, tensor.I(4))
+	fmt.Println(err)
+	// Output:
+	// [[7. 6. 5. 4.]] <nil>
+	// Idx[:, 4] of shape [3, 4] at dimension 1: index 4 is out of bounds for dimension 1 with size 4
+}
+
+// Flip reverses axes as a view with negative strides.
+func ExampleTensor_Flip() {
+	a, _ := tensor.FromSlice([]float64{1, 2, 3, 4, 5, 6}, 2, 3)
+	f, _ := a.Flip(1)
+	fmt.Println(f, f.Strides())
+	// Output:
+	// [[3. 2. 1.]
+	//  [6. 5. 4.]] [3 -1]
 }

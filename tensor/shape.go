@@ -63,6 +63,9 @@ func mulInt(a, b int) (int, bool) {
 
 const maxInt = int(^uint(0) >> 1)
 
+// minInt is the most negative int, whose negation does not fit.
+const minInt = -maxInt - 1
+
 // Equal reports whether s and t have the same rank and extents.
 func (s Shape) Equal(t Shape) bool {
 	if len(s) != len(t) {

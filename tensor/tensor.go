@@ -11,8 +11,9 @@ import (
 // may share one storage slice (views); writes through one are seen by all.
 //
 // Element (i0, i1, …) lives at Data()[Offset() + i0*Strides()[0] + i1*Strides()[1] + …].
-// Strides are in elements and may be 0 (a broadcast axis, from Expand) but
-// never negative.
+// Strides are in elements; 0 repeats one element along an axis (a broadcast
+// axis, from Expand) and a negative stride walks the storage backwards (a
+// reversed axis, from Flip or a slice with a negative step).
 type Tensor[T dtype.Elem] struct {
 	data    []T
 	offset  int
@@ -97,8 +98,8 @@ func New[T dtype.Elem](shape ...int) (*Tensor[T], error) {
 func Zeros[T dtype.Elem](shape ...int) (*Tensor[T], error) { return New[T](shape...) }
 
 // AsStrided returns a view of data with the given shape, strides and offset,
-// as torch.as_strided does. Every element the view can reach must lie inside
-// data; strides must not be negative.
+// as torch.as_strided does (and NumPy's as_strided, whose strides may be
+// negative). Every element the view can reach must lie inside data.
 func AsStrided[T dtype.Elem](data []T, shape Shape, strides []int, offset int) (*Tensor[T], error) {
 	shape = shape.Clone()
 	n, err := shape.Numel()
@@ -114,20 +115,26 @@ func AsStrided[T dtype.Elem](data []T, shape Shape, strides []int, offset int) (
 	if offset > len(data) || (n > 0 && offset >= len(data)) {
 		return nil, &ShapeError{Shape: shape, Axis: -1, Reason: fmt.Sprintf("offset %d is outside storage of length %d", offset, len(data))}
 	}
-	// room is how far past offset the view may still reach; checking each
-	// axis against it by division keeps huge strides from overflowing.
-	room := len(data) - 1 - offset
+	// up and down are how far past and before offset the view may still
+	// reach; checking each axis against them by division keeps huge
+	// strides from overflowing.
+	up, down := len(data)-1-offset, offset
 	for i, st := range strides {
-		if st < 0 {
-			return nil, &ShapeError{Shape: shape, Axis: i, Reason: fmt.Sprintf("negative stride %d", st)}
-		}
 		if n == 0 || st == 0 || shape[i] == 1 {
 			continue
 		}
-		if shape[i]-1 > room/st {
-			return nil, &ShapeError{Shape: shape, Axis: i, Reason: fmt.Sprintf("strides %v at offset %d reach past the end of storage of length %d", strides, offset, len(data))}
+		room := &up
+		if st < 0 {
+			room = &down
+			if st == minInt {
+				return nil, &ShapeError{Shape: shape, Axis: i, Reason: fmt.Sprintf("stride %d does not fit int when negated", st)}
+			}
+			st = -st
 		}
-		room -= (shape[i] - 1) * st
+		if shape[i]-1 > *room/st {
+			return nil, &ShapeError{Shape: shape, Axis: i, Reason: fmt.Sprintf("strides %v at offset %d reach outside storage of length %d", strides, offset, len(data))}
+		}
+		*room -= (shape[i] - 1) * st
 	}
 	return &Tensor[T]{data: data, offset: offset, shape: shape, strides: append([]int{}, strides...)}, nil
 }
