@@ -20,6 +20,7 @@ type vjp[T dtype.Float] func(n *expr.Node, g expr.Expr[T]) []expr.Any
 func ruleTable[T dtype.Float]() *[expr.NumOps]vjp[T] {
 	t := baseRules[T]()
 	addMathRules(t)
+	addIndexRules(t)
 	return t
 }
 
@@ -104,6 +105,8 @@ func whyNot(op expr.Op) string {
 		return "rounding division is not differentiable (use Div, then Floor for a zero gradient)"
 	case expr.OpReal, expr.OpImag, expr.OpCAbs:
 		return "complex gradients are not supported"
+	case expr.OpScatter, expr.OpScatterAdd:
+		return "scatter and scatter_add have no gradient rule (a gather's gradient is a scatter_add)"
 	}
 	if why := whyNotMath(op); why != "" {
 		return why

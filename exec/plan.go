@@ -48,6 +48,7 @@ type value struct {
 	dst     int        // the destination's position, or -1
 	src     int        // valView: the value whose storage it views
 	storage int        // the fixed or temp value that owns the storage
+	index   *indexedValue // a gather's value: read through an index (see index.go)
 }
 
 // step is one stage of a plan: a fused kernel, a reduction, a matmul or a

@@ -65,6 +65,7 @@ const (
 func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 	arg := pl.args(n)[0]
 	pr := pl.compileNodes([]*expr.Node{arg}, nil)
+	reads := pr.reads
 	shape := arg.Shape()
 	rs := &reduceStep{op: n.Op(), out: pl.valueOf[n], argDT: arg.DType(), root: pr.slotOf[arg]}
 
@@ -90,7 +91,7 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 			k++
 		}
 	}
-	g := &region{shape: shape.Clone(), inputs: pr.inputs}
+	g := &region{shape: shape.Clone(), inputs: pr.inputs, reads: reads}
 	var strides [][]int
 	order, best := 0, -1
 	for s, in := range pr.inputs {
@@ -182,7 +183,7 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 	g.tp = tilePlan{name: "reduction runs", r: 1, c: rs.c, rowwise: true, piece: rs.c, copyRows: 1, copyRuns: rs.c}
 	g.kinds = make([]access, len(g.lay.strides))
 	for op, st := range g.lay.strides {
-		g.kinds[op] = classify(st, false, rs.innerSize)
+		g.kinds[op] = classify(st, g.indexed(op), false, rs.innerSize)
 	}
 	pl.compileSlots(g, pr, func(s int) bool { return g.kinds[s].constant() })
 	g.numel = 1
@@ -329,7 +330,14 @@ func (g *region) evalBlock(st *regionState, n int, skipLast bool) {
 		if g.kinds[s] == accTransposed {
 			st.slots[s].copyTransposed(gm, st.offs[s], n, n, 0)
 		}
-		g.present(st, s, gm, st.offs[s], 0)
+		if g.kinds[s] != accIndexed {
+			g.present(st, s, gm, st.offs[s], 0, st.geoms)
+		}
+	}
+	for s := range g.inputs { // after their indexes
+		if g.kinds[s] == accIndexed {
+			g.present(st, s, &st.geoms[s], st.offs[s], 0, st.geoms)
+		}
 	}
 	instrs := st.instrs
 	if skipLast {
@@ -365,6 +373,6 @@ func (rs *reduceStep) describe(w io.Writer, names func(v int) string) {
 	fmt.Fprintf(w, "  reduce %s -> %s: %s, layout %v, block %d, %d chunks x %d groups, %d fused kernels\n",
 		rs.op, names(rs.out), kind, rs.prod.lay, rs.c, rs.chunks, rs.groups, len(rs.prod.instrs))
 	for i, s := range rs.prod.inputs {
-		fmt.Fprintf(w, "    in  s%d <- %s\n", i, names(s))
+		fmt.Fprintf(w, "    in  s%d <- %s (%s)\n", i, names(s), rs.prod.inputKind(i, 0))
 	}
 }

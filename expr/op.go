@@ -129,6 +129,13 @@ const (
 
 	OpExternal // a computation defined outside the table (see External)
 
+	// Indexing with index tensors (issue 23, gather): reads and writes
+	// through an int64 index (see index.go), and a gradient barrier.
+	OpGather
+	OpScatter
+	OpScatterAdd
+	OpStopGradient
+
 	opCount
 )
 
@@ -149,6 +156,7 @@ const (
 	ClassReduce         // a reduction over axes
 	ClassMatMul         // matrix product
 	ClassExternal       // a function of evaluated operands (see External)
+	ClassIndex          // read or written through an index tensor (gather, scatter)
 )
 
 // kinds is a bit set of dtype kinds an op accepts for its (first data) operand.
@@ -323,6 +331,11 @@ var opTable = [opCount]opInfo{
 	OpMatMul: {name: "matmul", class: ClassMatMul, accept: kNumeric},
 
 	OpExternal: {name: "external", class: ClassExternal, accept: kAll, result: attrDType},
+
+	OpGather:       {name: "gather", class: ClassIndex, accept: kAll},
+	OpScatter:      {name: "scatter", class: ClassIndex, accept: kAll},
+	OpScatterAdd:   {name: "scatter_add", class: ClassIndex, accept: kNumeric},
+	OpStopGradient: {name: "stop_gradient", class: ClassShape, accept: kAll},
 }
 
 // String returns the op's name as printed in graphs ("add", "div_floor").
