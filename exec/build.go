@@ -146,7 +146,7 @@ type program struct {
 	inputs  []int // value per input slot
 	nodes   []*expr.Node
 	slotOf  map[*expr.Node]int
-	inSlot  map[int]int // value -> input slot
+	inSlot  map[int]int   // value -> input slot
 	reads   []indexedRead // per input slot, its read through an index (see withIndexes)
 	members map[*expr.Node]bool
 }

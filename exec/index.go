@@ -418,12 +418,16 @@ func scatterLines[T dtype.Elem](s *scatterStep, out, idx, src tensor.Any, lo, hi
 }
 
 func scatterOf[T dtype.Elem]() func(s *scatterStep, out, idx, src tensor.Any, lo, hi int) {
-	return func(s *scatterStep, out, idx, src tensor.Any, lo, hi int) { scatterLines[T](s, out, idx, src, lo, hi, nil) }
+	return func(s *scatterStep, out, idx, src tensor.Any, lo, hi int) {
+		scatterLines[T](s, out, idx, src, lo, hi, nil)
+	}
 }
 
 func scatterAddOf[T dtype.Numeric]() func(s *scatterStep, out, idx, src tensor.Any, lo, hi int) {
 	add := func(a, b T) T { return a + b }
-	return func(s *scatterStep, out, idx, src tensor.Any, lo, hi int) { scatterLines(s, out, idx, src, lo, hi, add) }
+	return func(s *scatterStep, out, idx, src tensor.Any, lo, hi int) {
+		scatterLines(s, out, idx, src, lo, hi, add)
+	}
 }
 
 // scatterKernel returns the scatter (add: scatter_add) loop of dtype dt.
