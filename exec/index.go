@@ -109,7 +109,7 @@ func (pl *planner) gatherCopies() map[*expr.Node]bool {
 			continue
 		}
 		c := n.Op().Class()
-		if c != expr.ClassShape && c != expr.ClassMatMul && c != expr.ClassIndex {
+		if c != expr.ClassShape && c != expr.ClassMatMul && c != expr.ClassIndex && c != expr.ClassExternal {
 			continue
 		}
 		for _, a := range pl.cargsAt(i) {
