@@ -25,6 +25,7 @@ func ruleTable[T dtype.Float]() *[expr.NumOps]vjp[T] {
 	addComposeRules(t)
 	addScanRules(t)
 	addViewRules(t)
+	addIndexRules(t)
 	return t
 }
 
@@ -110,6 +111,8 @@ func whyNot(op expr.Op) string {
 		return "rounding division is not differentiable (use Div, then Floor for a zero gradient)"
 	case expr.OpReal, expr.OpImag, expr.OpCAbs:
 		return "complex gradients are not supported"
+	case expr.OpScatter, expr.OpScatterAdd:
+		return "scatter and scatter_add have no gradient rule (a gather's gradient is a scatter_add)"
 	}
 	if why := whyNotMath(op); why != "" {
 		return why

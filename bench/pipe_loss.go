@@ -11,17 +11,29 @@ import (
 )
 
 // xentLoss is the mean softmax cross-entropy of logits [n,c] at the labels,
-// a column [n,1], compared with classes, the row [1,c] of class indices, to
-// pick each row's log-probability (no gather op yet).
-func xentLoss[T dtype.Float](logits expr.Expr[T], labels, classes *tensor.Tensor[int64]) expr.Expr[T] {
+// a column [n,1]: each row's log-sum-exp minus its logit at the label,
+// picked by a gather (logp[arange(n), labels]) that reads only those n
+// logits.
+func xentLoss[T dtype.Float](logits expr.Expr[T], labels *tensor.Tensor[int64]) expr.Expr[T] {
+	m := logits.MaxKeepDims(1)
+	lse := logits.Sub(m).Exp().SumKeepDims(1).Log().Add(m)
+	return lse.Sub(expr.TakeAlongAxis(logits, expr.Of(labels), 1)).Mean()
+}
+
+// xentOneHot is xentLoss as it was written before the gather: the labels
+// compared with classes, the row [1,c] of class indices, pick each row's
+// log-probability through a one-hot mask, a pass over all n×c of them.
+func xentOneHot[T dtype.Float](logits expr.Expr[T], labels, classes *tensor.Tensor[int64]) expr.Expr[T] {
 	z := logits.Sub(logits.MaxKeepDims(1))
 	logp := z.Sub(z.Exp().SumKeepDims(1).Log())
 	hit := expr.Of(labels).Eq(expr.Of(classes))
 	return expr.Where(hit, logp, expr.Scalar[T](0)).Sum(1).Mean().Neg()
 }
 
-// xentCase is the loss of n rows of c float32 logits into a 0-d tensor.
-func xentCase(n, c int) func(Params) (*Case, error) {
+// xentCase is the loss of n rows of c float32 logits into a 0-d tensor,
+// the label picked by a gather (xentLoss), or with oneHot through the
+// one-hot mask (xentOneHot).
+func xentCase(n, c int, oneHot bool) func(Params) (*Case, error) {
 	return func(p Params) (*Case, error) {
 		logits, err := tensor.RandN[float32](p.Seed, n, c)
 		if err != nil {
@@ -37,7 +49,10 @@ func xentCase(n, c int) func(Params) (*Case, error) {
 			return nil, err
 		}
 		loss := tensor.Must(tensor.New[float32]())
-		build := func() expr.Expr[float32] { return xentLoss(expr.Of(logits), col, classes) }
+		build := func() expr.Expr[float32] { return xentLoss(expr.Of(logits), col) }
+		if oneHot {
+			build = func() expr.Expr[float32] { return xentOneHot(expr.Of(logits), col, classes) }
+		}
 		bytes, flops := GraphCost(build())
 		return &Case{
 			Shape:      fmt.Sprintf("%dx%d", n, c),

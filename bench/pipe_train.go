@@ -110,10 +110,6 @@ func mlpCase(batch, hidden int) func(Params) (*Case, error) {
 		}
 		labels := randLabels(p.Seed+1, batch, classes)
 		col := tensor.Must(labels.Reshape(batch, 1))
-		classRowT, err := classRow(classes)
-		if err != nil {
-			return nil, err
-		}
 		params := []*tensor.Tensor[float32]{
 			scaled(tensor.Must(tensor.RandN[float32](p.Seed+2, in, hidden)), 0.05),
 			scaled(tensor.Must(tensor.RandN[float32](p.Seed+3, hidden)), 0.1),
@@ -131,7 +127,7 @@ func mlpCase(batch, hidden int) func(Params) (*Case, error) {
 				ps[i] = expr.Of(t)
 			}
 			h := expr.Of(x).MatMul(ps[0]).Add(ps[1]).Relu()
-			loss := xentLoss(h.MatMul(ps[2]).Add(ps[3]), col, classRowT)
+			loss := xentLoss(h.MatMul(ps[2]).Add(ps[3]), col)
 			g, err := autograd.GradOf(loss, ps...)
 			if err != nil {
 				return nil, err

@@ -20,10 +20,10 @@ import (
 // from the same inputs, and NumPy and PyTorch rerun it as peers.
 //
 // Where an op is missing today the pipeline uses what a user would write
-// instead: the integer labels of the losses pick their logit through a
-// one-hot mask (Eq against a row of class indices, then Where), as there
-// is no gather; GELU is its tanh form, as there is no erf (the peers
-// compute the same form).
+// instead: GELU is its tanh form, as there is no erf (the peers compute
+// the same form). The integer labels of the losses pick their logit with
+// a gather; xent1hot is xent with the one-hot mask (Eq against a row of
+// class indices, then Where) that stood in for it before, for comparison.
 func Pipelines() []Workload {
 	var ws []Workload
 	add := func(name, desc string, bound Bound, small, large func(Params) (*Case, error)) {
@@ -31,7 +31,8 @@ func Pipelines() []Workload {
 			Workload{Name: name + "/s", Description: desc, Bound: bound, Setup: small, Suite: "pipelines", Fixed: true},
 			Workload{Name: name + "/l", Description: desc, Bound: bound, Setup: large, Suite: "pipelines", Fixed: true})
 	}
-	add("xent", "softmax cross-entropy, int labels, f32", ComputeBound, xentCase(64, 10), xentCase(4096, 1000))
+	add("xent", "softmax cross-entropy, int labels (a gather), f32", ComputeBound, xentCase(64, 10, false), xentCase(4096, 1000, false))
+	add("xent1hot", "xent with the one-hot Eq/Where label pick, f32", ComputeBound, xentCase(64, 10, true), xentCase(4096, 1000, true))
 	add("linreg", "linear regression GD step, autograd, f64", ComputeBound, linregCase(1000, 8), linregCase(100_000, 32))
 	add("kmeans", "k-means iteration (one-hot means), f64", ComputeBound, kmeansCase(1000, 8, 4), kmeansCase(100_000, 16, 16))
 	add("chnorm", "NCHW per-channel norm to NHWC, f32", MemoryBound, chnormCase(4, 3, 32, 32), chnormCase(32, 3, 224, 224))

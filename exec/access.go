@@ -27,20 +27,25 @@ const (
 	// (b.T), copied copyRows rows at a time by the transpose loops into
 	// the slot's buffer, which the rows then take their pieces of.
 	accTransposed
-	// The next rows: accIndexed (read through an index tensor) and
-	// accReversed (a negative unit stride).
+	// accIndexed: read through an index tensor along one axis (a gather,
+	// see index.go), whatever its strides: the index's slot is presented
+	// first, then the operand is gathered through it into the slot's
+	// buffer.
+	accIndexed
+	// The next row: accReversed (a negative unit stride).
 )
 
-var accessNames = [...]string{"invariant", "scalar", "direct", "strided", "transposed"}
+var accessNames = [...]string{"invariant", "scalar", "direct", "strided", "transposed", "indexed"}
 
 func (a access) String() string { return accessNames[a] }
 
 // classify returns the access kind of an operand with these layout strides
 // in runs of one row (across false) or of whole rows of cols elements
-// (across true). It is written as what each kind requires: a stride that
-// is negative (or anything else not listed) is strided, never direct or
-// transposed.
-func classify(st []int, across bool, cols int) access {
+// (across true); an operand read through an index (indexed) is indexed
+// whatever its strides. It is written as what each kind requires: a
+// stride that is negative (or anything else not listed) is strided, never
+// direct or transposed.
+func classify(st []int, indexed, across bool, cols int) access {
 	d := len(st)
 	stC, stR := st[d-1], 0
 	if d >= 2 {
@@ -52,6 +57,8 @@ func classify(st []int, across bool, cols int) access {
 		zero = zero && s == 0
 	}
 	switch {
+	case indexed:
+		return accIndexed
 	case zero:
 		return accInvariant
 	case stC == 0 && (!across || stR == 0):

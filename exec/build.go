@@ -154,7 +154,8 @@ type program struct {
 	inputs  []int // value per input slot
 	nodes   []*expr.Node
 	slotOf  map[*expr.Node]int
-	inSlot  map[int]int // value -> input slot
+	inSlot  map[int]int   // value -> input slot
+	reads   []indexedRead // per input slot, its read through an index (see withIndexes)
 	members map[*expr.Node]bool
 }
 
@@ -175,6 +176,9 @@ func (pl *planner) compileNodes(roots []*expr.Node, members map[*expr.Node]bool)
 		pl.marks[i] = mark
 		n := nodes[i]
 		if v, ok := pl.valueOf[n]; ok && !(n.Op().Elementwise() && members[n]) {
+			if iv, ok := pl.indexedOf[n]; ok {
+				v = iv // a gather is read through its index
+			}
 			inNodes = append(inNodes, i)
 			inValues = append(inValues, v)
 			return false
@@ -216,6 +220,14 @@ func (pl *planner) compileNodes(roots []*expr.Node, members map[*expr.Node]bool)
 		}
 		pr.slotOf[nodes[i]] = s
 	}
+	// The indexes of gathered inputs are inputs too, before the computed
+	// nodes' slots.
+	pr.inputs, pr.reads = pl.withIndexes(pr.inputs)
+	for s := len(inValues); s < len(pr.inputs); s++ {
+		if _, ok := pr.inSlot[pr.inputs[s]]; !ok {
+			pr.inSlot[pr.inputs[s]] = s
+		}
+	}
 	pr.nodes = make([]*expr.Node, len(computed))
 	for k, i := range computed {
 		pr.nodes[k] = nodes[i]
@@ -236,6 +248,7 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 		}
 	}
 	pr := pl.compileNodes(roots, memberSet)
+	reads := pr.reads
 
 	// Inputs that share memory with an output: exactly the output is fine
 	// (each element is read before it is written); any other overlap is
@@ -283,7 +296,8 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 			}
 		}
 	}
-	g := &region{shape: shape.Clone(), inputs: pr.inputs}
+	pl.unindex(pr.inputs, reads)
+	g := &region{shape: shape.Clone(), inputs: pr.inputs, reads: reads}
 	if ms[0].final {
 		g.note = finalNote(ms, exact)
 	}
@@ -326,7 +340,7 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 	}
 	facts := g.tileFacts(outDTs, inDTs, len(pr.nodes) > 0, pl.x.workers)
 	for s := range pr.inputs {
-		if k := facts.row[len(ms)+s]; k == accStrided || k == accTransposed {
+		if k := facts.row[len(ms)+s]; k == accStrided || k == accTransposed || k == accIndexed {
 			scratch += inDTs[s].Size()
 		}
 	}
@@ -381,14 +395,16 @@ func (g *region) tileFacts(outDTs, inDTs []dtype.DType, computes bool, workers i
 	cols := g.lay.sizes[d-1]
 	var transposed []dtype.DType
 	f.row = make([]access, len(g.lay.strides))
+	f.indexed = make([]bool, len(g.lay.strides))
 	for op, st := range g.lay.strides {
+		f.indexed[op] = g.operandIndexed(op, len(outDTs))
 		var dt dtype.DType
 		if op < len(outDTs) {
 			dt = outDTs[op]
 		} else {
 			dt = inDTs[op-len(outDTs)]
 		}
-		f.row[op] = classify(st, false, cols)
+		f.row[op] = classify(st, f.indexed[op], false, cols)
 		switch f.row[op] {
 		case accTransposed:
 			if op >= len(outDTs) {
@@ -487,15 +503,27 @@ func (pl *planner) stage(in int, why string) int {
 // copyRegion builds a region that copies value src into value dst (same shape).
 func (pl *planner) copyRegion(src, dst int) *region {
 	v := &pl.p.values[src]
-	g := &region{shape: v.shape.Clone(), inputs: []int{src}}
+	g := &region{shape: v.shape.Clone()}
+	g.inputs, g.reads = pl.withIndexes([]int{src})
 	d := &pl.p.values[dst]
-	g.offsets = []int{d.offset, v.offset}
-	g.lay = mergeDims(v.shape, [][]int{d.strides, v.strides}, 0)
-	facts := g.tileFacts([]dtype.DType{d.dt}, []dtype.DType{v.dt}, false, pl.x.workers)
+	g.offsets = []int{d.offset}
+	strides := [][]int{d.strides}
+	inDTs := make([]dtype.DType, len(g.inputs))
+	for s, in := range g.inputs {
+		iv := &pl.p.values[in]
+		st, _ := tensor.BroadcastStrides(iv.shape, iv.strides, v.shape)
+		strides, inDTs[s] = append(strides, st), iv.dt
+		g.offsets = append(g.offsets, iv.offset)
+	}
+	g.lay = mergeDims(v.shape, strides, 0)
+	facts := g.tileFacts([]dtype.DType{d.dt}, inDTs, false, pl.x.workers)
 	facts.block = pl.x.blockFor(v.dt.Size(), v.dt.Size())
 	g.planTiles(facts)
-	g.slotDT = []dtype.DType{v.dt}
-	g.scalar = []bool{g.kinds[1].constant()}
+	g.slotDT = inDTs
+	g.scalar = make([]bool, len(g.inputs))
+	for s := range g.inputs {
+		g.scalar[s] = g.kinds[1+s].constant()
+	}
 	g.outputs = []regionOutput{{value: dst, src: 0}}
 	g.sortInputs(1)
 	g.planStores(&storeInputs{exact: [][]int{nil}})
@@ -505,11 +533,16 @@ func (pl *planner) copyRegion(src, dst int) *region {
 // sortInputs splits the input slots into the invariant ones and the
 // others; nout operands (the outputs) precede the inputs in the layout.
 func (g *region) sortInputs(nout int) {
+	var indexed []int // presented after their indexes
 	for s := range g.inputs {
-		if g.kinds[nout+s] == accInvariant {
+		switch g.kinds[nout+s] {
+		case accInvariant:
 			g.invariant = append(g.invariant, s)
-		} else {
+		case accIndexed:
+			indexed = append(indexed, s)
+		default:
 			g.varying = append(g.varying, s)
 		}
 	}
+	g.varying = append(g.varying, indexed...)
 }

@@ -38,6 +38,10 @@ func stepValues(s step) (reads, writes []int) {
 		return s.values()
 	case *scanStep:
 		return []int{s.in}, []int{s.out}
+	case *indexCheck:
+		return []int{s.idx}, nil
+	case *scatterStep:
+		return []int{s.out, s.idx, s.src}, []int{s.out}
 	}
 	panic("exec: stepValues of an unknown step") // unreachable: the kinds above are all
 }
@@ -59,6 +63,7 @@ func (pl *planner) dropDeadSteps() {
 	keep := make([]bool, len(p.steps))
 	for i := len(p.steps) - 1; i >= 0; i-- {
 		reads, writes := stepValues(p.steps[i])
+		_, keep[i] = p.steps[i].(*indexCheck) // an index is checked whatever reads it
 		for _, w := range writes {
 			v := &p.values[w]
 			if v.kind == valFixed || live[w] || live[v.storage] {

@@ -125,6 +125,9 @@ func (pl *planner) epilogueFor(i int, s *matmulStep) (int, *epilogue) {
 	ready := pl.madeBefore(i)
 	for k, in := range g.inputs {
 		op := nout + k
+		if g.indexed(k) {
+			return 0, nil // read through an index: not a bias
+		}
 		if in == c {
 			e.stR[op], e.stC[op] = s.m, 1
 			continue

@@ -58,7 +58,7 @@ func (e *epilogue) epiloguePlans() bool {
 	nout := len(g.outputs)
 	kinds := make([]access, len(e.stR))
 	for op := range kinds {
-		kinds[op] = classify([]int{e.stR[op], e.stC[op]}, e.multiRow, e.width)
+		kinds[op] = classify([]int{e.stR[op], e.stC[op]}, false, e.multiRow, e.width)
 		switch {
 		case op < nout && kinds[op] != accDirect:
 			return false

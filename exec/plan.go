@@ -43,11 +43,12 @@ type value struct {
 	shape   tensor.Shape
 	strides []int
 	offset  int
-	fixed   tensor.Any // valFixed: the tensor when planned (overlap checks; dropped after)
-	leaf    int        // valFixed: the leaf's position in the walk, or
-	dst     int        // the destination's position, or -1
-	src     int        // valView: the value whose storage it views
-	storage int        // the fixed or temp value that owns the storage
+	fixed   tensor.Any    // valFixed: the tensor when planned (overlap checks; dropped after)
+	leaf    int           // valFixed: the leaf's position in the walk, or
+	dst     int           // the destination's position, or -1
+	src     int           // valView: the value whose storage it views
+	storage int           // the fixed or temp value that owns the storage
+	index   *indexedValue // a gather's value: read through an index (see index.go)
 }
 
 // step is one stage of a plan: a fused kernel, a reduction, a matmul or a

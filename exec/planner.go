@@ -40,6 +40,8 @@ type planner struct {
 	pendingStage []*region // copies the region being built needs first
 
 	probe *compiledProbe // set only while RegisterCompiled plans a kernel
+
+	indexedOf map[*expr.Node]int // a gather's indexed value, which regions read (see gatherValue)
 }
 
 // member is one output of a fused region: node's value written to value.
@@ -270,9 +272,10 @@ func (pl *planner) materialize(roots []*expr.Node, dsts []tensor.Any) {
 		}
 		// An embed's operand is written into the embed's view by a region
 		// of its own (see embedValue): it needs no tensor besides.
-		if c := n.Op().Class(); c == expr.ClassShape && n.Op() != expr.OpEmbed && n.Op() != expr.OpAssemble && n.Op() != expr.OpViewEmbed || c == expr.ClassMatMul || c == expr.ClassExternal || c == expr.ClassWindow || c == expr.ClassScan {
-			for _, a := range pl.cargsAt(i) {
-				if nodes[a].Op().Elementwise() {
+		if c := n.Op().Class(); c == expr.ClassShape && n.Op() != expr.OpEmbed && n.Op() != expr.OpAssemble && n.Op() != expr.OpViewEmbed || c == expr.ClassMatMul || c == expr.ClassExternal || c == expr.ClassWindow || c == expr.ClassScan || c == expr.ClassIndex {
+			for k, a := range pl.cargsAt(i) {
+				// A scatter's base is written into its value by a region (see scatterValue).
+				if nodes[a].Op().Elementwise() && !(k == 0 && n.Op() != expr.OpGather && c == expr.ClassIndex) {
 					setMat(a)
 				}
 			}

@@ -65,6 +65,7 @@ const (
 func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 	arg := pl.args(n)[0]
 	pr := pl.compileNodes([]*expr.Node{arg}, nil)
+	reads := pr.reads
 	shape := arg.Shape()
 	rs := &reduceStep{op: n.Op(), out: pl.valueOf[n], argDT: arg.DType(), root: pr.slotOf[arg]}
 
@@ -90,7 +91,7 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 			k++
 		}
 	}
-	g := &region{shape: shape.Clone(), inputs: pr.inputs}
+	g := &region{shape: shape.Clone(), inputs: pr.inputs, reads: reads}
 	var strides [][]int
 	order, best := 0, -1
 	for s, in := range pr.inputs {
@@ -122,7 +123,7 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 	rs.outStrides = g.lay.strides[outOp]
 	// Case A when the result is constant along the innermost axis: that
 	// axis is reduced.
-	rs.inner = classify(rs.outStrides, false, sizes[d-1]).constant()
+	rs.inner = classify(rs.outStrides, false, false, sizes[d-1]).constant()
 	for ax := 0; ax < d-1; ax++ {
 		if rs.outStrides[ax] == 0 {
 			rs.red = append(rs.red, ax)
@@ -370,6 +371,6 @@ func (rs *reduceStep) describe(w io.Writer, names func(v int) string) {
 	fmt.Fprintf(w, "  reduce %s -> %s: %s, layout %v, tile %v, %d chunks x %d groups, %d fused kernels\n",
 		rs.op, names(rs.out), kind, rs.prod.lay, &rs.prod.tp, rs.chunks, rs.groups, len(rs.prod.instrs))
 	for i, s := range rs.prod.inputs {
-		fmt.Fprintf(w, "    in  s%d <- %s (%s)\n", i, names(s), rs.prod.kinds[i])
+		fmt.Fprintf(w, "    in  s%d <- %s (%s)\n", i, names(s), rs.prod.inputKind(i, 0))
 	}
 }

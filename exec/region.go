@@ -27,6 +27,9 @@ type region struct {
 	// kinds is each operand's access kind (outputs first, then inputs, as
 	// in the layout), decided by classify for the tile plan.
 	kinds []access
+	// reads is, per input slot, how it reads through an index (nil when
+	// no input does; see index.go).
+	reads []indexedRead
 	// The input slots with one value over the whole region (a 0-d tensor
 	// or one broadcast along every axis), loaded once per task, and the
 	// others.
@@ -182,7 +185,7 @@ func (g *region) slotLen(s int) int {
 	switch g.kinds[len(g.outputs)+s] {
 	case accTransposed:
 		return max(1, g.tp.copyRows) * g.copyStride(s)
-	case accStrided:
+	case accStrided, accIndexed:
 		return g.tp.piece
 	}
 	return 0 // constant: a value; direct: its storage
@@ -353,7 +356,7 @@ func (g *region) runBlock(st *regionState, tp *tilePlan) {
 			}
 			for _, s := range g.varying {
 				gm := &geoms[nout+s]
-				g.present(st, s, gm, st.offs[nout+s]+i*gm.stR+k*gm.stC, at*g.copyStride(s)+k)
+				g.present(st, s, gm, st.offs[nout+s]+i*gm.stR+k*gm.stC, at*g.copyStride(s)+k, geoms)
 			}
 			g.compute(st, geoms, i, k, n)
 		}
@@ -362,9 +365,11 @@ func (g *region) runBlock(st *regionState, tp *tilePlan) {
 
 // present points input slot s at its elements of the current piece (of
 // geometry gm at storage offset off), one way per access kind: a constant
-// is one value, a direct input its storage, a strided one is gathered, and
-// a transposed one is the part of its copy from element at on.
-func (g *region) present(st *regionState, s int, gm *geom, off, at int) {
+// is one value, a direct input its storage, a strided one is gathered, a
+// transposed one is the part of its copy from element at on, and an
+// indexed one is gathered through its index's slot, presented before it
+// (geoms are the piece's geometries of every operand).
+func (g *region) present(st *regionState, s int, gm *geom, off, at int, geoms []geom) {
 	sl := st.slots[s]
 	switch g.kinds[len(g.outputs)+s] {
 	case accInvariant, accScalar:
@@ -375,6 +380,9 @@ func (g *region) present(st *regionState, s int, gm *geom, off, at int) {
 		sl.gather(gm, off)
 	case accTransposed:
 		sl.part(at, gm.r*gm.c)
+	case accIndexed:
+		ir := g.reads[s]
+		sl.gatherIndexed(gm, off, st.slots[ir.slot], geoms[len(g.outputs)+ir.slot].stC, ir.stride, ir.n)
 	}
 }
 
@@ -488,7 +496,7 @@ func (g *region) describe(w io.Writer, names func(v int) string) {
 	fmt.Fprint(w, describeHint(g))
 	nout := len(g.outputs)
 	for i, s := range g.inputs {
-		fmt.Fprintf(w, "    in  s%d <- %s (%s)\n", i, names(s), g.kinds[nout+i])
+		fmt.Fprintf(w, "    in  s%d <- %s (%s)\n", i, names(s), g.inputKind(i, nout))
 	}
 	for k, o := range g.outputs {
 		kind := ""

@@ -176,7 +176,7 @@ func (w *walker) visit(n *expr.Node, binds []Binding) {
 		} else {
 			w.sig = append(w.sig, uint64(dtype.Invalid)) // unbound: planning fails
 		}
-	case expr.ClassShape, expr.ClassReduce, expr.ClassScan:
+	case expr.ClassShape, expr.ClassReduce, expr.ClassScan, expr.ClassIndex:
 		ax, s0, s1, s2 := n.SliceArgs()
 		w.sig = append(w.sig, uint64(ax), uint64(s0), uint64(s1), uint64(s2), uint64(len(n.Axes())))
 		for _, a := range n.Axes() {

@@ -49,6 +49,9 @@ type slotAny interface {
 	view(off, n int)
 	gather(g *geom, off int)
 	part(start, n int)
+	// gatherIndexed gathers the block g at off through the index in slot
+	// idx (indexed, see index.go).
+	gatherIndexed(g *geom, off int, idx slotAny, idxStC, stride, n int)
 	// copyTransposed fills the buffer with the r×c block g at off of a
 	// transposed operand (stR == 1), its rows stride elements apart, runs
 	// of the operand at a time per call of the type's transpose loop; with

@@ -38,8 +38,8 @@ func TestClassify(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.row, classify(tt.strides, false, 700), "runs of one row")
-			assert.Equal(t, tt.all, classify(tt.strides, true, 700), "runs of whole rows")
+			assert.Equal(t, tt.row, classify(tt.strides, false, false, 700), "runs of one row")
+			assert.Equal(t, tt.all, classify(tt.strides, false, true, 700), "runs of whole rows")
 		})
 	}
 	assert.Equal(t, "transposed", accTransposed.String())

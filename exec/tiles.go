@@ -37,6 +37,7 @@ type tilePlan struct {
 type tileFacts struct {
 	strides    [][]int  // per operand (outputs first), over the layout
 	row        []access // per operand, in runs of one row
+	indexed    []bool   // per operand: read through an index
 	nout       int
 	d          int
 	rows, cols int
@@ -93,8 +94,8 @@ func (f *tileFacts) runsFit() bool {
 		return false
 	}
 	for op, st := range f.strides {
-		switch classify(st, true, f.cols) {
-		case accStrided:
+		switch classify(st, f.indexed[op], true, f.cols) {
+		case accStrided, accIndexed:
 			return false
 		case accTransposed:
 			if op < f.nout {
@@ -250,7 +251,7 @@ func (g *region) planTiles(f *tileFacts) {
 	g.kinds = make([]access, len(f.strides))
 	across := !tp.rowwise && tp.r > 1
 	for op, st := range f.strides {
-		g.kinds[op] = classify(st, across, g.cols)
+		g.kinds[op] = classify(st, f.indexed[op], across, g.cols)
 	}
 }
 

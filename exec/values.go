@@ -72,8 +72,13 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 			rootDst[r] = i
 		}
 	}
+	gatherCopies := pl.gatherCopies()
 	for _, n := range pl.order {
 		switch c := n.Op().Class(); {
+		case n.Op() == expr.OpGather:
+			pl.valueOf[n] = pl.gatherValue(n, gatherCopies[n])
+		case c == expr.ClassIndex:
+			pl.valueOf[n] = pl.scatterValue(n)
 		case n.Op() == expr.OpTensor || n.Op() == expr.OpScalar:
 			pl.valueOf[n] = pl.leafValue(n, n.Tensor())
 		case n.Op() == expr.OpPlaceholder:
@@ -163,7 +168,7 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 func (pl *planner) mayFail() bool {
 	for _, n := range pl.order {
 		if n.Op() == expr.OpPow && n.DType().Kind() == dtype.KindSigned && pl.args(n)[1].Op() != expr.OpScalar ||
-			n.Op() == expr.OpExternal {
+			n.Op() == expr.OpExternal || indexMayFail(n) {
 			return true
 		}
 	}
@@ -221,6 +226,8 @@ func (pl *planner) viewValue(n *expr.Node) int {
 	sv := pl.p.values[src]
 	v := value{kind: valView, node: n, dt: n.DType(), shape: n.Shape(), offset: sv.offset, src: src, storage: sv.storage}
 	switch n.Op() {
+	case expr.OpStopGradient:
+		v.strides = sv.strides
 	case expr.OpPermute:
 		v.strides = make([]int, len(n.Axes()))
 		for i, p := range n.Axes() {

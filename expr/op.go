@@ -154,6 +154,12 @@ const (
 	OpLogCumSumExp
 	OpNanCumSum
 	OpNanCumProd
+	// Indexing with index tensors (issue 23, gather): reads and writes
+	// through an int64 index (see index.go), and a gradient barrier.
+	OpGather
+	OpScatter
+	OpScatterAdd
+	OpStopGradient
 
 	opCount
 )
@@ -177,6 +183,7 @@ const (
 	ClassExternal       // a function of evaluated operands (see External)
 	ClassWindow         // convolution, pooling and their gradients (issue 26)
 	ClassScan           // a running sum, product, max, ... along one axis (scan.go)
+	ClassIndex          // read or written through an index tensor (gather, scatter)
 )
 
 // kinds is a bit set of dtype kinds an op accepts for its (first data) operand.
@@ -375,6 +382,11 @@ var opTable = [opCount]opInfo{
 	OpLogCumSumExp: {name: "logcumsumexp", class: ClassScan, accept: kFloat, result: attrDType},
 	OpNanCumSum:    {name: "nancumsum", class: ClassScan, accept: kInexact, result: attrDType},
 	OpNanCumProd:   {name: "nancumprod", class: ClassScan, accept: kInexact, result: attrDType},
+
+	OpGather:       {name: "gather", class: ClassIndex, accept: kAll},
+	OpScatter:      {name: "scatter", class: ClassIndex, accept: kAll},
+	OpScatterAdd:   {name: "scatter_add", class: ClassIndex, accept: kNumeric},
+	OpStopGradient: {name: "stop_gradient", class: ClassShape, accept: kAll},
 }
 
 // String returns the op's name as printed in graphs ("add", "div_floor").
