@@ -4,19 +4,12 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
-	"github.com/tensorplay/tensorplay/autograd/gradcheck"
 	"github.com/tensorplay/tensorplay/expr"
 )
 
 // composeGradCases cover the gradients of the ops that build values from
 // pieces (issue 23), on computed operands as well as leaves.
-var composeGradCases = []struct {
-	name string
-	in   []input
-	f    func(x []E) E
-}{
+var composeGradCases = []checkCase{
 	{"concatenate rows", []input{normal(2, 3), normal(4, 3)}, func(x []E) E { return expr.Concatenate(0, x[0].Exp(), x[1].MulScalar(2)) }},
 	{"concatenate columns, one operand twice", []input{normal(3, 2), normal(3, 4)}, func(x []E) E { return expr.Concatenate(-1, x[0], x[1].Sin(), x[0].Square()) }},
 	{"stack", []input{normal(3, 4), normal(3, 4)}, func(x []E) E { return expr.Stack(1, x[0], x[1].Mul(x[0])) }},
@@ -39,17 +32,5 @@ var composeGradCases = []struct {
 // TestComposeGradCheck compares the gradients of the compose ops with
 // central finite differences, for a random upstream gradient.
 func TestComposeGradCheck(t *testing.T) {
-	r := rand.New(rand.NewPCG(23, 23))
-	for _, c := range composeGradCases {
-		t.Run(c.name, func(t *testing.T) {
-			xs := make([]E, len(c.in))
-			for i, in := range c.in {
-				xs[i] = expr.Of(in.tensor(r))
-			}
-			y := c.f(xs)
-			require.NoError(t, y.Err())
-			up := normal(y.Shape()...).tensor(r)
-			require.NoError(t, gradcheck.Check(y, xs, &gradcheck.Options{Upstream: up, Executor: serial}))
-		})
-	}
+	checkGradCases(t, rand.New(rand.NewPCG(23, 23)), composeGradCases)
 }

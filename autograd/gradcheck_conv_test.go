@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tensorplay/tensorplay/autograd"
-	"github.com/tensorplay/tensorplay/autograd/gradcheck"
 	"github.com/tensorplay/tensorplay/exec"
 	"github.com/tensorplay/tensorplay/expr"
 	"github.com/tensorplay/tensorplay/tensor"
@@ -16,11 +15,7 @@ import (
 
 // convCheckCases cover the convolution and pooling rules: every input of
 // each (x, weight, bias) is checked against finite differences.
-var convCheckCases = []struct {
-	name string
-	in   []input
-	f    func(x []E) E
-}{
+var convCheckCases = []checkCase{
 	{"conv2d bias", []input{normal(2, 3, 5, 4), normal(4, 3, 3, 3), normal(4)}, func(x []E) E { return expr.ConvBias(x[0], x[1], x[2]) }},
 	{"conv2d stride pad dilation", []input{normal(1, 2, 7, 6), normal(3, 2, 3, 2)}, func(x []E) E {
 		return expr.Conv(x[0], x[1], expr.Stride(2, 1), expr.Padding(1, 2), expr.Dilation(2, 1))
@@ -67,19 +62,7 @@ var convCheckCases = []struct {
 }
 
 func TestGradCheckConv(t *testing.T) {
-	r := rand.New(rand.NewPCG(26, 26))
-	for _, c := range convCheckCases {
-		t.Run(c.name, func(t *testing.T) {
-			xs := make([]E, len(c.in))
-			for i, in := range c.in {
-				xs[i] = expr.Of(in.tensor(r))
-			}
-			y := c.f(xs)
-			require.NoError(t, y.Err())
-			up := normal(y.Shape()...).tensor(r)
-			require.NoError(t, gradcheck.Check(y, xs, &gradcheck.Options{Upstream: up, Executor: serial}))
-		})
-	}
+	checkGradCases(t, rand.New(rand.NewPCG(26, 26)), convCheckCases)
 }
 
 // TestConvGradWorkers checks that a convolution large enough to split its

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tensorplay/tensorplay/autograd"
-	"github.com/tensorplay/tensorplay/autograd/gradcheck"
 	"github.com/tensorplay/tensorplay/exec"
 	"github.com/tensorplay/tensorplay/expr"
 	"github.com/tensorplay/tensorplay/tensor"
@@ -23,11 +22,7 @@ func idx(vals []int64, shape ...int) expr.Expr[int64] {
 // indexGradCases cover the gathers' rules (scatter_add of the upstream
 // gradient, repeated indices accumulating), masked_fill's and
 // stop_gradient's.
-var indexGradCases = []struct {
-	name string
-	in   []input
-	f    func(x []E) E
-}{
+var indexGradCases = []checkCase{
 	{"take_along_axis", []input{normal(3, 4)}, func(x []E) E {
 		return expr.TakeAlongAxis(x[0], idx([]int64{0, -1, 1, 1, 3, 3}, 3, 2), 1)
 	}},
@@ -52,19 +47,7 @@ var indexGradCases = []struct {
 // TestIndexGradCheck compares those gradients with central finite
 // differences, for a random upstream gradient.
 func TestIndexGradCheck(t *testing.T) {
-	r := rand.New(rand.NewPCG(23, 23))
-	for _, c := range indexGradCases {
-		t.Run(c.name, func(t *testing.T) {
-			xs := make([]E, len(c.in))
-			for i, in := range c.in {
-				xs[i] = expr.Of(in.tensor(r))
-			}
-			y := c.f(xs)
-			require.NoError(t, y.Err())
-			up := normal(y.Shape()...).tensor(r)
-			require.NoError(t, gradcheck.Check(y, xs, &gradcheck.Options{Upstream: up, Executor: serial}))
-		})
-	}
+	checkGradCases(t, rand.New(rand.NewPCG(23, 23)), indexGradCases)
 }
 
 // TestStopGradient: the gradient of x * stop_gradient(x) is x alone (the

@@ -4,9 +4,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
-	"github.com/tensorplay/tensorplay/autograd/gradcheck"
 	"github.com/tensorplay/tensorplay/expr"
 )
 
@@ -17,11 +14,7 @@ func unit(shape ...int) input {
 }
 
 // mathGradCases cover the rules of NumPy's elementwise math.
-var mathGradCases = []struct {
-	name string
-	in   []input
-	f    func(x []E) E
-}{
+var mathGradCases = []checkCase{
 	{"arcsin", []input{unit(3, 4)}, func(x []E) E { return x[0].Arcsin() }},
 	{"arccos", []input{unit(3, 4)}, func(x []E) E { return x[0].Arccos() }},
 	{"arctan", []input{normal(3, 4)}, func(x []E) E { return x[0].Arctan() }},
@@ -70,18 +63,4 @@ var mathGradCases = []struct {
 
 // TestMathGradCheck compares the gradients of NumPy's elementwise math
 // with central finite differences, for a random upstream gradient.
-func TestMathGradCheck(t *testing.T) {
-	r := rand.New(rand.NewPCG(22, 22))
-	for _, c := range mathGradCases {
-		t.Run(c.name, func(t *testing.T) {
-			xs := make([]E, len(c.in))
-			for i, in := range c.in {
-				xs[i] = expr.Of(in.tensor(r))
-			}
-			y := c.f(xs)
-			require.NoError(t, y.Err())
-			up := normal(y.Shape()...).tensor(r)
-			require.NoError(t, gradcheck.Check(y, xs, &gradcheck.Options{Upstream: up, Executor: serial}))
-		})
-	}
-}
+func TestMathGradCheck(t *testing.T) { checkGradCases(t, rand.New(rand.NewPCG(22, 22)), mathGradCases) }

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tensorplay/tensorplay/autograd"
-	"github.com/tensorplay/tensorplay/autograd/gradcheck"
 	"github.com/tensorplay/tensorplay/exec"
 	"github.com/tensorplay/tensorplay/expr"
 	"github.com/tensorplay/tensorplay/tensor"
@@ -25,11 +24,7 @@ func withZeros(shape ...int) input {
 	}}
 }
 
-var scanGradCases = []struct {
-	name string
-	in   []input
-	f    func(x []E) E
-}{
+var scanGradCases = []checkCase{
 	{"cumsum rows", []input{normal(3, 5)}, func(x []E) E { return x[0].CumSum(1) }},
 	{"cumsum columns", []input{normal(4, 3)}, func(x []E) E { return x[0].CumSum(0).Mul(x[0]) }},
 	{"revcumsum", []input{normal(2, 3, 4)}, func(x []E) E { return x[0].RevCumSum(1) }},
@@ -44,21 +39,7 @@ var scanGradCases = []struct {
 
 // TestScanGradCheck compares the scans' gradients with central finite
 // differences, for a random upstream gradient.
-func TestScanGradCheck(t *testing.T) {
-	r := rand.New(rand.NewPCG(22, 23))
-	for _, c := range scanGradCases {
-		t.Run(c.name, func(t *testing.T) {
-			xs := make([]E, len(c.in))
-			for i, in := range c.in {
-				xs[i] = expr.Of(in.tensor(r))
-			}
-			y := c.f(xs)
-			require.NoError(t, y.Err())
-			up := normal(y.Shape()...).tensor(r)
-			require.NoError(t, gradcheck.Check(y, xs, &gradcheck.Options{Upstream: up, Executor: serial}))
-		})
-	}
-}
+func TestScanGradCheck(t *testing.T) { checkGradCases(t, rand.New(rand.NewPCG(22, 23)), scanGradCases) }
 
 // TestScanGradAcrossTypes: CumSumAs[float64] of a float32 operand gives a
 // float32 gradient; cummax has no rule and says so.

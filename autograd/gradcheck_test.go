@@ -62,11 +62,7 @@ func (in input) tensor(r *rand.Rand) *tensor.Tensor[float64] {
 
 // gradCheckCases cover every differentiable op on random float64 data,
 // with broadcasting operands wherever the op broadcasts.
-var gradCheckCases = []struct {
-	name string
-	in   []input
-	f    func(x []E) E
-}{
+var gradCheckCases = []checkCase{
 	{"neg", []input{normal(3, 4)}, func(x []E) E { return x[0].Neg() }},
 	{"abs", []input{away(0.1, 3, 4)}, func(x []E) E { return x[0].Abs() }},
 	{"exp", []input{normal(3, 4)}, func(x []E) E { return x[0].Exp() }},
@@ -162,6 +158,30 @@ func ramp(shape ...int) *tensor.Tensor[float64] {
 		t.Data()[i] = float64(i + 1)
 	}
 	return t
+}
+
+// checkCase is a gradient check: f of inputs drawn as in says.
+type checkCase struct {
+	name string
+	in   []input
+	f    func(x []E) E
+}
+
+// checkGradCases compares the gradients of each case with central finite
+// differences, for a random upstream gradient, all drawn from r.
+func checkGradCases(t *testing.T, r *rand.Rand, cases []checkCase) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			xs := make([]E, len(c.in))
+			for i, in := range c.in {
+				xs[i] = expr.Of(in.tensor(r))
+			}
+			y := c.f(xs)
+			require.NoError(t, y.Err())
+			up := normal(y.Shape()...).tensor(r)
+			require.NoError(t, gradcheck.Check(y, xs, &gradcheck.Options{Upstream: up, Executor: serial}))
+		})
+	}
 }
 
 // TestGradCheck compares the gradient of every differentiable op with

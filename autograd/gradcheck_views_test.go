@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tensorplay/tensorplay/autograd"
-	"github.com/tensorplay/tensorplay/autograd/gradcheck"
 	"github.com/tensorplay/tensorplay/exec"
 	"github.com/tensorplay/tensorplay/expr"
 	"github.com/tensorplay/tensorplay/tensor"
@@ -16,11 +15,7 @@ import (
 
 // The views of issue 23, checked against finite differences. Each is
 // followed by a nonlinear op so that a gradient in the wrong place shows.
-var viewGradCases = []struct {
-	name string
-	in   []input
-	f    func(x []E) E
-}{
+var viewGradCases = []checkCase{
 	{"flip", []input{normal(3, 4)}, func(x []E) E { return x[0].Flip().Mul(expr.Of(ramp(3, 4))) }},
 	{"flip axis", []input{normal(2, 3, 4)}, func(x []E) E { return x[0].Flip(1).Sin() }},
 	{"flip computed", []input{normal(3, 4)}, func(x []E) E { return x[0].Exp().Flip(0).Mul(expr.Of(ramp(3, 4))) }},
@@ -54,19 +49,7 @@ var viewGradCases = []struct {
 }
 
 func TestGradCheckViews(t *testing.T) {
-	r := rand.New(rand.NewPCG(23, 23))
-	for _, c := range viewGradCases {
-		t.Run(c.name, func(t *testing.T) {
-			xs := make([]E, len(c.in))
-			for i, in := range c.in {
-				xs[i] = expr.Of(in.tensor(r))
-			}
-			y := c.f(xs)
-			require.NoError(t, y.Err())
-			up := normal(y.Shape()...).tensor(r)
-			require.NoError(t, gradcheck.Check(y, xs, &gradcheck.Options{Upstream: up, Executor: serial}))
-		})
-	}
+	checkGradCases(t, rand.New(rand.NewPCG(23, 23)), viewGradCases)
 }
 
 // A flip's gradient is a view of the upstream gradient (no zeros, no
