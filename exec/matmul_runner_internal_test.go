@@ -1,8 +1,10 @@
 package exec
 
 import (
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,20 +29,30 @@ func TestMatMulRunsOnPool(t *testing.T) {
 			b := tensor.Must(tensor.RandN[float64](2, tc.b...))
 			x := New(Workers(2))
 			defer x.Close()
+			// The calling goroutine takes tasks too: it waits in its first
+			// task until a worker has taken one, so that both take part
+			// whatever the scheduling (a loaded CI machine may otherwise let
+			// the caller drain every task).
 			var onWorker, tasks atomic.Int64
+			ran, gaveUp := make(chan struct{}), make(chan struct{})
+			var ranOnce sync.Once
+			stop := time.AfterFunc(10*time.Second, func() { close(gaveUp) })
+			defer stop.Stop()
 			taskHook = func(worker bool) {
 				tasks.Add(1)
 				if worker {
 					onWorker.Add(1)
+					ranOnce.Do(func() { close(ran) })
+					return
+				}
+				select {
+				case <-ran:
+				case <-gaveUp:
 				}
 			}
 			defer func() { taskHook = nil }()
-			// The calling goroutine takes tasks too: repeat until a worker
-			// has taken one.
-			for i := 0; i < 50 && onWorker.Load() == 0; i++ {
-				_, err := EvalWith(x, expr.Of(a).MatMul(expr.Of(b)))
-				require.NoError(t, err)
-			}
+			_, err := EvalWith(x, expr.Of(a).MatMul(expr.Of(b)))
+			require.NoError(t, err)
 			assert.Positive(t, tasks.Load(), "no pool task ran")
 			assert.Positive(t, onWorker.Load(), "no part ran on a pool worker")
 		})
