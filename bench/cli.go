@@ -74,7 +74,7 @@ Columns of the table (-format markdown prints every column, unabbreviated):
            written once) per second; compute-bound rows: GF/s, GFLOP/s (one
            flop per element per op, 2mnk per product)
   %%roof    memory-bound rows: %% of the probe's bandwidth; products: %% of
-           the FMA peak (measured math.FMA rate × SIMD lanes × 2)
+           the FMA peak (the micro-kernels' rate on data in L1)
   hand     tensorplay's speed over the hand-written Go loop's (>1: faster)
   numpy    tensorplay's speed over NumPy's (peer median / tensorplay median:
            0.50x means tensorplay takes twice NumPy's time)

@@ -63,16 +63,8 @@ func peakLine(r *Report) string {
 	if p == nil {
 		return ""
 	}
-	line := fmt.Sprintf("FMA peak: %.2f G math.FMA/s on %d goroutines × %d-bit lanes × 2 = %s GFLOP/s f64, %s f32",
-		p.FMAsPerSec/1e9, p.Goroutines, p.VectorBits, fmtRate(p.GFLOPs64), fmtRate(p.GFLOPs32))
-	if p.Underestimated() {
-		level := p.GOAMD64
-		if level == "" {
-			level = "unknown"
-		}
-		line += "\n  (a lower bound: GOAMD64 " + level + " makes math.FMA a call; build with GOAMD64=v3)"
-	}
-	return line
+	return fmt.Sprintf("FMA peak: the %s micro-kernels on %d goroutines, on data in L1: %s GFLOP/s f64, %s f32",
+		p.Kernel, p.Goroutines, fmtRate(p.GFLOPs64), fmtRate(p.GFLOPs32))
 }
 
 // peerLines describe the peers of the run: what ran, with which BLAS, or
