@@ -5,28 +5,54 @@
 #include "textflag.h"
 
 // func avxKernel64(k int, a []float64, b []float64, c []float64, ldc int, add bool)
-// Requires: AVX, FMA3
+// Requires: AVX, FMA3, MMX+
 TEXT ·avxKernel64(SB), NOSPLIT, $0-89
-	MOVQ   a_base+8(FP), AX
-	MOVQ   k+0(FP), CX
-	MOVQ   b_base+32(FP), DX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
+	MOVQ a_base+8(FP), AX
+	MOVQ k+0(FP), CX
+	MOVQ b_base+32(FP), DX
+	MOVQ c_base+56(FP), BX
+	MOVQ ldc+80(FP), SI
+	SHLQ $0x03, SI
+
+	// Prefetch the block of C, read or written after the loop:
+	// a block of a large product is in L3 or memory, and the loop
+	// gives the lines time to arrive.
+	MOVQ       BX, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VXORPS     Y3, Y3, Y3
+	VXORPS     Y4, Y4, Y4
+	VXORPS     Y5, Y5, Y5
+	VXORPS     Y6, Y6, Y6
+	VXORPS     Y7, Y7, Y7
+	VXORPS     Y8, Y8, Y8
+	VXORPS     Y9, Y9, Y9
+	VXORPS     Y10, Y10, Y10
+	VXORPS     Y11, Y11, Y11
 
 	// Main loop: unroll steps of k per pass.
 avxKernel64_unrolled:
 	CMPQ         CX, $0x04
 	JL           avxKernel64_tail
+	PREFETCHT0   512(AX)
 	VMOVUPD      (DX), Y12
 	VMOVUPD      32(DX), Y13
 	VBROADCASTSD (AX), Y14
@@ -67,6 +93,7 @@ avxKernel64_unrolled:
 	VBROADCASTSD 88(AX), Y14
 	VFMADD231PD  Y12, Y14, Y10
 	VFMADD231PD  Y13, Y14, Y11
+	PREFETCHT0   608(AX)
 	VMOVUPD      128(DX), Y12
 	VMOVUPD      160(DX), Y13
 	VBROADCASTSD 96(AX), Y14
@@ -87,6 +114,7 @@ avxKernel64_unrolled:
 	VBROADCASTSD 136(AX), Y14
 	VFMADD231PD  Y12, Y14, Y10
 	VFMADD231PD  Y13, Y14, Y11
+	PREFETCHT0   656(AX)
 	VMOVUPD      192(DX), Y12
 	VMOVUPD      224(DX), Y13
 	VBROADCASTSD 144(AX), Y14
@@ -141,77 +169,100 @@ avxKernel64_tail:
 	JMP          avxKernel64_tail
 
 avxKernel64_write:
-	MOVQ  c_base+56(FP), AX
-	MOVQ  ldc+80(FP), CX
-	SHLQ  $0x03, CX
-	MOVB  add+88(FP), DL
-	TESTB DL, DL
+	MOVB  add+88(FP), AL
+	TESTB AL, AL
 	JZ    avxKernel64_store
 
 	// c += acc
-	MOVQ   AX, DX
-	VADDPD (DX), Y0, Y0
-	VADDPD 32(DX), Y1, Y1
-	ADDQ   CX, DX
-	VADDPD (DX), Y2, Y2
-	VADDPD 32(DX), Y3, Y3
-	ADDQ   CX, DX
-	VADDPD (DX), Y4, Y4
-	VADDPD 32(DX), Y5, Y5
-	ADDQ   CX, DX
-	VADDPD (DX), Y6, Y6
-	VADDPD 32(DX), Y7, Y7
-	ADDQ   CX, DX
-	VADDPD (DX), Y8, Y8
-	VADDPD 32(DX), Y9, Y9
-	ADDQ   CX, DX
-	VADDPD (DX), Y10, Y10
-	VADDPD 32(DX), Y11, Y11
+	MOVQ   BX, DI
+	VADDPD (DI), Y0, Y0
+	VADDPD 32(DI), Y1, Y1
+	ADDQ   SI, DI
+	VADDPD (DI), Y2, Y2
+	VADDPD 32(DI), Y3, Y3
+	ADDQ   SI, DI
+	VADDPD (DI), Y4, Y4
+	VADDPD 32(DI), Y5, Y5
+	ADDQ   SI, DI
+	VADDPD (DI), Y6, Y6
+	VADDPD 32(DI), Y7, Y7
+	ADDQ   SI, DI
+	VADDPD (DI), Y8, Y8
+	VADDPD 32(DI), Y9, Y9
+	ADDQ   SI, DI
+	VADDPD (DI), Y10, Y10
+	VADDPD 32(DI), Y11, Y11
 
 avxKernel64_store:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y2, (AX)
-	VMOVUPD Y3, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y4, (AX)
-	VMOVUPD Y5, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y6, (AX)
-	VMOVUPD Y7, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y8, (AX)
-	VMOVUPD Y9, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y10, (AX)
-	VMOVUPD Y11, 32(AX)
+	VMOVUPD Y0, (BX)
+	VMOVUPD Y1, 32(BX)
+	ADDQ    SI, BX
+	VMOVUPD Y2, (BX)
+	VMOVUPD Y3, 32(BX)
+	ADDQ    SI, BX
+	VMOVUPD Y4, (BX)
+	VMOVUPD Y5, 32(BX)
+	ADDQ    SI, BX
+	VMOVUPD Y6, (BX)
+	VMOVUPD Y7, 32(BX)
+	ADDQ    SI, BX
+	VMOVUPD Y8, (BX)
+	VMOVUPD Y9, 32(BX)
+	ADDQ    SI, BX
+	VMOVUPD Y10, (BX)
+	VMOVUPD Y11, 32(BX)
 	VZEROUPPER
 	RET
 
 // func avxKernel32(k int, a []float32, b []float32, c []float32, ldc int, add bool)
-// Requires: AVX, FMA3
+// Requires: AVX, FMA3, MMX+
 TEXT ·avxKernel32(SB), NOSPLIT, $0-89
-	MOVQ   a_base+8(FP), AX
-	MOVQ   k+0(FP), CX
-	MOVQ   b_base+32(FP), DX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
+	MOVQ a_base+8(FP), AX
+	MOVQ k+0(FP), CX
+	MOVQ b_base+32(FP), DX
+	MOVQ c_base+56(FP), BX
+	MOVQ ldc+80(FP), SI
+	SHLQ $0x02, SI
+
+	// Prefetch the block of C, read or written after the loop:
+	// a block of a large product is in L3 or memory, and the loop
+	// gives the lines time to arrive.
+	MOVQ       BX, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 63(DI)
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VXORPS     Y3, Y3, Y3
+	VXORPS     Y4, Y4, Y4
+	VXORPS     Y5, Y5, Y5
+	VXORPS     Y6, Y6, Y6
+	VXORPS     Y7, Y7, Y7
+	VXORPS     Y8, Y8, Y8
+	VXORPS     Y9, Y9, Y9
+	VXORPS     Y10, Y10, Y10
+	VXORPS     Y11, Y11, Y11
 
 	// Main loop: unroll steps of k per pass.
 avxKernel32_unrolled:
 	CMPQ         CX, $0x04
 	JL           avxKernel32_tail
+	PREFETCHT0   512(AX)
 	VMOVUPS      (DX), Y12
 	VMOVUPS      32(DX), Y13
 	VBROADCASTSS (AX), Y14
@@ -272,6 +323,7 @@ avxKernel32_unrolled:
 	VBROADCASTSS 68(AX), Y14
 	VFMADD231PS  Y12, Y14, Y10
 	VFMADD231PS  Y13, Y14, Y11
+	PREFETCHT0   584(AX)
 	VMOVUPS      192(DX), Y12
 	VMOVUPS      224(DX), Y13
 	VBROADCASTSS 72(AX), Y14
@@ -326,76 +378,98 @@ avxKernel32_tail:
 	JMP          avxKernel32_tail
 
 avxKernel32_write:
-	MOVQ  c_base+56(FP), AX
-	MOVQ  ldc+80(FP), CX
-	SHLQ  $0x02, CX
-	MOVB  add+88(FP), DL
-	TESTB DL, DL
+	MOVB  add+88(FP), AL
+	TESTB AL, AL
 	JZ    avxKernel32_store
 
 	// c += acc
-	MOVQ   AX, DX
-	VADDPS (DX), Y0, Y0
-	VADDPS 32(DX), Y1, Y1
-	ADDQ   CX, DX
-	VADDPS (DX), Y2, Y2
-	VADDPS 32(DX), Y3, Y3
-	ADDQ   CX, DX
-	VADDPS (DX), Y4, Y4
-	VADDPS 32(DX), Y5, Y5
-	ADDQ   CX, DX
-	VADDPS (DX), Y6, Y6
-	VADDPS 32(DX), Y7, Y7
-	ADDQ   CX, DX
-	VADDPS (DX), Y8, Y8
-	VADDPS 32(DX), Y9, Y9
-	ADDQ   CX, DX
-	VADDPS (DX), Y10, Y10
-	VADDPS 32(DX), Y11, Y11
+	MOVQ   BX, DI
+	VADDPS (DI), Y0, Y0
+	VADDPS 32(DI), Y1, Y1
+	ADDQ   SI, DI
+	VADDPS (DI), Y2, Y2
+	VADDPS 32(DI), Y3, Y3
+	ADDQ   SI, DI
+	VADDPS (DI), Y4, Y4
+	VADDPS 32(DI), Y5, Y5
+	ADDQ   SI, DI
+	VADDPS (DI), Y6, Y6
+	VADDPS 32(DI), Y7, Y7
+	ADDQ   SI, DI
+	VADDPS (DI), Y8, Y8
+	VADDPS 32(DI), Y9, Y9
+	ADDQ   SI, DI
+	VADDPS (DI), Y10, Y10
+	VADDPS 32(DI), Y11, Y11
 
 avxKernel32_store:
-	VMOVUPS Y0, (AX)
-	VMOVUPS Y1, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPS Y2, (AX)
-	VMOVUPS Y3, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPS Y4, (AX)
-	VMOVUPS Y5, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPS Y6, (AX)
-	VMOVUPS Y7, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPS Y8, (AX)
-	VMOVUPS Y9, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPS Y10, (AX)
-	VMOVUPS Y11, 32(AX)
+	VMOVUPS Y0, (BX)
+	VMOVUPS Y1, 32(BX)
+	ADDQ    SI, BX
+	VMOVUPS Y2, (BX)
+	VMOVUPS Y3, 32(BX)
+	ADDQ    SI, BX
+	VMOVUPS Y4, (BX)
+	VMOVUPS Y5, 32(BX)
+	ADDQ    SI, BX
+	VMOVUPS Y6, (BX)
+	VMOVUPS Y7, 32(BX)
+	ADDQ    SI, BX
+	VMOVUPS Y8, (BX)
+	VMOVUPS Y9, 32(BX)
+	ADDQ    SI, BX
+	VMOVUPS Y10, (BX)
+	VMOVUPS Y11, 32(BX)
 	VZEROUPPER
 	RET
 
 // func avxKernelRows64(k int, a []float64, lda int, b []float64, c []float64, ldc int, add bool)
-// Requires: AVX, FMA3
+// Requires: AVX, FMA3, MMX+
 TEXT ·avxKernelRows64(SB), NOSPLIT, $0-97
-	MOVQ   a_base+8(FP), AX
-	MOVQ   lda+32(FP), CX
-	SHLQ   $0x03, CX
-	LEAQ   (CX)(CX*2), DX
-	ADDQ   AX, DX
-	MOVQ   k+0(FP), BX
-	MOVQ   b_base+40(FP), SI
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
+	MOVQ a_base+8(FP), AX
+	MOVQ lda+32(FP), CX
+	SHLQ $0x03, CX
+	LEAQ (CX)(CX*2), DX
+	ADDQ AX, DX
+	MOVQ k+0(FP), BX
+	MOVQ b_base+40(FP), SI
+	MOVQ c_base+64(FP), DI
+	MOVQ ldc+88(FP), R8
+	SHLQ $0x03, R8
+
+	// Prefetch the block of C, read or written after the loop:
+	// a block of a large product is in L3 or memory, and the loop
+	// gives the lines time to arrive.
+	MOVQ       DI, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 63(R9)
+	ADDQ       R8, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 63(R9)
+	ADDQ       R8, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 63(R9)
+	ADDQ       R8, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 63(R9)
+	ADDQ       R8, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 63(R9)
+	ADDQ       R8, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 63(R9)
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VXORPS     Y3, Y3, Y3
+	VXORPS     Y4, Y4, Y4
+	VXORPS     Y5, Y5, Y5
+	VXORPS     Y6, Y6, Y6
+	VXORPS     Y7, Y7, Y7
+	VXORPS     Y8, Y8, Y8
+	VXORPS     Y9, Y9, Y9
+	VXORPS     Y10, Y10, Y10
+	VXORPS     Y11, Y11, Y11
 
 	// Main loop: unroll steps of k per pass.
 avxKernelRows64_unrolled:
@@ -517,76 +591,98 @@ avxKernelRows64_tail:
 	JMP          avxKernelRows64_tail
 
 avxKernelRows64_write:
-	MOVQ  c_base+64(FP), AX
-	MOVQ  ldc+88(FP), CX
-	SHLQ  $0x03, CX
-	MOVB  add+96(FP), DL
-	TESTB DL, DL
+	MOVB  add+96(FP), AL
+	TESTB AL, AL
 	JZ    avxKernelRows64_store
 
 	// c += acc
-	MOVQ   AX, DX
-	VADDPD (DX), Y0, Y0
-	VADDPD 32(DX), Y1, Y1
-	ADDQ   CX, DX
-	VADDPD (DX), Y2, Y2
-	VADDPD 32(DX), Y3, Y3
-	ADDQ   CX, DX
-	VADDPD (DX), Y4, Y4
-	VADDPD 32(DX), Y5, Y5
-	ADDQ   CX, DX
-	VADDPD (DX), Y6, Y6
-	VADDPD 32(DX), Y7, Y7
-	ADDQ   CX, DX
-	VADDPD (DX), Y8, Y8
-	VADDPD 32(DX), Y9, Y9
-	ADDQ   CX, DX
-	VADDPD (DX), Y10, Y10
-	VADDPD 32(DX), Y11, Y11
+	MOVQ   DI, R9
+	VADDPD (R9), Y0, Y0
+	VADDPD 32(R9), Y1, Y1
+	ADDQ   R8, R9
+	VADDPD (R9), Y2, Y2
+	VADDPD 32(R9), Y3, Y3
+	ADDQ   R8, R9
+	VADDPD (R9), Y4, Y4
+	VADDPD 32(R9), Y5, Y5
+	ADDQ   R8, R9
+	VADDPD (R9), Y6, Y6
+	VADDPD 32(R9), Y7, Y7
+	ADDQ   R8, R9
+	VADDPD (R9), Y8, Y8
+	VADDPD 32(R9), Y9, Y9
+	ADDQ   R8, R9
+	VADDPD (R9), Y10, Y10
+	VADDPD 32(R9), Y11, Y11
 
 avxKernelRows64_store:
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y2, (AX)
-	VMOVUPD Y3, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y4, (AX)
-	VMOVUPD Y5, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y6, (AX)
-	VMOVUPD Y7, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y8, (AX)
-	VMOVUPD Y9, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPD Y10, (AX)
-	VMOVUPD Y11, 32(AX)
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	ADDQ    R8, DI
+	VMOVUPD Y2, (DI)
+	VMOVUPD Y3, 32(DI)
+	ADDQ    R8, DI
+	VMOVUPD Y4, (DI)
+	VMOVUPD Y5, 32(DI)
+	ADDQ    R8, DI
+	VMOVUPD Y6, (DI)
+	VMOVUPD Y7, 32(DI)
+	ADDQ    R8, DI
+	VMOVUPD Y8, (DI)
+	VMOVUPD Y9, 32(DI)
+	ADDQ    R8, DI
+	VMOVUPD Y10, (DI)
+	VMOVUPD Y11, 32(DI)
 	VZEROUPPER
 	RET
 
 // func avxKernelRows32(k int, a []float32, lda int, b []float32, c []float32, ldc int, add bool)
-// Requires: AVX, FMA3
+// Requires: AVX, FMA3, MMX+
 TEXT ·avxKernelRows32(SB), NOSPLIT, $0-97
-	MOVQ   a_base+8(FP), AX
-	MOVQ   lda+32(FP), CX
-	SHLQ   $0x02, CX
-	LEAQ   (CX)(CX*2), DX
-	ADDQ   AX, DX
-	MOVQ   k+0(FP), BX
-	MOVQ   b_base+40(FP), SI
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
+	MOVQ a_base+8(FP), AX
+	MOVQ lda+32(FP), CX
+	SHLQ $0x02, CX
+	LEAQ (CX)(CX*2), DX
+	ADDQ AX, DX
+	MOVQ k+0(FP), BX
+	MOVQ b_base+40(FP), SI
+	MOVQ c_base+64(FP), DI
+	MOVQ ldc+88(FP), R8
+	SHLQ $0x02, R8
+
+	// Prefetch the block of C, read or written after the loop:
+	// a block of a large product is in L3 or memory, and the loop
+	// gives the lines time to arrive.
+	MOVQ       DI, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 63(R9)
+	ADDQ       R8, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 63(R9)
+	ADDQ       R8, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 63(R9)
+	ADDQ       R8, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 63(R9)
+	ADDQ       R8, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 63(R9)
+	ADDQ       R8, R9
+	PREFETCHT0 (R9)
+	PREFETCHT0 63(R9)
+	VXORPS     Y0, Y0, Y0
+	VXORPS     Y1, Y1, Y1
+	VXORPS     Y2, Y2, Y2
+	VXORPS     Y3, Y3, Y3
+	VXORPS     Y4, Y4, Y4
+	VXORPS     Y5, Y5, Y5
+	VXORPS     Y6, Y6, Y6
+	VXORPS     Y7, Y7, Y7
+	VXORPS     Y8, Y8, Y8
+	VXORPS     Y9, Y9, Y9
+	VXORPS     Y10, Y10, Y10
+	VXORPS     Y11, Y11, Y11
 
 	// Main loop: unroll steps of k per pass.
 avxKernelRows32_unrolled:
@@ -708,51 +804,48 @@ avxKernelRows32_tail:
 	JMP          avxKernelRows32_tail
 
 avxKernelRows32_write:
-	MOVQ  c_base+64(FP), AX
-	MOVQ  ldc+88(FP), CX
-	SHLQ  $0x02, CX
-	MOVB  add+96(FP), DL
-	TESTB DL, DL
+	MOVB  add+96(FP), AL
+	TESTB AL, AL
 	JZ    avxKernelRows32_store
 
 	// c += acc
-	MOVQ   AX, DX
-	VADDPS (DX), Y0, Y0
-	VADDPS 32(DX), Y1, Y1
-	ADDQ   CX, DX
-	VADDPS (DX), Y2, Y2
-	VADDPS 32(DX), Y3, Y3
-	ADDQ   CX, DX
-	VADDPS (DX), Y4, Y4
-	VADDPS 32(DX), Y5, Y5
-	ADDQ   CX, DX
-	VADDPS (DX), Y6, Y6
-	VADDPS 32(DX), Y7, Y7
-	ADDQ   CX, DX
-	VADDPS (DX), Y8, Y8
-	VADDPS 32(DX), Y9, Y9
-	ADDQ   CX, DX
-	VADDPS (DX), Y10, Y10
-	VADDPS 32(DX), Y11, Y11
+	MOVQ   DI, R9
+	VADDPS (R9), Y0, Y0
+	VADDPS 32(R9), Y1, Y1
+	ADDQ   R8, R9
+	VADDPS (R9), Y2, Y2
+	VADDPS 32(R9), Y3, Y3
+	ADDQ   R8, R9
+	VADDPS (R9), Y4, Y4
+	VADDPS 32(R9), Y5, Y5
+	ADDQ   R8, R9
+	VADDPS (R9), Y6, Y6
+	VADDPS 32(R9), Y7, Y7
+	ADDQ   R8, R9
+	VADDPS (R9), Y8, Y8
+	VADDPS 32(R9), Y9, Y9
+	ADDQ   R8, R9
+	VADDPS (R9), Y10, Y10
+	VADDPS 32(R9), Y11, Y11
 
 avxKernelRows32_store:
-	VMOVUPS Y0, (AX)
-	VMOVUPS Y1, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPS Y2, (AX)
-	VMOVUPS Y3, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPS Y4, (AX)
-	VMOVUPS Y5, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPS Y6, (AX)
-	VMOVUPS Y7, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPS Y8, (AX)
-	VMOVUPS Y9, 32(AX)
-	ADDQ    CX, AX
-	VMOVUPS Y10, (AX)
-	VMOVUPS Y11, 32(AX)
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ    R8, DI
+	VMOVUPS Y2, (DI)
+	VMOVUPS Y3, 32(DI)
+	ADDQ    R8, DI
+	VMOVUPS Y4, (DI)
+	VMOVUPS Y5, 32(DI)
+	ADDQ    R8, DI
+	VMOVUPS Y6, (DI)
+	VMOVUPS Y7, 32(DI)
+	ADDQ    R8, DI
+	VMOVUPS Y8, (DI)
+	VMOVUPS Y9, 32(DI)
+	ADDQ    R8, DI
+	VMOVUPS Y10, (DI)
+	VMOVUPS Y11, 32(DI)
 	VZEROUPPER
 	RET
 

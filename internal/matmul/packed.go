@@ -65,10 +65,12 @@ func packedBand[F float](dst Matrix[F], ops operands[F], k, i0, i1, j0, j1 int, 
 	kc := min(bl.kc, k)
 	mc := min(bl.mc, roundUp(m, mr))
 	nc := min(bl.nc, roundUp(n, nr))
-	bufA, bufB := getBuffer[F](blockA, mc*kc), getBuffer[F](blockB, kc*nc)
+	// The tile for partial blocks rides at the end of a's buffer, so that
+	// a product allocates nothing once the pools hold its buffers.
+	bufA, bufB := getBuffer[F](blockA, mc*kc+mr*nr), getBuffer[F](blockB, kc*nc)
 	defer putBuffer(blockA, bufA)
 	defer putBuffer(blockB, bufB)
-	tile := make([]F, mr*nr)
+	tile := (*bufA)[mc*kc:]
 	a, inPlace := ops.inPlace(n, nr)
 	for jc := j0; jc < j1; jc += nc {
 		nb := min(nc, j1-jc)
