@@ -40,14 +40,17 @@ type microKernel[F float] struct {
 	// gemvColumns is y[i] = Σ_p a[i+p*lda]·x[p*incx] for i < m, 0 < k, each
 	// sum fused in order of p from zero.
 	gemvColumns func(m, k int, a []F, lda int, x []F, incx int, y []F)
+	// packRows is packB's copy of one row of b into its packed panels:
+	// dst[j/nr*step:][:nr] = row[j:j+nr] for each whole nr-piece of row.
+	packRows func(dst []F, step int, row []F)
 }
 
 // The kernels gemmPacked uses; kernels64 and kernels32 list every variant
 // this CPU can run, the Go kernel first. Tests set kernel64 and kernel32 to
 // each in turn.
 var (
-	kernels64 = []microKernel[float64]{{"go", 6, 8, goKernel64, goKernelRows64, goGemv64, goGemvColumns64}}
-	kernels32 = []microKernel[float32]{{"go", 6, 16, goKernel32, goKernelRows32, goGemv32, goGemvColumns32}}
+	kernels64 = []microKernel[float64]{{"go", 6, 8, goKernel64, goKernelRows64, goGemv64, goGemvColumns64, goPackRows[float64](8)}}
+	kernels32 = []microKernel[float32]{{"go", 6, 16, goKernel32, goKernelRows32, goGemv32, goGemvColumns32, goPackRows[float32](16)}}
 	kernel64  = kernels64[0]
 	kernel32  = kernels32[0]
 )
@@ -201,6 +204,15 @@ func goGemvColumns32(m, k int, a []float32, lda int, x []float32, incx int, y []
 		xp, col := x[p*incx], a[p*lda:p*lda+m]
 		for i, v := range col {
 			y[i] = fma32(v, xp, y[i])
+		}
+	}
+}
+
+// goPackRows returns the packRows of the Go variant for panels nr wide.
+func goPackRows[F float](nr int) func(dst []F, step int, row []F) {
+	return func(dst []F, step int, row []F) {
+		for j := 0; j+nr <= len(row); j += nr {
+			copy(dst[j/nr*step:][:nr], row[j:j+nr])
 		}
 	}
 }

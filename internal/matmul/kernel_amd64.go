@@ -41,3 +41,11 @@ func avxGemvColumns64(m int, k int, a []float64, lda int, x []float64, incx int,
 // each sum by fused multiply-adds in order of p from zero.
 // a holds k columns of m at stride lda, x k elements at stride incx and len(y) >= m: the caller's.
 func avxGemvColumns32(m int, k int, a []float32, lda int, x []float32, incx int, y []float32)
+
+// avxPackRows64 is goPackRows(8) in AVX: dst[j/8*step:][:8] = row[j:j+8] for j = 0, 8, ... while j+8 <= len(row).
+// dst holds (len(row)/8 - 1)*step + 8 elements: the caller's.
+func avxPackRows64(dst []float64, step int, row []float64)
+
+// avxPackRows32 is goPackRows(16) in AVX: dst[j/16*step:][:16] = row[j:j+16] for j = 0, 16, ... while j+16 <= len(row).
+// dst holds (len(row)/16 - 1)*step + 16 elements: the caller's.
+func avxPackRows32(dst []float32, step int, row []float32)

@@ -1186,3 +1186,55 @@ avxGemvColumns32_row_p:
 avxGemvColumns32_done:
 	VZEROUPPER
 	RET
+
+// func avxPackRows64(dst []float64, step int, row []float64)
+// Requires: AVX
+TEXT ·avxPackRows64(SB), NOSPLIT, $0-56
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  step+24(FP), CX
+	SHLQ  $0x03, CX
+	MOVQ  row_base+32(FP), DX
+	MOVQ  row_len+40(FP), BX
+	SHRQ  $0x03, BX
+	TESTQ BX, BX
+	JZ    avxPackRows64_done
+
+avxPackRows64_piece:
+	VMOVUPD (DX), Y0
+	VMOVUPD 32(DX), Y1
+	VMOVUPD Y0, (AX)
+	VMOVUPD Y1, 32(AX)
+	ADDQ    $0x40, DX
+	ADDQ    CX, AX
+	DECQ    BX
+	JNZ     avxPackRows64_piece
+
+avxPackRows64_done:
+	VZEROUPPER
+	RET
+
+// func avxPackRows32(dst []float32, step int, row []float32)
+// Requires: AVX
+TEXT ·avxPackRows32(SB), NOSPLIT, $0-56
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  step+24(FP), CX
+	SHLQ  $0x02, CX
+	MOVQ  row_base+32(FP), DX
+	MOVQ  row_len+40(FP), BX
+	SHRQ  $0x04, BX
+	TESTQ BX, BX
+	JZ    avxPackRows32_done
+
+avxPackRows32_piece:
+	VMOVUPS (DX), Y0
+	VMOVUPS 32(DX), Y1
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	ADDQ    $0x40, DX
+	ADDQ    CX, AX
+	DECQ    BX
+	JNZ     avxPackRows32_piece
+
+avxPackRows32_done:
+	VZEROUPPER
+	RET

@@ -57,7 +57,7 @@ func packB[F float](buf []F, b Matrix[F], nr int) {
 		s := b.Offset + p*b.RowStride
 		if b.ColStride == 1 {
 			row := b.Data[s : s+n]
-			copyPanelRows(buf[p*nr:], k*nr, row[:full], nr)
+			packRows[F]()(buf[p*nr:], k*nr, row[:full])
 			if full < n {
 				// Loops, not copy and clear: a few elements, every row.
 				d, tail := buf[full*k+p*nr:][:nr], row[full:]
@@ -83,26 +83,12 @@ func packB[F float](buf []F, b Matrix[F], nr int) {
 	}
 }
 
-// copyPanelRows copies the consecutive nr-element pieces of row to dst,
-// dst[j/nr*step:][:nr] for the piece at j: one row of each of the packed
-// panels of b. The kernels' two widths (8 float64, 16 float32: one cache
-// line) copy as arrays, which compile to a few vector moves; copy would
-// call memmove for each.
-func copyPanelRows[F float](dst []F, step int, row []F, nr int) {
-	switch nr {
-	case 8:
-		for j := 0; j+8 <= len(row); j += 8 {
-			*(*[8]F)(dst[j/8*step:]) = *(*[8]F)(row[j:])
-		}
-	case 16:
-		for j := 0; j+16 <= len(row); j += 16 {
-			*(*[16]F)(dst[j/16*step:]) = *(*[16]F)(row[j:])
-		}
-	default:
-		for j := 0; j+nr <= len(row); j += nr {
-			copy(dst[j/nr*step:][:nr], row[j:j+nr])
-		}
+// packRows returns the default kernels' packRows for F (see microKernel).
+func packRows[F float]() func(dst []F, step int, row []F) {
+	if f, ok := any(kernel32.packRows).(func([]F, int, []F)); ok {
+		return f
 	}
+	return any(kernel64.packRows).(func([]F, int, []F))
 }
 
 // Packing buffers are reused across calls: a 256×4096 block of b is 8 MiB.

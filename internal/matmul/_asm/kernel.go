@@ -53,6 +53,8 @@ func main() {
 	gemv(f32)
 	gemvColumns(f64)
 	gemvColumns(f32)
+	packRows(f64)
+	packRows(f32)
 	Generate()
 }
 
@@ -405,6 +407,41 @@ func gemvColumns(e elem) {
 	block("wide", "one", 8)
 	block("one", "row", 1)
 	block("row", "done", 0)
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// packRows emits avxPackRows32 or avxPackRows64: the row of b that packB
+// copies into each packed panel, one 64-byte piece (nr elements, two YMM
+// registers) per panel: dst[j/nr*step:][:nr] = row[j:j+nr] for each whole
+// piece of row.
+func packRows(e elem) {
+	lanes := 32 / e.size
+	nr := cols * lanes
+	bits := e.name[len("float"):]
+	name := "avxPackRows" + bits
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst []%s, step int, row []%s)", e.name, e.name))
+	Doc(fmt.Sprintf("%s is goPackRows(%d) in AVX: dst[j/%d*step:][:%d] = row[j:j+%d] for j = 0, %d, ... while j+%d <= len(row).", name, nr, nr, nr, nr, nr, nr),
+		fmt.Sprintf("dst holds (len(row)/%d - 1)*step + %d elements: the caller's.", nr, nr))
+	pd := Load(Param("dst").Base(), GP64())
+	step := Load(Param("step"), GP64())
+	SHLQ(U8(log2(e.size)), step)
+	ps := Load(Param("row").Base(), GP64())
+	n := Load(Param("row").Len(), GP64())
+	SHRQ(U8(log2(nr)), n)
+	TESTQ(n, n)
+	JZ(LabelRef(name + "_done"))
+	x, y := YMM(), YMM()
+	Label(name + "_piece")
+	e.move(Mem{Base: ps}, x)
+	e.move(Mem{Base: ps, Disp: 32}, y)
+	e.move(x, Mem{Base: pd})
+	e.move(y, Mem{Base: pd, Disp: 32})
+	ADDQ(U8(64), ps)
+	ADDQ(step, pd)
+	DECQ(n)
+	JNZ(LabelRef(name + "_piece"))
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
