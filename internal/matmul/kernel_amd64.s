@@ -850,15 +850,109 @@ avxKernelRows32_store:
 	RET
 
 // func avxGemv64(m int, k int, a []float64, lda int, x []float64, y []float64, incy int)
-// Requires: AVX, FMA3
+// Requires: AVX, AVX2, FMA3
 TEXT ·avxGemv64(SB), NOSPLIT, $0-104
-	MOVQ  m+0(FP), AX
-	MOVQ  a_base+16(FP), CX
-	MOVQ  lda+40(FP), DX
-	SHLQ  $0x03, DX
-	MOVQ  y_base+72(FP), BX
-	MOVQ  incy+96(FP), SI
-	SHLQ  $0x03, SI
+	MOVQ m+0(FP), AX
+	MOVQ a_base+16(FP), CX
+	MOVQ lda+40(FP), DX
+	SHLQ $0x03, DX
+	MOVQ y_base+72(FP), BX
+	MOVQ incy+96(FP), SI
+	SHLQ $0x03, SI
+
+avxGemv64_quad:
+	CMPQ   AX, $0x04
+	JL     avxGemv64_quads_done
+	MOVQ   k+8(FP), DI
+	MOVQ   x_base+48(FP), R8
+	MOVQ   CX, R9
+	LEAQ   (DX)(DX*2), R10
+	ADDQ   R9, R10
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+avxGemv64_quad_pair:
+	CMPQ        DI, $0x08
+	JL          avxGemv64_quad_single
+	VMOVUPD     (R8), Y8
+	VMOVUPD     32(R8), Y9
+	VFMADD231PD (R9), Y8, Y0
+	VFMADD231PD 32(R9), Y9, Y1
+	VFMADD231PD (R9)(DX*1), Y8, Y2
+	VFMADD231PD 32(R9)(DX*1), Y9, Y3
+	VFMADD231PD (R9)(DX*2), Y8, Y4
+	VFMADD231PD 32(R9)(DX*2), Y9, Y5
+	VFMADD231PD (R10), Y8, Y6
+	VFMADD231PD 32(R10), Y9, Y7
+	ADDQ        $0x40, R9
+	ADDQ        $0x40, R10
+	ADDQ        $0x40, R8
+	SUBQ        $0x08, DI
+	JMP         avxGemv64_quad_pair
+
+avxGemv64_quad_single:
+	CMPQ        DI, $0x04
+	JL          avxGemv64_quad_reduce
+	VMOVUPD     (R8), Y8
+	VFMADD231PD (R9), Y8, Y0
+	VFMADD231PD (R9)(DX*1), Y8, Y2
+	VFMADD231PD (R9)(DX*2), Y8, Y4
+	VFMADD231PD (R10), Y8, Y6
+	ADDQ        $0x20, R9
+	ADDQ        $0x20, R10
+	ADDQ        $0x20, R8
+	SUBQ        $0x04, DI
+
+avxGemv64_quad_reduce:
+	VADDPD     Y1, Y0, Y0
+	VADDPD     Y3, Y2, Y2
+	VADDPD     Y5, Y4, Y4
+	VADDPD     Y7, Y6, Y6
+	VPERM2F128 $0x20, Y2, Y0, Y1
+	VPERM2F128 $0x31, Y2, Y0, Y0
+	VADDPD     Y0, Y1, Y1
+	VPERM2F128 $0x20, Y6, Y4, Y0
+	VPERM2F128 $0x31, Y6, Y4, Y2
+	VADDPD     Y2, Y0, Y0
+	VHADDPD    Y0, Y1, Y0
+	VPERMPD    $0xd8, Y0, Y0
+
+avxGemv64_quad_tail:
+	TESTQ        DI, DI
+	JZ           avxGemv64_quad_store
+	VMOVSD       (R9), X10
+	VMOVHPD      (R9)(DX*1), X10, X10
+	VMOVSD       (R9)(DX*2), X1
+	VMOVHPD      (R10), X1, X1
+	VINSERTF128  $0x01, X1, Y10, Y10
+	VBROADCASTSD (R8), Y1
+	VFMADD231PD  Y1, Y10, Y0
+	ADDQ         $0x08, R9
+	ADDQ         $0x08, R10
+	ADDQ         $0x08, R8
+	DECQ         DI
+	JMP          avxGemv64_quad_tail
+
+avxGemv64_quad_store:
+	LEAQ         (SI)(SI*2), DI
+	ADDQ         BX, DI
+	VEXTRACTF128 $0x01, Y0, X1
+	VMOVSD       X0, (BX)
+	VMOVHPD      X0, (BX)(SI*1)
+	VMOVSD       X1, (BX)(SI*2)
+	VMOVHPD      X1, (DI)
+	LEAQ         (BX)(SI*4), BX
+	LEAQ         (CX)(DX*4), CX
+	SUBQ         $0x04, AX
+	JMP          avxGemv64_quad
+
+avxGemv64_quads_done:
 	TESTQ AX, AX
 	JZ    avxGemv64_done
 

@@ -354,6 +354,20 @@ func testGemvAgree[F float](eps float64) func(t *testing.T) {
 							} else {
 								assert.Equal(t, first, dst.Data, "%dx%dx%d a=%s b=%s: %s", m, k, n, la.name, lb.name, kernels64[i].name)
 							}
+							// A strided destination: the same bits, and
+							// nothing written between its elements.
+							sd := Matrix[F]{Data: make([]F, 3*m*n), Rows: m, Cols: n, RowStride: 3 * n, ColStride: 1}
+							if n > 1 {
+								sd.RowStride, sd.ColStride = 1, 3
+							}
+							fillSentinel(sd.Data)
+							gemm(sd, a, b, Goroutines(2), nil)
+							assert.Equal(t, dst.Data, elements(sd), "%dx%dx%d a=%s b=%s: %s, strided dst", m, k, n, la.name, lb.name, kernels64[i].name)
+							for _, v := range outside(sd) {
+								if !assert.Equal(t, F(sentinel), v, "dst storage outside the view") {
+									break
+								}
+							}
 							for j := range want {
 								require.InDelta(t, float64(want[j]), float64(dst.Data[j]), 2*float64(k)*eps*float64(abs[j]))
 							}

@@ -248,6 +248,9 @@ func gemv(e elem) {
 	py := Load(Param("y").Base(), GP64())
 	incy := Load(Param("incy"), GP64())
 	SHLQ(U8(log2(e.size)), incy)
+	if e.size == 8 {
+		gemvQuads(e, name, m, pa, lda, py, incy)
+	}
 	TESTQ(m, m)
 	JZ(LabelRef(name + "_done"))
 
@@ -326,6 +329,123 @@ func gemv(e elem) {
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
+}
+
+// gemvQuads emits the first loop of avxGemv64: blocks of four rows, each
+// row summed with exactly the operations of the one-row loop after it (two
+// YMM registers of partial sums, one register's step, the sums added in
+// halves, the last steps fused one by one), four rows side by side so that
+// x is loaded once for all four and the halving of four rows shares its
+// shuffles: the low and high halves of rows 0 and 1 (and 2 and 3) are
+// added in one register, then VHADDPD adds each row's two lanes. It leaves
+// m < 4 rows for the one-row loop, with pa and py on the first of them.
+func gemvQuads(e elem, name string, m, pa, lda, py, incy reg.Register) {
+	lanes := 32 / e.size
+	Label(name + "_quad")
+	CMPQ(m, U8(4))
+	JL(LabelRef(name + "_quads_done"))
+	k := Load(Param("k"), GP64())
+	px := Load(Param("x").Base(), GP64())
+	r0, r3 := GP64(), GP64()
+	MOVQ(pa, r0)
+	LEAQ(Mem{Base: lda, Index: lda, Scale: 2}, r3)
+	ADDQ(r0, r3)
+	// at is element disp (bytes) past the current step of row i.
+	at := func(i, disp int) Mem {
+		switch i {
+		case 0:
+			return Mem{Base: r0, Disp: disp}
+		case 3:
+			return Mem{Base: r3, Disp: disp}
+		}
+		return Mem{Base: r0, Index: lda, Scale: uint8(i), Disp: disp}
+	}
+	advance := func(bytes int) {
+		ADDQ(U8(bytes), r0)
+		ADDQ(U8(bytes), r3)
+		ADDQ(U8(bytes), px)
+	}
+	var acc [4][2]reg.VecVirtual
+	for i := range acc {
+		for j := range acc[i] {
+			acc[i][j] = YMM()
+			VXORPS(acc[i][j], acc[i][j], acc[i][j])
+		}
+	}
+	xv := [2]reg.VecVirtual{YMM(), YMM()}
+
+	Label(name + "_quad_pair")
+	CMPQ(k, U8(2*lanes))
+	JL(LabelRef(name + "_quad_single"))
+	for j := range xv {
+		e.move(Mem{Base: px, Disp: j * 32}, xv[j])
+	}
+	for i := range acc {
+		for j := range xv {
+			e.fma(at(i, j*32), xv[j], acc[i][j])
+		}
+	}
+	advance(64)
+	SUBQ(U8(2*lanes), k)
+	JMP(LabelRef(name + "_quad_pair"))
+
+	Label(name + "_quad_single")
+	CMPQ(k, U8(lanes))
+	JL(LabelRef(name + "_quad_reduce"))
+	e.move(Mem{Base: px}, xv[0])
+	for i := range acc {
+		e.fma(at(i, 0), xv[0], acc[i][0])
+	}
+	advance(32)
+	SUBQ(U8(lanes), k)
+
+	Label(name + "_quad_reduce")
+	for i := range acc {
+		e.add(acc[i][1], acc[i][0], acc[i][0])
+	}
+	// halves returns, for rows i and i+1, [lo_i + hi_i, lo_i+1 + hi_i+1].
+	halves := func(i int) reg.VecVirtual {
+		lo, hi := YMM(), YMM()
+		VPERM2F128(U8(0x20), acc[i+1][0], acc[i][0], lo)
+		VPERM2F128(U8(0x31), acc[i+1][0], acc[i][0], hi)
+		e.add(hi, lo, lo)
+		return lo
+	}
+	w01, w23 := halves(0), halves(2)
+	r := YMM()
+	VHADDPD(w23, w01, r)    // rows 0, 2, 1, 3
+	VPERMPD(U8(0xD8), r, r) // rows 0, 1, 2, 3
+
+	Label(name + "_quad_tail")
+	TESTQ(k, k)
+	JZ(LabelRef(name + "_quad_store"))
+	col, hi, xb := YMM(), XMM(), YMM()
+	VMOVSD(at(0, 0), col.AsX())
+	VMOVHPD(at(1, 0), col.AsX(), col.AsX())
+	VMOVSD(at(2, 0), hi)
+	VMOVHPD(at(3, 0), hi, hi)
+	VINSERTF128(U8(1), hi, col, col)
+	VBROADCASTSD(Mem{Base: px}, xb)
+	VFMADD231PD(xb, col, r)
+	advance(e.size)
+	DECQ(k)
+	JMP(LabelRef(name + "_quad_tail"))
+
+	Label(name + "_quad_store")
+	y3 := GP64()
+	LEAQ(Mem{Base: incy, Index: incy, Scale: 2}, y3)
+	ADDQ(py, y3)
+	lo, up := r.AsX(), XMM()
+	VEXTRACTF128(U8(1), r, up)
+	VMOVSD(lo, Mem{Base: py})
+	VMOVHPD(lo, Mem{Base: py, Index: incy, Scale: 1})
+	VMOVSD(up, Mem{Base: py, Index: incy, Scale: 2})
+	VMOVHPD(up, Mem{Base: y3})
+	LEAQ(Mem{Base: py, Index: incy, Scale: 4}, py)
+	LEAQ(Mem{Base: pa, Index: lda, Scale: 4}, pa)
+	SUBQ(U8(4), m)
+	JMP(LabelRef(name + "_quad"))
+	Label(name + "_quads_done")
 }
 
 // gemvColumns emits avxGemvColumns32 or avxGemvColumns64: y[i] = Σ_p
