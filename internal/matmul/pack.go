@@ -53,24 +53,30 @@ func packA[F float](buf []F, a Matrix[F], mr int) {
 func packB[F float](buf []F, b Matrix[F], nr int) {
 	k, n := b.Rows, b.Cols
 	full := n / nr * nr
-	for p := range k {
-		s := b.Offset + p*b.RowStride
-		if b.ColStride == 1 {
-			row := b.Data[s : s+n]
-			packRows[F]()(buf[p*nr:], k*nr, row[:full])
-			if full < n {
-				// Loops, not copy and clear: a few elements, every row.
-				d, tail := buf[full*k+p*nr:][:nr], row[full:]
-				for j := range d {
-					if j < len(tail) {
-						d[j] = tail[j]
-					} else {
-						d[j] = 0
-					}
+	if b.ColStride == 1 {
+		rows := packRows[F]()
+		var last []F // the partial last panel, zeroed first
+		if full < n {
+			last = buf[full*k : full*k+k*nr]
+			clear(last)
+		}
+		for p := range k {
+			row := b.Data[b.Offset+p*b.RowStride:][:n]
+			if full > 0 {
+				rows(buf[p*nr:], k*nr, row[:full])
+			}
+			if last != nil {
+				// A loop, not copy: a few elements, every row.
+				d := last[p*nr:]
+				for j, v := range row[full:] {
+					d[j] = v
 				}
 			}
-			continue
 		}
+		return
+	}
+	for p := range k {
+		s := b.Offset + p*b.RowStride
 		for j0 := 0; j0 < n; j0 += nr {
 			d := buf[j0*k+p*nr:][:nr]
 			cols := min(nr, n-j0)
