@@ -81,9 +81,12 @@ func packedBand[F float](dst Matrix[F], ops operands[F], k, i0, i1, j0, j1 int, 
 				mb := min(mc, i1-ic)
 				var ab Matrix[F]
 				if inPlace {
-					// Only a last partial block of rows is packed.
+					// Only a last partial block of rows is packed, and
+					// only when it cannot be read shifted up.
 					ab = a.Slice(ic, ic+mb, pc, pc+kb)
-					ops.packA(*bufA, ic+mb/mr*mr, ic+mb, pc, pc+kb, mr)
+					if _, ok := shiftedLast(ab, mr); !ok {
+						ops.packA(*bufA, ic+mb/mr*mr, ic+mb, pc, pc+kb, mr)
+					}
 				} else {
 					ops.packA(*bufA, ic, ic+mb, pc, pc+kb, mr)
 				}
@@ -160,10 +163,16 @@ func macroKernel[F float](dst, a Matrix[F], inPlace bool, pa, pb []F, kb int, ad
 			if rows < mr || cols < nr {
 				c, ldc, cAdd = tile, nr, false
 			}
+			skip := 0 // rows of tile above the block's
 			switch {
 			case inPlace && rows == mr:
 				kern.rows(kb, a.Data[a.Offset+ir*a.RowStride:], a.RowStride, bp, c, ldc, cAdd)
 			case inPlace:
+				if s, ok := shiftedLast(a, mr); ok {
+					kern.rows(kb, a.Data[s:], a.RowStride, bp, c, ldc, cAdd)
+					skip = mr - rows
+					break
+				}
 				kern.run(kb, pa[(ir-whole)*kb:], bp, c, ldc, cAdd)
 			default:
 				kern.run(kb, pa[ir*kb:], bp, c, ldc, cAdd)
@@ -172,7 +181,7 @@ func macroKernel[F float](dst, a Matrix[F], inPlace bool, pa, pb []F, kb int, ad
 				continue
 			}
 			for i := range rows {
-				c, t := dst.Data[off+i*rs:off+i*rs+cols], tile[i*nr:i*nr+cols]
+				c, t := dst.Data[off+i*rs:off+i*rs+cols], tile[(skip+i)*nr:(skip+i)*nr+cols]
 				if !add {
 					copy(c, t)
 					continue
@@ -183,6 +192,17 @@ func macroKernel[F float](dst, a Matrix[F], inPlace bool, pa, pb []F, kb int, ad
 			}
 		}
 	}
+}
+
+// shiftedLast returns where the micro-kernel reads the last, partial block
+// of mr rows of a (read in place) shifted up to end at a's last row, and
+// whether it can: a has a partial block and the mr rows ending at its last
+// lie inside a.Data. The rows above the block are computed into the tile
+// and dropped, so nothing is packed; each element the block keeps is
+// summed by the same operations either way.
+func shiftedLast[F float](a Matrix[F], mr int) (int, bool) {
+	s := a.Offset + (a.Rows-mr)*a.RowStride
+	return s, a.Rows%mr != 0 && s >= 0
 }
 
 // roundUp rounds n up to a multiple of unit.
