@@ -40,8 +40,9 @@
 // Packing a costs a pass over it that pays back over the nr-column panels
 // of b that reuse it, so a product at most 8 panels wide whose a has unit
 // column stride reads a in place (the rows kernels, rows of a at any
-// stride); only a last partial block of rows is packed. It sums exactly as
-// the packed kernel does.
+// stride); a last partial block of rows is read shifted up to end at a's
+// last row (its extra rows computed and dropped), or packed when a has
+// fewer than mr rows before it. It sums exactly as the packed kernel does.
 //
 // A product with one column or one row (matrix-vector, vector-matrix) skips
 // packing: each element of b is used once per row of a, so gemv runs over

@@ -1,0 +1,51 @@
+package matmul
+
+// sharedTasks is the number of row tasks per worker packedShared aims at:
+// a worker that starts late, or loses its core to another process, leaves
+// its tasks to the others instead of keeping them all waiting at the end.
+const sharedTasks = 4
+
+// packedShared computes dst = a @ b split by rows over r's workers as BLIS
+// splits its ic loop: for each kc×nc block of b, the workers first pack
+// the block's panels between them into one buffer, then take tasks of
+// whole mr-row blocks of dst (about sharedTasks per worker, at most mc
+// rows each) from the pool's queue, each packing its rows of a (or reading
+// them in place) and running the macro-kernel on the shared block. Each
+// Parallel call returns when its tasks are done, which is the barrier
+// between packing a block and using it, and between one block of b and
+// the next. Every element is summed as packedBand sums it: the kc steps
+// in order, each from zero in the micro-kernel, so the bits do not depend
+// on the tasks or on who runs them.
+func packedShared[F float](dst Matrix[F], ops operands[F], k int, r Runner, kern microKernel[F], bl blocking, epi Epilogue) {
+	m, n := dst.Rows, dst.Cols
+	mr, nr := kern.mr, kern.nr
+	workers := r.Workers()
+	kc := min(bl.kc, k)
+	nc := min(bl.nc, roundUp(n, nr))
+	rowBlocks := (m + mr - 1) / mr
+	per := clamp((rowBlocks+sharedTasks*workers-1)/(sharedTasks*workers), 1, max(1, bl.mc/mr))
+	rows := per * mr // of each task
+	tasks := (m + rows - 1) / rows
+	bufB := getBuffer[F](blockB, kc*nc)
+	defer putBuffer(blockB, bufB)
+	a, inPlace := ops.inPlace(n, nr)
+	for jc := 0; jc < n; jc += nc {
+		nb := min(nc, n-jc)
+		panels := (nb + nr - 1) / nr
+		for pc := 0; pc < k; pc += kc {
+			kb := min(kc, k-pc)
+			packers := min(workers, panels)
+			r.Parallel(packers, func(w int) {
+				j0, j1 := w*panels/packers*nr, min((w+1)*panels/packers*nr, nb)
+				ops.packB((*bufB)[j0*kb:], pc, pc+kb, jc+j0, jc+j1, nr)
+			})
+			r.Parallel(tasks, func(t int) {
+				ic := t * rows
+				mb := min(rows, m-ic)
+				bufA := getBuffer[F](blockA, rows*kb+mr*nr)
+				defer putBuffer(blockA, bufA)
+				rowBlock(dst, ops, a, inPlace, ic, mb, jc, nb, pc, kb, k, *bufA, *bufB, kern, (*bufA)[rows*kb:], epi)
+			})
+		}
+	}
+}
