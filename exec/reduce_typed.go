@@ -139,6 +139,10 @@ func (m *impl[T]) reduceTask(rs *reduceStep, st *regionState, task int, outAny t
 		m.pairTask(rs, st, task, outAny, partialAny, p)
 		return
 	}
+	if rs.rows {
+		m.reduceRows(rs, st, task, outAny)
+		return
+	}
 	g := rs.prod
 	sc := m.scratch(st, rs.c)
 	src := st.slots[rs.root].(*slot[T])
