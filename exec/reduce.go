@@ -37,7 +37,7 @@ type reduceStep struct {
 	inner      bool  // case A: the innermost layout axis is reduced (and logically last)
 	dot        bool  // case A sum of a product: the product is folded by a dot kernel
 	dotA, dotB int   // the product's operand slots
-	rows       bool  // case A over short rows: the producer in blocks of whole rows (see reduce_rows.go)
+	rows       bool  // short rows: the producer in blocks of whole rows (see reduce_rows.go)
 	kept, red  []int // layout axes (outermost first), the inner one excluded
 	innerSize  int
 	c          int // block length along the innermost axis

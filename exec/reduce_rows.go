@@ -14,7 +14,10 @@ import (
 // small pipelines (xent/s, kmeans/s, attn/s). Such a reduction computes its
 // producer in blocks of many whole rows instead, from the tile table's
 // "short rows" plan, as a region of that shape would, and folds each row of
-// the block into its output. Each output still folds its elements in their
+// the block into its output; a reduction of rows into a short run of
+// columns (one-hot counts: sum over 1000 rows of 4) likewise computes many
+// of its rows at once and folds them into the run one after another. Each
+// output still folds its elements in their
 // logical order through the tree of leafAcc, so the result is the same to
 // the bit; only how the elements are reached changes.
 
@@ -29,8 +32,10 @@ func (rs *reduceStep) planProducer(g *region, facts *tileFacts, block int) {
 		tp := &g.tp
 		if !tp.rowwise && !tp.bufferless && tp.copyRows == 0 && tp.c == g.cols && tp.piece >= tp.r*tp.c {
 			rs.rows = true
-			rs.perGroup = max(1, reduceChunk/(tp.r*tp.c)) // blocks per task
-			rs.groups = (g.blocks + rs.perGroup - 1) / rs.perGroup
+			if rs.inner {
+				rs.perGroup = max(1, reduceChunk/(tp.r*tp.c)) // blocks per task
+				rs.groups = (g.blocks + rs.perGroup - 1) / rs.perGroup
+			}
 			return
 		}
 	}
@@ -38,13 +43,40 @@ func (rs *reduceStep) planProducer(g *region, facts *tileFacts, block int) {
 	g.planTiles(facts)
 }
 
-// rowsFit reports whether the reduction folds short rows one output each:
-// along rows (case A) of only the innermost layout axis, in one chunk,
-// with at least two rows, and not a paired reduction (those have their own
-// accumulator, see reduce_pairs.go).
+// rowsFit reports whether the reduction's rows are short and whole rows
+// can be computed together: along rows (case A), rows of only the
+// innermost layout axis, one output each, in one chunk, at least two of
+// them; or rows into columns (case B), a run of fewer than shortRow
+// outputs (one block of them) folding the rows of one reduced axis, the
+// layout's second innermost, not an arg reduction. Paired reductions have
+// their own accumulator (see reduce_pairs.go).
 func (rs *reduceStep) rowsFit() bool {
-	return rs.inner && len(rs.red) == 0 && rs.chunks == 1 && rs.nOut > 1 &&
-		rs.innerSize < shortRow && len(rs.prod.lay.sizes) >= 2 && !pairedOp(rs.op)
+	d := len(rs.prod.lay.sizes)
+	if d < 2 || rs.innerSize >= shortRow || pairedOp(rs.op) {
+		return false
+	}
+	if rs.inner {
+		return len(rs.red) == 0 && rs.chunks == 1 && rs.nOut > 1
+	}
+	return len(rs.red) == 1 && rs.red[0] == d-2 && rs.innerBlks == 1 &&
+		rs.op != expr.OpArgMax && rs.op != expr.OpArgMin
+}
+
+// evalRows computes the producer (case B, rs.rows) for rows j to
+// j+rows-1 of the reduced axis, of n elements each, from the operands'
+// offsets base at the current outputs, as one block of whole rows; it
+// returns rows.
+func (rs *reduceStep) evalRows(st *regionState, base []int, j, rows, n int) int {
+	g := rs.prod
+	rs.seek(st, base, rs.red, j)
+	for op := range st.geoms {
+		st.geoms[op].r, st.geoms[op].c = rows, n
+	}
+	g.runBlock(st, &g.tp)
+	if st.rel != nil {
+		st.rel.touch(st)
+	}
+	return rows
 }
 
 // rowValues returns row i (of n elements) of slot s's block: the slot's

@@ -44,6 +44,7 @@ func shortRowsCases(t *testing.T) []rowsCase {
 	flags := tensor.Must(tensor.FromSlice([]bool{true, false, false, false, false, false, true, true, true}, 3, 3))
 	x := f32(1, 64, 10)
 	big := f64(2, 8000, 9)
+	tall := f64(15, 200000, 3)
 	return []rowsCase{
 		{"sum f32 64x10", func() expr.Any { return expr.Of(x).Sum(1) }, true},
 		{"max f32 64x10", func() expr.Any { return expr.Of(x).MaxKeepDims(1) }, true},
@@ -63,7 +64,14 @@ func shortRowsCases(t *testing.T) []rowsCase {
 		{"sum int32 6x10", func() expr.Any { return expr.Of(ints).Sum(1) }, true},
 		{"any bool 3x3", func() expr.Any { return expr.Of(flags).Any(1) }, true},
 		{"sum f64 8000x9 (several tasks)", func() expr.Any { return expr.Of(big).Sum(1) }, true},
-		{"sum of a transposed input", func() expr.Any { return expr.Of(f64(9, 10, 64)).T().Sum(1) }, false},
+		{"rows into columns: sum f64 1000x4", func() expr.Any { return expr.Of(f64(10, 1000, 4)).Sum(0) }, true},
+		{"rows into columns: mean f32 300x7", func() expr.Any { return expr.Of(f32(11, 300, 7)).Mean(0) }, true},
+		{"rows into columns: max of a product", func() expr.Any {
+			return expr.Of(f64(12, 130, 5)).Mul(expr.Of(f64(13, 1, 5))).MaxKeepDims(0)
+		}, true},
+		{"rows into columns: several chunks", func() expr.Any { return expr.Of(tall).Sum(0) }, true},
+		{"rows into columns: argmax keeps runs", func() expr.Any { return expr.Of(f64(14, 50, 4)).ArgMax(0) }, false},
+		{"rows into columns: a transposed input", func() expr.Any { return expr.Of(f64(9, 10, 64)).T().Sum(1) }, true},
 	}
 }
 
