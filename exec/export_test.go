@@ -19,3 +19,12 @@ func SetStreamBytes(n int) (restore func()) {
 	streamBytes = n
 	return func() { streamBytes = saved }
 }
+
+// SetShortRowBlocks turns the reductions' blocks of whole short rows on or
+// off (see reduce_rows.go) for executors made afterwards (plans are cached
+// per executor), and returns a function that restores the setting.
+func SetShortRowBlocks(on bool) (restore func()) {
+	saved := shortRowBlocks
+	shortRowBlocks = on
+	return func() { shortRowBlocks = saved }
+}

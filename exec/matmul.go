@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
@@ -23,6 +24,7 @@ type matmulStep struct {
 	n, k, m    int
 	dt         dtype.DType
 	epi        *epilogue // applied to each block of the result, or nil (see fuseEpilogues)
+	args       sync.Pool // *gemmArgs[T]: a run's operand lists (see matmul_args.go)
 }
 
 // spanRunner is *epilogue's runSpan.
@@ -109,10 +111,9 @@ func batchedGemm[T dtype.Numeric](s *matmulStep, vals []tensor.Any, r matmul.Run
 	// The result is row-major from offset 0; its storage may be the head of
 	// a larger buffer, so the slice ends at its last element.
 	od := vals[s.out].(*tensor.Tensor[T]).Data()[:nb*s.n*s.m]
-	dst := make([]matmul.Matrix[T], nb)
-	as := make([]matmul.Matrix[T], nb)
-	bs := make([]matmul.Matrix[T], nb)
-	idx := make([]int, len(s.batch))
+	ga := getGemmArgs[T](s, nb)
+	defer ga.put(s)
+	dst, as, bs, idx := ga.dst, ga.a, ga.b, ga.idx
 	for i := 0; i < nb; i++ {
 		ao, bo := s.aMat.off, s.bMat.off
 		for k, ix := range idx {
@@ -135,8 +136,8 @@ func batchedGemm[T dtype.Numeric](s *matmulStep, vals []tensor.Any, r matmul.Run
 		// (Through an interface: the kernel table, which refers to this
 		// function, must not depend on the region interpreter, which
 		// refers to the table.)
-		var sr spanRunner = s.epi
-		epi = func(off, rows, cols int) { sr.runSpan(vals, off/s.m, rows, off%s.m, cols) }
+		ga.sr, ga.vals, ga.m = s.epi, vals, s.m
+		epi = ga.epi
 	}
 	if ra, rb, ro := releaserOf(vals[s.a]), releaserOf(vals[s.b]), releaserOf(vals[s.out]); ra != nil || rb != nil || ro != nil {
 		bandedGemm(dst, as, bs, r, epi, ra, rb, ro) // a mapped operand (matmul_mapped.go)

@@ -37,6 +37,7 @@ type reduceStep struct {
 	inner      bool  // case A: the innermost layout axis is reduced (and logically last)
 	dot        bool  // case A sum of a product: the product is folded by a dot kernel
 	dotA, dotB int   // the product's operand slots
+	rows       bool  // short rows: the producer in blocks of whole rows (see reduce_rows.go)
 	kept, red  []int // layout axes (outermost first), the inner one excluded
 	innerSize  int
 	c          int // block length along the innermost axis
@@ -187,8 +188,7 @@ func (pl *planner) buildReduce(n *expr.Node) (step, error) {
 		inDTs = append(inDTs, pl.p.values[in].dt)
 	}
 	facts := g.tileFacts(nil, append(inDTs, n.DType()), len(pr.nodes) > 0, pl.x.workers)
-	facts.reduce, facts.block = true, rs.c
-	g.planTiles(facts)
+	rs.planProducer(g, facts, pl.x.blockFor(1, widestOf(pr, inDTs, n.DType())))
 	pl.compileSlots(g, pr, func(s int) bool { return g.kinds[s].constant() })
 	g.sortInputs(0)
 	fusePairs(g, func(s int) bool { return s == rs.root })

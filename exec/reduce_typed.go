@@ -139,6 +139,10 @@ func (m *impl[T]) reduceTask(rs *reduceStep, st *regionState, task int, outAny t
 		m.pairTask(rs, st, task, outAny, partialAny, p)
 		return
 	}
+	if rs.rows && rs.inner {
+		m.reduceRows(rs, st, task, outAny)
+		return
+	}
 	g := rs.prod
 	sc := m.scratch(st, rs.c)
 	src := st.slots[rs.root].(*slot[T])
@@ -290,10 +294,20 @@ func (sc *reduceScratch[T]) foldRows(rs *reduceStep, st *regionState, src *slot[
 		}
 		inLeaf = 0
 	}
+	inBlock, at := 0, 0 // with rs.rows: rows of the current block of rows, and the next one's index
 	for j := j0; j < j1; j++ {
-		rs.seek(st, sc.kbase, rs.red, j)
-		g.evalBlock(st, n)
-		v := expanded(src, n, &sc.fill)
+		var v []T
+		if rs.rows {
+			if at == inBlock {
+				inBlock, at = rs.evalRows(st, sc.kbase, j, min(g.tp.r, j1-j), n), 0
+			}
+			v = rowValues(src, at, n, &sc.fill)
+			at++
+		} else {
+			rs.seek(st, sc.kbase, rs.red, j)
+			g.evalBlock(st, n)
+			v = expanded(src, n, &sc.fill)
+		}
 		if inLeaf < 8 {
 			rop.vinit(sc.lanes[inLeaf], v)
 		} else {
