@@ -135,6 +135,9 @@ func (s *scanStep) run(x *Executor, vals []tensor.Any) error {
 	return r(s, x, vals[s.in], vals[s.out])
 }
 
+// values lists what the step reads and writes.
+func (s *scanStep) values() (reads, writes []int) { return []int{s.in}, []int{s.out} }
+
 func (s *scanStep) describe(w io.Writer, names func(v int) string) {
 	dir := ""
 	if s.reverse {
