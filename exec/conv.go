@@ -179,7 +179,7 @@ func sameWindow(n, m *expr.Node) bool {
 	return slices.Equal(wn.Key(), wm.Key())
 }
 
-// values lists what the step reads and writes (see stepValues).
+// values lists what the step reads (its operands) and writes.
 func (s *windowStep) values() (reads, writes []int) { return s.args, []int{s.out} }
 
 // forParts runs f(i, runner) for every i < count: the range cut into up to

@@ -14,42 +14,12 @@ import "fmt"
 // second time. dropDeadSteps removes such steps once the plan is built,
 // with the temporaries only they wrote, so each value is computed once.
 
-// stepValues returns the values a step reads and the values it writes.
-func stepValues(s step) (reads, writes []int) {
-	switch s := s.(type) {
-	case *region:
-		writes = make([]int, len(s.outputs))
-		for i, o := range s.outputs {
-			writes[i] = o.value
-		}
-		return s.inputs, writes
-	case *reduceStep:
-		return s.prod.inputs, []int{s.out}
-	case *matmulStep:
-		if s.epi != nil {
-			return append([]int{s.a, s.b}, s.epi.g.inputs...), []int{s.out}
-		}
-		return []int{s.a, s.b}, []int{s.out}
-	case *viewStep:
-		return []int{s.val.src}, []int{s.v}
-	case *externalStep:
-		return s.args, []int{s.out}
-	case *windowStep:
-		return s.values()
-	case *scanStep:
-		return []int{s.in}, []int{s.out}
-	case *indexCheck:
-		return []int{s.idx}, nil
-	case *scatterStep:
-		return []int{s.out, s.idx, s.src}, []int{s.out}
-	}
-	panic("exec: stepValues of an unknown step") // unreachable: the kinds above are all
-}
-
-// dropDeadSteps removes the steps none of whose outputs is a destination,
-// a result, or read by a later step (a value is read when it, or a view of
-// its storage, is an input), walking the steps backwards; then the
-// temporaries that no remaining step touches.
+// dropDeadSteps removes the steps that write something and none of whose
+// writes is a destination, a result, or read by a later step (a value is
+// read when it, or a view of its storage, is an input), walking the steps
+// backwards; then the temporaries that no remaining step touches. What a
+// step reads and writes is its values(); a step that writes nothing (an
+// index check) is kept.
 func (pl *planner) dropDeadSteps() {
 	p := pl.p
 	live := make([]bool, len(p.values))
@@ -62,8 +32,8 @@ func (pl *planner) dropDeadSteps() {
 	}
 	keep := make([]bool, len(p.steps))
 	for i := len(p.steps) - 1; i >= 0; i-- {
-		reads, writes := stepValues(p.steps[i])
-		_, keep[i] = p.steps[i].(*indexCheck) // an index is checked whatever reads it
+		reads, writes := p.steps[i].values()
+		keep[i] = len(writes) == 0 // a check: kept whatever reads its operands
 		for _, w := range writes {
 			v := &p.values[w]
 			if v.kind == valFixed || live[w] || live[v.storage] {
@@ -93,7 +63,7 @@ func (pl *planner) dropDeadSteps() {
 			continue
 		}
 		steps = append(steps, s)
-		reads, writes := stepValues(s)
+		reads, writes := s.values()
 		for _, v := range reads {
 			used[p.values[v].storage] = true
 		}

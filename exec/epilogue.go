@@ -92,7 +92,7 @@ func (pl *planner) epilogueFor(i int, s *matmulStep) (int, *epilogue) {
 	}
 	j := -1
 	for k := range p.steps {
-		reads, _ := stepValues(p.steps[k])
+		reads, _ := p.steps[k].values()
 		for _, r := range reads {
 			if p.values[r].storage != c {
 				continue
@@ -155,7 +155,7 @@ func (pl *planner) epilogueFor(i int, s *matmulStep) (int, *epilogue) {
 	}
 	// No step between the two may write what the region reads.
 	for k := i + 1; k < j; k++ {
-		_, writes := stepValues(p.steps[k])
+		_, writes := p.steps[k].values()
 		for _, w := range writes {
 			for _, in := range g.inputs {
 				if p.values[w].storage == p.values[in].storage {
@@ -220,7 +220,7 @@ func (pl *planner) madeBefore(i int) []bool {
 		}
 	}
 	for k := range i {
-		_, writes := stepValues(p.steps[k])
+		_, writes := p.steps[k].values()
 		for _, w := range writes {
 			ready[w], ready[p.values[w].storage] = true, true
 		}

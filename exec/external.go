@@ -74,6 +74,9 @@ func (s *externalStep) check(r tensor.Any) error {
 	return nil
 }
 
+// values lists what the step reads (its operands) and writes.
+func (s *externalStep) values() (reads, writes []int) { return s.args, []int{s.out} }
+
 func (s *externalStep) describe(w io.Writer, names func(v int) string) {
 	args := make([]string, len(s.args))
 	for i, a := range s.args {

@@ -32,7 +32,8 @@ import (
 //   - values: integers and bools exactly; floats bit for bit wherever the
 //     docs promise it (one IEEE op or one Go math function per element),
 //     and within a bound where they do not (sums, means, products, matmul:
-//     the order is the library's; exp and sigmoid: 1 ulp kernels). Such
+//     the order is the library's; exp, log, sin, cos, tanh and sigmoid:
+//     internal/vmath's kernels, within their documented ulp bounds). Such
 //     inexact nodes are evaluated as extra roots and checked on their own;
 //     the reference then continues from the library's values, so that
 //     everything downstream is still compared bit for bit;

@@ -240,6 +240,9 @@ func (c *indexCheck) run(x *Executor, vals []tensor.Any) error {
 	return bad
 }
 
+// values lists what the check reads, the index; it writes nothing.
+func (c *indexCheck) values() (reads, writes []int) { return []int{c.idx}, nil }
+
 func (c *indexCheck) describe(w io.Writer, names func(int) string) {
 	lo := "0"
 	if c.neg {
@@ -368,6 +371,12 @@ func (s *scatterStep) run(x *Executor, vals []tensor.Any) error {
 	}
 	x.pool().parallel(r.tasks, r)
 	return nil
+}
+
+// values lists what the step reads (the tensor it updates, the index and
+// the source) and writes.
+func (s *scatterStep) values() (reads, writes []int) {
+	return []int{s.out, s.idx, s.src}, []int{s.out}
 }
 
 func (s *scatterStep) describe(w io.Writer, names func(int) string) {

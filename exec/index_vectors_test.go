@@ -55,7 +55,7 @@ func TestIndexVectors(t *testing.T) {
 	assert.Equal(t, 35, ran, "cases of the eleven ops")
 }
 
-// anyInput builds input i of c as an expression of its own dtype.
+// anyInput builds input i of c as a leaf of its own dtype.
 func anyInput(t *testing.T, c opCase, i int) expr.Any {
 	switch dt := inputDType(t, c, i); dt {
 	case "int64":
@@ -68,8 +68,12 @@ func anyInput(t *testing.T, c opCase, i int) expr.Any {
 		return expr.Of(opInput[float32](t, c, i))
 	case "bool":
 		return expr.Of(opInput[bool](t, c, i))
+	case "uint8":
+		return expr.Of(opInput[uint8](t, c, i))
+	case "uint64":
+		return expr.Of(opInput[uint64](t, c, i))
 	default:
-		t.Fatalf("no index input of dtype %s", dt)
+		t.Fatalf("no input of dtype %s", dt)
 	}
 	return nil
 }

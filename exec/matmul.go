@@ -89,6 +89,16 @@ func (s *matmulStep) run(x *Executor, vals []tensor.Any) error {
 	return nil
 }
 
+// values lists what the step reads (both factors and its epilogue's
+// operands) and writes.
+func (s *matmulStep) values() (reads, writes []int) {
+	reads = []int{s.a, s.b}
+	if s.epi != nil {
+		reads = append(reads, s.epi.g.inputs...)
+	}
+	return reads, []int{s.out}
+}
+
 func (s *matmulStep) describe(w io.Writer, names func(v int) string) {
 	fmt.Fprintf(w, "  matmul %s = %s @ %s: batch %v of %dx%d @ %dx%d\n", names(s.out), names(s.a), names(s.b), s.batch, s.n, s.k, s.k, s.m)
 	if s.epi != nil {

@@ -56,6 +56,12 @@ type value struct {
 type step interface {
 	run(x *Executor, vals []tensor.Any) error
 	describe(w io.Writer, names func(v int) string)
+	// values lists every value the step reads and every value it writes
+	// (a view value it writes through included): the planner keeps a step
+	// whose writes are needed and the steps that make its reads, and
+	// drops the rest (see dropDeadSteps). A step that writes nothing is a
+	// check, kept whatever reads its operands.
+	values() (reads, writes []int)
 }
 
 // viewStep makes a view value from its source's storage.
@@ -74,6 +80,9 @@ func (s *viewStep) run(x *Executor, vals []tensor.Any) error {
 	vals[s.v] = typedFor(s.val.dt).asStrided(vals[s.val.src], s.val.shape, s.val.strides, off)
 	return nil
 }
+
+// values lists what the step reads (the view's source) and writes.
+func (s *viewStep) values() (reads, writes []int) { return []int{s.val.src}, []int{s.v} }
 
 func (s *viewStep) describe(w io.Writer, names func(int) string) {
 	fmt.Fprintf(w, "  view %s = %s of %s: shape %v strides %v offset %d\n", names(s.v), s.op, names(s.val.src), s.val.shape, s.val.strides, s.val.offset)
@@ -171,7 +180,7 @@ func (p *plan) splitScratch() {
 			fresh[e.out], made[e.out] = true, true
 			continue
 		}
-		_, writes := stepValues(s)
+		_, writes := s.values()
 		for _, w := range writes {
 			if p.values[w].kind == valView {
 				fresh[p.values[w].storage] = true

@@ -227,7 +227,7 @@ func orderStats[F dtype.Float, T dtype.Real](x expr.Expr[T], qs []float64, spec 
 	if err != nil {
 		return nil, err
 	}
-	if rows.n == 0 && rows.count() > 0 && !spec.median {
+	if rows.N == 0 && rows.Count() > 0 && !spec.median {
 		return nil, &tensor.ShapeError{Shape: x.Shape(), Axis: axis, Reason: spec.op + ": cannot take a quantile of an empty axis"}
 	}
 	var shape tensor.Shape
@@ -254,13 +254,13 @@ func orderStats[F dtype.Float, T dtype.Real](x expr.Expr[T], qs []float64, spec 
 	if err != nil {
 		return nil, err
 	}
-	src, dst, lines := in.Values(), out.Data(), rows.count()
+	src, dst, lines := in.Values(), out.Data(), rows.Count()
 	err = c.x.forRows(rows, func(lo, hi int) {
-		buf := make([]T, rows.n)
+		buf := make([]T, rows.N)
 		for r := lo; r < hi; r++ {
-			start := rows.start(r)
+			start := rows.Start(r)
 			for j := range buf {
-				buf[j] = src[start+j*rows.inner]
+				buf[j] = src[start+j*rows.Inner]
 			}
 			line := dropNaN(buf, spec.skipNaN)
 			for qi, q := range fracs {

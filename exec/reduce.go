@@ -360,6 +360,9 @@ func (rs *reduceStep) seek(st *regionState, base []int, axes []int, flat int) {
 	}
 }
 
+// values lists what the step reads (its producer's inputs) and writes.
+func (rs *reduceStep) values() (reads, writes []int) { return rs.prod.inputs, []int{rs.out} }
+
 func (rs *reduceStep) describe(w io.Writer, names func(v int) string) {
 	kind := "outer (rows into columns)"
 	if rs.inner {

@@ -473,6 +473,16 @@ func (g *region) blockOffsets(st *regionState, b int) {
 	}
 }
 
+// values lists what the step reads (its input slots) and writes (its
+// outputs).
+func (g *region) values() (reads, writes []int) {
+	writes = make([]int, len(g.outputs))
+	for i, o := range g.outputs {
+		writes[i] = o.value
+	}
+	return g.inputs, writes
+}
+
 func (g *region) describe(w io.Writer, names func(v int) string) {
 	fmt.Fprintf(w, "  fused %s: %d outputs, %d kernels, layout %v, tile %v, %d blocks\n",
 		g.shape, len(g.outputs), len(g.instrs), g.lay, &g.tp, g.blocks)

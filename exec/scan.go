@@ -6,6 +6,7 @@ import (
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/axisrows"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -135,6 +136,9 @@ func (s *scanStep) run(x *Executor, vals []tensor.Any) error {
 	return r(s, x, vals[s.in], vals[s.out])
 }
 
+// values lists what the step reads and writes.
+func (s *scanStep) values() (reads, writes []int) { return []int{s.in}, []int{s.out} }
+
 func (s *scanStep) describe(w io.Writer, names func(v int) string) {
 	dir := ""
 	if s.reverse {
@@ -175,7 +179,7 @@ func runScan[T dtype.Numeric](s *scanStep, x *Executor, in, outAny tensor.Any) e
 	}
 	fns := scanFnsFor[T]()
 	if s.inner == 1 {
-		return x.forRows(axisRows{outer: s.outer(), n: s.n, inner: 1}, func(lo, hi int) {
+		return x.forRows(axisrows.Rows{Outer: s.outer(), N: s.n, Inner: 1}, func(lo, hi int) {
 			src := newScanSource[T](in)
 			buf := make([]T, min(s.n, scanChunk))
 			var rbuf []T
@@ -188,7 +192,7 @@ func runScan[T dtype.Numeric](s *scanStep, x *Executor, in, outAny tensor.Any) e
 		})
 	}
 	blocks := (s.inner + s.block - 1) / s.block
-	return x.forRows(axisRows{outer: s.outer() * blocks, n: s.n * s.block, inner: 1}, func(lo, hi int) {
+	return x.forRows(axisrows.Rows{Outer: s.outer() * blocks, N: s.n * s.block, Inner: 1}, func(lo, hi int) {
 		src := newScanSource[T](in)
 		buf := make([]T, s.block)
 		for u := lo; u < hi; u++ {

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/axisrows"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -55,7 +56,7 @@ func SearchSorted[T Sortable](sorted, values expr.Expr[T], opts ...SortOption) (
 	if c.right {
 		fits = func(x, at T) bool { return order(at, x) > 0 }
 	}
-	batch := axisRows{outer: len(res) / max(n, 1), n: n, inner: 1}
+	batch := axisrows.Rows{Outer: len(res) / max(n, 1), N: n, Inner: 1}
 	err = c.x.forRows(batch, func(lo, hi int) {
 		for b := lo; b < hi; b++ {
 			seq := a

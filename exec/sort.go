@@ -6,6 +6,7 @@ import (
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/axisrows"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -111,12 +112,12 @@ func sortAlong[T Sortable](x expr.Expr[T], axis int, c sortConfig, wantVals, wan
 	src := in.Values()
 	order := orderOf[T](c.descending)
 	err = c.x.forRows(rows, func(lo, hi int) {
-		buf := make([]keyed[T], rows.n)
+		buf := make([]keyed[T], rows.N)
 		for r := lo; r < hi; r++ {
-			start := rows.start(r)
-			sortRow(buf, src, start, rows.inner, order)
+			start := rows.Start(r)
+			sortRow(buf, src, start, rows.Inner, order)
 			for j, k := range buf {
-				at := start + j*rows.inner
+				at := start + j*rows.Inner
 				if vals != nil {
 					vals.Data()[at] = k.v
 				}
@@ -154,47 +155,23 @@ func sortRow[T any](buf []keyed[T], src []T, start, step int, order func(a, b T)
 	})
 }
 
-// axisRows sees a row-major tensor of shape [outer..., n, inner...] as
-// outer×inner rows of n elements, inner apart.
-type axisRows struct {
-	outer, n, inner int
-}
-
-func rowsAlong(shape tensor.Shape, axis int) axisRows {
-	r := axisRows{outer: 1, n: shape[axis], inner: 1}
-	for _, s := range shape[:axis] {
-		r.outer *= s
-	}
-	for _, s := range shape[axis+1:] {
-		r.inner *= s
-	}
-	return r
-}
-
-func (r axisRows) count() int { return r.outer * r.inner }
-
-// start is the position of row's first element.
-func (r axisRows) start(row int) int {
-	return row/r.inner*r.n*r.inner + row%r.inner
-}
-
 // evalRows evaluates e on x and sees it as rows along axis.
-func evalRows[T Sortable](x *Executor, e expr.Expr[T], axis int) (*tensor.Tensor[T], axisRows, error) {
+func evalRows[T Sortable](x *Executor, e expr.Expr[T], axis int) (*tensor.Tensor[T], axisrows.Rows, error) {
 	if err := x.usable(); err != nil {
-		return nil, axisRows{}, err
+		return nil, axisrows.Rows{}, err
 	}
 	if err := e.Err(); err != nil {
-		return nil, axisRows{}, err
+		return nil, axisrows.Rows{}, err
 	}
 	ax, err := tensor.Axis(axis, len(e.Shape()))
 	if err != nil {
-		return nil, axisRows{}, err
+		return nil, axisrows.Rows{}, err
 	}
 	in, err := EvalWith(x, e)
 	if err != nil {
-		return nil, axisRows{}, err
+		return nil, axisrows.Rows{}, err
 	}
-	return in, rowsAlong(in.Shape(), ax), nil
+	return in, axisrows.Along(in.Shape(), ax), nil
 }
 
 // rowTasks runs f over ranges of rows as the tasks of one pool job.
@@ -210,18 +187,18 @@ func (t *rowTasks) runTask(i int) {
 
 // forRows calls f over every row of rs, in ranges split across x's workers
 // when the work is large enough. A panic in f is returned as an error.
-func (x *Executor) forRows(rs axisRows, f func(lo, hi int)) (err error) {
+func (x *Executor) forRows(rs axisrows.Rows, f func(lo, hi int)) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = recoveredError(r)
 		}
 	}()
-	rows := rs.count()
+	rows := rs.Count()
 	if rows == 0 {
 		return nil
 	}
 	tasks := 1
-	if x.workers > 1 && rows*max(rs.n, 1) >= x.grain {
+	if x.workers > 1 && rows*max(rs.N, 1) >= x.grain {
 		tasks = min(rows, x.workers*tasksPerWorker)
 	}
 	t := &rowTasks{rows: rows, perTask: (rows + tasks - 1) / tasks, f: f}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/axisrows"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -48,10 +49,10 @@ func selectAlong[T Sortable](x expr.Expr[T], k, axis int, op string, c sortConfi
 	if err != nil {
 		return nil, nil, err
 	}
-	lo, hi := span(rows.n)
-	if lo < 0 || hi > rows.n || lo > hi {
+	lo, hi := span(rows.N)
+	if lo < 0 || hi > rows.N || lo > hi {
 		ax, _ := tensor.Axis(axis, len(in.Shape()))
-		return nil, nil, &tensor.ArgError{Op: op, Reason: fmt.Sprintf("k (%d) is out of range for dimension %d with size %d (shape %v)", k, ax, rows.n, in.Shape())}
+		return nil, nil, &tensor.ArgError{Op: op, Reason: fmt.Sprintf("k (%d) is out of range for dimension %d with size %d (shape %v)", k, ax, rows.N, in.Shape())}
 	}
 	ax, _ := tensor.Axis(axis, len(in.Shape()))
 	shape := in.Shape().Clone()
@@ -64,17 +65,17 @@ func selectAlong[T Sortable](x expr.Expr[T], k, axis int, op string, c sortConfi
 	if err != nil {
 		return nil, nil, err
 	}
-	out := axisRows{outer: rows.outer, n: hi - lo, inner: rows.inner}
+	out := axisrows.Rows{Outer: rows.Outer, N: hi - lo, Inner: rows.Inner}
 	src := in.Values()
 	order := orderOf[T](c.descending)
 	err = c.x.forRows(rows, func(first, last int) {
-		buf := make([]keyed[T], rows.n)
+		buf := make([]keyed[T], rows.N)
 		for r := first; r < last; r++ {
-			sortRow(buf, src, rows.start(r), rows.inner, order)
-			at := out.start(r)
+			sortRow(buf, src, rows.Start(r), rows.Inner, order)
+			at := out.Start(r)
 			for _, kv := range buf[lo:hi] {
 				vals.Data()[at], idx.Data()[at] = kv.v, int64(kv.i)
-				at += out.inner
+				at += out.Inner
 			}
 		}
 	})

@@ -38,7 +38,7 @@ func TestComposeVectors(t *testing.T) {
 			case "concatenate":
 				xs := make([]expr.Any, len(c.Inputs))
 				for i := range xs {
-					xs[i] = anyLeaf(t, c, i)
+					xs[i] = anyInput(t, c, i)
 				}
 				axis, _ := intParam(c, "axis")
 				e = expr.ConcatenateAny(axis, xs...)
@@ -184,48 +184,6 @@ func checkAny(t *testing.T, c opCase, e expr.Any) {
 	for _, x := range executors() {
 		got, err := x.Run([]*expr.Node{n}, nil)
 		require.NoError(t, err)
-		assertAnyTensor(t, got[0], outs[0], tols[0], c.ID)
-	}
-}
-
-// anyLeaf is input i of c as a leaf of its own dtype.
-func anyLeaf(t *testing.T, c opCase, i int) expr.Any {
-	switch dt := inputDType(t, c, i); dt {
-	case "float64":
-		return expr.Of(opInput[float64](t, c, i))
-	case "float32":
-		return expr.Of(opInput[float32](t, c, i))
-	case "int32":
-		return expr.Of(opInput[int32](t, c, i))
-	case "int64":
-		return expr.Of(opInput[int64](t, c, i))
-	case "uint8":
-		return expr.Of(opInput[uint8](t, c, i))
-	case "uint64":
-		return expr.Of(opInput[uint64](t, c, i))
-	default:
-		t.Fatalf("no leaf for dtype %s", dt)
-	}
-	return nil
-}
-
-// assertAnyTensor compares a result of any dtype with want.
-func assertAnyTensor(t *testing.T, got tensor.Any, want vectors.Tensor, tol vectors.Tolerance, what string) {
-	t.Helper()
-	switch g := got.(type) {
-	case *tensor.Tensor[float64]:
-		assertTensor(t, g, want, tol, what)
-	case *tensor.Tensor[float32]:
-		assertTensor(t, g, want, tol, what)
-	case *tensor.Tensor[int16]:
-		assertTensor(t, g, want, tol, what)
-	case *tensor.Tensor[int32]:
-		assertTensor(t, g, want, tol, what)
-	case *tensor.Tensor[uint8]:
-		assertTensor(t, g, want, tol, what)
-	case *tensor.Tensor[complex128]:
-		assertTensor(t, g, want, tol, what)
-	default:
-		t.Fatalf("%s: no comparison for %T", what, got)
+		vectors.AssertAnyTensor(t, got[0], outs[0], tols[0], c.ID)
 	}
 }

@@ -16,75 +16,20 @@ import (
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
-// mathCase is one case of the ops_*.json files (schema in
-// testdata/vectors/README.md).
-type mathCase struct {
-	ID        string                     `json:"id"`
-	Op        string                     `json:"op"`
-	Params    map[string]json.RawMessage `json:"params"`
-	Inputs    []json.RawMessage          `json:"inputs"`
-	Expected  json.RawMessage            `json:"expected"`
-	Expect    string                     `json:"expect"`
-	ErrorKind string                     `json:"error_kind"`
-	Tolerance json.RawMessage            `json:"tolerance"`
-	Note      string                     `json:"note"`
-}
-
-// inputDType is the dtype of input i, a tensor or a view.
-func (c mathCase) inputDType(t *testing.T, i int) string {
-	var v struct {
-		DType string          `json:"dtype"`
-		Base  json.RawMessage `json:"base"`
-	}
-	require.NoError(t, json.Unmarshal(c.Inputs[i], &v))
-	if v.Base != nil {
-		var b vectors.Tensor
-		require.NoError(t, json.Unmarshal(v.Base, &b))
-		return b.DType
-	}
-	return v.DType
-}
-
-// input builds input i as a *tensor.Tensor[T].
-func input[T dtype.Elem](t *testing.T, c mathCase, i int) *tensor.Tensor[T] {
-	var probe struct {
-		Base json.RawMessage `json:"base"`
-	}
-	require.NoError(t, json.Unmarshal(c.Inputs[i], &probe))
-	if probe.Base != nil {
-		var v vectors.View
-		require.NoError(t, json.Unmarshal(c.Inputs[i], &v))
-		x, _, err := vectors.BuildView[T](v)
-		require.NoError(t, err)
-		return x
-	}
-	var r vectors.Tensor
-	require.NoError(t, json.Unmarshal(c.Inputs[i], &r))
-	x, err := vectors.Build[T](r)
+// decodeParam decodes params[name] into v, reporting whether it is set.
+func decodeParam(t *testing.T, c opCase, name string, v any) bool {
+	t.Helper()
+	ok, err := c.Param(name, v)
 	require.NoError(t, err)
-	return x
+	return ok
 }
 
-// param decodes params[name] into v, reporting whether it is present and
-// not null.
-func (c mathCase) param(t *testing.T, name string, v any) bool {
-	raw, ok := c.Params[name]
-	if !ok || string(raw) == "null" {
-		return false
-	}
-	require.NoError(t, json.Unmarshal(raw, v), "param %s", name)
-	return true
-}
-
-// floatParam decodes a number param, "inf", "-inf" and "nan" included.
-func (c mathCase) floatParam(t *testing.T, name string) (float64, bool) {
-	raw, ok := c.Params[name]
-	if !ok || string(raw) == "null" {
-		return 0, false
-	}
-	v, err := vectors.Values[float64](json.RawMessage("[" + string(raw) + "]"))
-	require.NoError(t, err, "param %s", name)
-	return v[0], true
+// floatParam returns a number param, "inf", "-inf" and "nan" included.
+func floatParam(t *testing.T, c opCase, name string) (float64, bool) {
+	t.Helper()
+	v, ok, err := c.FloatParam(name)
+	require.NoError(t, err)
+	return v, ok
 }
 
 // executors are the two every case runs on: one worker, and two workers
@@ -95,7 +40,7 @@ func executors() []*exec.Executor {
 
 // checkOp evaluates e and compares it with the case's expected tensor
 // (dtype, shape and values), or, for an error case, checks the error.
-func checkOp[U dtype.Elem](t *testing.T, c mathCase, e expr.Expr[U]) {
+func checkOp[U dtype.Elem](t *testing.T, c opCase, e expr.Expr[U]) {
 	t.Helper()
 	if c.Expect == "error" {
 		err := e.Err()
@@ -107,23 +52,17 @@ func checkOp[U dtype.Elem](t *testing.T, c mathCase, e expr.Expr[U]) {
 		return
 	}
 	require.NoError(t, e.Err())
-	var want vectors.Tensor
-	require.NoError(t, json.Unmarshal(c.Expected, &want))
-	var tol vectors.Tolerance
-	require.NoError(t, json.Unmarshal(c.Tolerance, &tol))
-	wv, err := vectors.Values[U](want.Data)
-	require.NoError(t, err)
+	want, tols := expectedOf(t, c)
+	require.Len(t, want, 1)
 	for _, x := range executors() {
 		got, err := exec.EvalWith(x, e)
 		require.NoError(t, err)
-		assert.Equal(t, want.DType, got.DType().String(), "dtype")
-		assert.Equal(t, tensor.Shape(want.Shape), got.Shape(), "shape")
-		vectors.AssertClose(t, got.Values(), wv, tol, c.ID+" "+c.Note)
+		assertTensor(t, got, want[0], tols[0], c.ID+" "+c.Note)
 	}
 }
 
 // checkErrorKind checks err's type for the case's error_kind.
-func checkErrorKind(t *testing.T, c mathCase, err error) {
+func checkErrorKind(t *testing.T, c opCase, err error) {
 	t.Helper()
 	switch c.ErrorKind {
 	case "negative_int_power":
@@ -160,22 +99,22 @@ func mathOp[U dtype.Elem](op string, x expr.Expr[U]) (expr.Expr[U], bool) {
 
 // TestOpsUnaryVectors evaluates every case of ops_unary.json.
 func TestOpsUnaryVectors(t *testing.T) {
-	f := vectors.Load[mathCase](t, "ops_unary.json")
+	f := vectors.Load[opCase](t, "ops_unary.json")
 	require.Equal(t, 41, len(f.Cases))
 	for _, c := range f.Cases {
 		t.Run(c.ID+"_"+c.Op, func(t *testing.T) {
-			forDType(t, c.inputDType(t, 0), unaryRunner{c})
+			forDType(t, inputDType(t, c, 0), unaryRunner{c})
 		})
 	}
 }
 
 // TestOpsBinaryVectors evaluates every case of ops_binary.json.
 func TestOpsBinaryVectors(t *testing.T) {
-	f := vectors.Load[mathCase](t, "ops_binary.json")
+	f := vectors.Load[opCase](t, "ops_binary.json")
 	require.Equal(t, 34, len(f.Cases))
 	for _, c := range f.Cases {
 		t.Run(c.ID+"_"+c.Op, func(t *testing.T) {
-			forDType(t, c.inputDType(t, 0), binaryRunner{c})
+			forDType(t, inputDType(t, c, 0), binaryRunner{c})
 		})
 	}
 }
@@ -234,7 +173,7 @@ type caseRunner interface {
 	complex128(*testing.T)
 }
 
-type unaryRunner struct{ c mathCase }
+type unaryRunner struct{ c opCase }
 
 func (r unaryRunner) bool(t *testing.T)       { runUnaryOp[bool](t, r.c) }
 func (r unaryRunner) int8(t *testing.T)       { runUnaryOp[int8](t, r.c) }
@@ -250,8 +189,8 @@ func (r unaryRunner) float64(t *testing.T)    { runUnaryOp[float64](t, r.c) }
 func (r unaryRunner) complex64(t *testing.T)  { runUnaryOp[complex64](t, r.c) }
 func (r unaryRunner) complex128(t *testing.T) { runUnaryOp[complex128](t, r.c) }
 
-func runUnaryOp[T dtype.Elem](t *testing.T, c mathCase) {
-	x := expr.Of(input[T](t, c, 0))
+func runUnaryOp[T dtype.Elem](t *testing.T, c opCase) {
+	x := expr.Of(opInput[T](t, c, 0))
 	switch c.Op {
 	case "sign":
 		checkOp(t, c, x.Sign())
@@ -274,9 +213,9 @@ func runUnaryOp[T dtype.Elem](t *testing.T, c mathCase) {
 	case "logical_not":
 		checkOp(t, c, x.LogicalNot())
 	case "nan_to_num":
-		nan, _ := c.floatParam(t, "nan")
-		pos, okp := c.floatParam(t, "posinf")
-		neg, okn := c.floatParam(t, "neginf")
+		nan, _ := floatParam(t, c, "nan")
+		pos, okp := floatParam(t, c, "posinf")
+		neg, okn := floatParam(t, c, "neginf")
 		if !okp && !okn {
 			checkOp(t, c, expr.NanToNum(x, nan))
 			return
@@ -309,13 +248,13 @@ func runUnaryOp[T dtype.Elem](t *testing.T, c mathCase) {
 	}
 }
 
-func checkMath[U dtype.Elem](t *testing.T, c mathCase, x expr.Expr[U]) {
+func checkMath[U dtype.Elem](t *testing.T, c opCase, x expr.Expr[U]) {
 	e, ok := mathOp(c.Op, x)
 	require.True(t, ok, "%s: unknown op %s", c.ID, c.Op)
 	checkOp(t, c, e)
 }
 
-type binaryRunner struct{ c mathCase }
+type binaryRunner struct{ c opCase }
 
 func (r binaryRunner) bool(t *testing.T)       { runBinaryOp[bool](t, r.c) }
 func (r binaryRunner) int8(t *testing.T)       { runBinaryOp[int8](t, r.c) }
@@ -331,8 +270,8 @@ func (r binaryRunner) float64(t *testing.T)    { runBinaryOp[float64](t, r.c) }
 func (r binaryRunner) complex64(t *testing.T)  { runBinaryOp[complex64](t, r.c) }
 func (r binaryRunner) complex128(t *testing.T) { runBinaryOp[complex128](t, r.c) }
 
-func runBinaryOp[T dtype.Elem](t *testing.T, c mathCase) {
-	x := expr.Of(input[T](t, c, 0))
+func runBinaryOp[T dtype.Elem](t *testing.T, c opCase) {
+	x := expr.Of(opInput[T](t, c, 0))
 	if c.Op == "clip" {
 		lo, hi := clipBounds[T](t, c)
 		switch {
@@ -348,8 +287,8 @@ func runBinaryOp[T dtype.Elem](t *testing.T, c mathCase) {
 		return
 	}
 	require.Len(t, c.Inputs, 2)
-	require.Equal(t, c.inputDType(t, 0), c.inputDType(t, 1), "mixed dtypes")
-	y := expr.Of(input[T](t, c, 1))
+	require.Equal(t, inputDType(t, c, 0), inputDType(t, c, 1), "mixed dtypes")
+	y := expr.Of(opInput[T](t, c, 1))
 	fs := map[string]func(expr.Expr[T]) expr.Expr[T]{
 		"remainder": x.Mod, "fmod": x.Fmod, "floor_divide": x.DivFloor, "arctan2": x.Arctan2,
 		"hypot": x.Hypot, "copysign": x.Copysign, "fmax": x.Fmax, "fmin": x.Fmin,
@@ -370,9 +309,9 @@ func runBinaryOp[T dtype.Elem](t *testing.T, c mathCase) {
 		checkOp(t, c, expr.LogicalXor(x, y))
 	case "isclose":
 		var eqNaN bool
-		c.param(t, "equal_nan", &eqNaN)
-		rtol, ok1 := c.floatParam(t, "rtol")
-		atol, ok2 := c.floatParam(t, "atol")
+		decodeParam(t, c, "equal_nan", &eqNaN)
+		rtol, ok1 := floatParam(t, c, "rtol")
+		atol, ok2 := floatParam(t, c, "atol")
 		require.True(t, ok1 && ok2, "%s: isclose without rtol and atol", c.ID)
 		isClose(t, c, x, y, rtol, atol, eqNaN)
 	default:
@@ -381,7 +320,7 @@ func runBinaryOp[T dtype.Elem](t *testing.T, c mathCase) {
 }
 
 // isClose runs an isclose case on numeric T.
-func isClose[T dtype.Elem](t *testing.T, c mathCase, x, y expr.Expr[T], rtol, atol float64, eqNaN bool) {
+func isClose[T dtype.Elem](t *testing.T, c opCase, x, y expr.Expr[T], rtol, atol float64, eqNaN bool) {
 	switch any(x).(type) {
 	case expr.Expr[float64]:
 		checkOp(t, c, expr.IsClose(any(x).(expr.Expr[float64]), any(y).(expr.Expr[float64]), rtol, atol, eqNaN))
@@ -394,13 +333,13 @@ func isClose[T dtype.Elem](t *testing.T, c mathCase, x, y expr.Expr[T], rtol, at
 
 // clipBounds returns clip's bounds: tensor inputs 1 and 2, or the scalar
 // params min and max (nil where null).
-func clipBounds[T dtype.Elem](t *testing.T, c mathCase) (lo, hi *expr.Expr[T]) {
+func clipBounds[T dtype.Elem](t *testing.T, c opCase) (lo, hi *expr.Expr[T]) {
 	if len(c.Inputs) == 3 {
-		a, b := expr.Of(input[T](t, c, 1)), expr.Of(input[T](t, c, 2))
+		a, b := expr.Of(opInput[T](t, c, 1)), expr.Of(opInput[T](t, c, 2))
 		return &a, &b
 	}
 	bound := func(name string) *expr.Expr[T] {
-		v, ok := c.floatParam(t, name)
+		v, ok := floatParam(t, c, name)
 		if !ok {
 			return nil
 		}

@@ -1,8 +1,6 @@
 package exec_test
 
 import (
-	"encoding/json"
-
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -16,37 +14,25 @@ import (
 
 // TestOpsReduceVectors evaluates every case of ops_reduce.json.
 func TestOpsReduceVectors(t *testing.T) {
-	f := vectors.Load[mathCase](t, "ops_reduce.json")
+	f := vectors.Load[opCase](t, "ops_reduce.json")
 	require.Equal(t, 45, len(f.Cases))
 	for _, c := range f.Cases {
 		t.Run(c.ID+"_"+c.Op, func(t *testing.T) {
-			forDType(t, c.inputDType(t, 0), reduceRunner{c})
+			forDType(t, inputDType(t, c, 0), reduceRunner{c})
 		})
 	}
 }
 
-// axes decodes params.axis: null is every axis (nil), an int or a list.
-func (c mathCase) axes(t *testing.T) []int {
-	raw, ok := c.Params["axis"]
-	if !ok || string(raw) == "null" {
-		return nil
-	}
-	var one int
-	if json.Unmarshal(raw, &one) == nil {
-		return []int{one}
-	}
-	var list []int
-	require.NoError(t, json.Unmarshal(raw, &list))
-	return list
-}
+// caseAxes decodes params.axis: null is every axis (nil), an int or a list.
+func caseAxes(c opCase) []int { return intList(c.Params["axis"]) }
 
-func (c mathCase) keepDims(t *testing.T) bool {
+func keepDims(t *testing.T, c opCase) bool {
 	var k bool
-	c.param(t, "keepdims", &k)
+	decodeParam(t, c, "keepdims", &k)
 	return k
 }
 
-type reduceRunner struct{ c mathCase }
+type reduceRunner struct{ c opCase }
 
 func (r reduceRunner) bool(t *testing.T)       { runReduceOp[bool](t, r.c) }
 func (r reduceRunner) int8(t *testing.T)       { runReduceOp[int8](t, r.c) }
@@ -62,9 +48,9 @@ func (r reduceRunner) float64(t *testing.T)    { runReduceOp[float64](t, r.c) }
 func (r reduceRunner) complex64(t *testing.T)  { runReduceOp[complex64](t, r.c) }
 func (r reduceRunner) complex128(t *testing.T) { runReduceOp[complex128](t, r.c) }
 
-func runReduceOp[T dtype.Elem](t *testing.T, c mathCase) {
-	x := expr.Of(input[T](t, c, 0))
-	axes, keep := c.axes(t), c.keepDims(t)
+func runReduceOp[T dtype.Elem](t *testing.T, c opCase) {
+	x := expr.Of(opInput[T](t, c, 0))
+	axes, keep := caseAxes(c), keepDims(t, c)
 	d := dtype.Of[T]()
 	switch c.Op {
 	case "all":
@@ -125,7 +111,7 @@ func runReduceOp[T dtype.Elem](t *testing.T, c mathCase) {
 		return
 	case "var", "std":
 		var ddof int
-		c.param(t, "ddof", &ddof)
+		decodeParam(t, c, "ddof", &ddof)
 		if e, ok := any(x).(expr.Expr[complex128]); ok && c.Op == "var" {
 			checkOp(t, c, expr.ComplexVar[float64](e, ddof, keep, axes...))
 			return
@@ -152,9 +138,9 @@ func sumKeep[U dtype.Elem](x expr.Expr[U], keep bool, axes []int) expr.Expr[U] {
 	return x.Sum(axes...)
 }
 
-func floatReduce[F dtype.Float](t *testing.T, c mathCase, x expr.Expr[F], axes []int, keep bool) {
+func floatReduce[F dtype.Float](t *testing.T, c opCase, x expr.Expr[F], axes []int, keep bool) {
 	var ddof int
-	c.param(t, "ddof", &ddof)
+	decodeParam(t, c, "ddof", &ddof)
 	switch c.Op {
 	case "var":
 		checkOp(t, c, expr.Var(x, ddof, keep, axes...))
@@ -170,15 +156,8 @@ func floatReduce[F dtype.Float](t *testing.T, c mathCase, x expr.Expr[F], axes [
 		checkOp(t, c, sumKeep(x, keep, axes))
 	case "norm":
 		ord := 2.0
-		var s string
-		if raw, ok := c.Params["ord"]; ok && string(raw) != "null" {
-			if json.Unmarshal(raw, &s) == nil {
-				v, err := vectors.Values[float64](json.RawMessage(`["` + s + `"]`))
-				require.NoError(t, err, "%s: ord %q", c.ID, s)
-				ord = v[0]
-			} else {
-				require.NoError(t, json.Unmarshal(raw, &ord))
-			}
+		if v, ok := floatParam(t, c, "ord"); ok {
+			ord = v
 		}
 		checkOp(t, c, expr.Norm(x, ord, keep, axes...))
 	case "logsumexp":
@@ -206,7 +185,7 @@ func floatReduce[F dtype.Float](t *testing.T, c mathCase, x expr.Expr[F], axes [
 // checkScanCase runs a cumsum or cumprod case: NumPy accumulates in
 // params.dtype, by default in int64 for bool and signed integers and in
 // uint64 for unsigned ones; axis null scans the flattened input.
-func checkScanCase[T dtype.Elem](t *testing.T, c mathCase, x expr.Expr[T], axes []int) {
+func checkScanCase[T dtype.Elem](t *testing.T, c opCase, x expr.Expr[T], axes []int) {
 	axis := 0
 	if axes == nil {
 		x = x.Reshape(-1)
@@ -216,7 +195,7 @@ func checkScanCase[T dtype.Elem](t *testing.T, c mathCase, x expr.Expr[T], axes 
 	}
 	acc := dtype.SumFor(dtype.Of[T]())
 	var name string
-	if c.param(t, "dtype", &name) {
+	if decodeParam(t, c, "dtype", &name) {
 		acc = dtype.Of[T]()
 		require.Equal(t, acc.String(), name, "%s: params.dtype other than the input's", c.ID)
 	}
@@ -239,7 +218,7 @@ func checkScanCase[T dtype.Elem](t *testing.T, c mathCase, x expr.Expr[T], axes 
 
 // checkOrderStat runs a median or quantile case (exec.Median, exec.Quantile
 // and exec.Quantiles evaluate; they are not expressions) on both executors.
-func checkOrderStat[T dtype.Real](t *testing.T, c mathCase, x expr.Expr[T], axes []int, keep bool) {
+func checkOrderStat[T dtype.Real](t *testing.T, c opCase, x expr.Expr[T], axes []int, keep bool) {
 	for _, ex := range executors() {
 		opts := []exec.SortOption{exec.Using(ex)}
 		if axes != nil {
@@ -250,7 +229,7 @@ func checkOrderStat[T dtype.Real](t *testing.T, c mathCase, x expr.Expr[T], axes
 			opts = append(opts, exec.KeepDims())
 		}
 		var method string
-		if c.param(t, "method", &method) {
+		if decodeParam(t, c, "method", &method) {
 			m, ok := map[string]exec.QuantileMethod{"linear": exec.Linear, "lower": exec.Lower, "higher": exec.Higher,
 				"nearest": exec.Nearest, "midpoint": exec.Midpoint}[method]
 			require.True(t, ok, "%s: method %q", c.ID, method)
@@ -259,15 +238,15 @@ func checkOrderStat[T dtype.Real](t *testing.T, c mathCase, x expr.Expr[T], axes
 		var got *tensor.Tensor[float64]
 		var err error
 		var qs []float64
-		switch q, isList := c.Params["q"]; {
+		switch _, isList := c.Params["q"].([]any); {
 		case c.Op == "median":
 			got, err = exec.Median[float64](x, opts...)
-		case isList && len(q) > 0 && q[0] == '[':
-			require.NoError(t, json.Unmarshal(q, &qs))
+		case isList:
+			decodeParam(t, c, "q", &qs)
 			got, err = exec.Quantiles[float64](x, qs, opts...)
 		default:
-			var one float64
-			require.NoError(t, json.Unmarshal(q, &one))
+			one, ok := floatParam(t, c, "q")
+			require.True(t, ok, "%s: quantile without q", c.ID)
 			got, err = exec.Quantile[float64](x, one, opts...)
 		}
 		if c.Expect == "error" {
@@ -276,10 +255,8 @@ func checkOrderStat[T dtype.Real](t *testing.T, c mathCase, x expr.Expr[T], axes
 			continue
 		}
 		require.NoError(t, err)
-		var want vectors.Tensor
-		require.NoError(t, json.Unmarshal(c.Expected, &want))
-		var tol vectors.Tolerance
-		require.NoError(t, json.Unmarshal(c.Tolerance, &tol))
-		vectors.AssertTensor(t, got, want, tol, c.ID+" "+c.Note)
+		want, tols := expectedOf(t, c)
+		require.Len(t, want, 1)
+		assertTensor(t, got, want[0], tols[0], c.ID+" "+c.Note)
 	}
 }

@@ -41,16 +41,6 @@ func (e *JoinError) Error() string {
 // one for an invalid graph).
 func (n *Node) Node() *Node { return n }
 
-// firstErr returns the first operand that is invalid, or nil.
-func firstErr(ns []*Node) *Node {
-	for _, n := range ns {
-		if n.err != nil {
-			return n
-		}
-	}
-	return nil
-}
-
 // Concatenate joins xs along an existing axis (NumPy's concatenate;
 // negative axes count from the end). Every extent but the axis's must
 // match; each piece is written by its producer straight into its slice of
@@ -69,7 +59,7 @@ func ConcatenateAny(axis int, xs ...Any) Any {
 	for i, x := range xs {
 		ns[i] = nodeOf(x)
 	}
-	if bad := firstErr(ns); bad != nil {
+	if bad := firstErr(OpAssemble, ns...); bad != nil {
 		return bad
 	}
 	dt := dtype.Invalid
@@ -101,7 +91,7 @@ func concatenate(axis int, xs []*Node) *Node {
 	if len(xs) == 0 {
 		return errNode(OpAssemble, &ShapeOpError{Op: op, Reason: "need at least one array to concatenate"})
 	}
-	if bad := firstErr(xs); bad != nil {
+	if bad := firstErr(OpAssemble, xs...); bad != nil {
 		return bad
 	}
 	first := xs[0].shape
@@ -152,7 +142,7 @@ func Stack[T dtype.Elem](axis int, xs ...Expr[T]) Expr[T] {
 	if len(ns) == 0 {
 		return Expr[T]{errNode(OpAssemble, &ShapeOpError{Op: op, Reason: "need at least one array to stack"})}
 	}
-	if bad := firstErr(ns); bad != nil {
+	if bad := firstErr(OpAssemble, ns...); bad != nil {
 		return Expr[T]{bad}
 	}
 	shapes := make([]tensor.Shape, len(ns))

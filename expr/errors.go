@@ -11,6 +11,17 @@ import (
 // errZeroExpr is the error of a zero Expr, a nil node or a nil Any.
 var errZeroExpr = &tensor.ArgError{Op: "expr", Reason: "use of a zero Expr (build expressions with Of, Scalar or Placeholder)"}
 
+// firstErr returns a node of op carrying the first error among the
+// operands ns, or nil when every operand is valid.
+func firstErr(op Op, ns ...*Node) *Node {
+	for _, n := range ns {
+		if n.err != nil {
+			return errNode(op, n.err)
+		}
+	}
+	return nil
+}
+
 // DTypeError reports an op applied to a dtype it is not defined for.
 type DTypeError struct {
 	Op    Op

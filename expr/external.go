@@ -83,10 +83,12 @@ func Apply(e *External, dt dtype.DType, shape tensor.Shape, args ...Any) *Node {
 // Fail returns a node of op e that carries err: the result of an external
 // op's constructor when its operands do not fit.
 func Fail(e *External, err error, args ...Any) *Node {
-	for _, a := range args {
-		if n := nodeOf(a); n.err != nil {
-			return n
-		}
+	nodes := make([]*Node, len(args))
+	for i, a := range args {
+		nodes[i] = nodeOf(a)
+	}
+	if bad := firstErr(OpExternal, nodes...); bad != nil {
+		return bad
 	}
 	return errNode(OpExternal, err)
 }

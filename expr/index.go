@@ -120,8 +120,8 @@ func checkIndexShape(op string, x, idx tensor.Shape, axis, m int, shape tensor.S
 // type. logp[arange(B), labels] is TakeAlongAxis(logp, labels[:, None], 1).
 func TakeAlongAxis[T dtype.Elem](x Expr[T], idx Any, axis int) Expr[T] {
 	xn, in := x.Node(), indexNode("TakeAlongAxis", idx, false, true)
-	if xn.err != nil || in.err != nil {
-		return Expr[T]{firstErrNode(OpGather, xn, in)}
+	if bad := firstErr(OpGather, xn, in); bad != nil {
+		return Expr[T]{bad}
 	}
 	if len(in.shape) != len(xn.shape) {
 		return Expr[T]{errNode(OpGather, &ShapeOpError{Op: "take_along_axis", Reason: fmt.Sprintf("index of rank %d and a tensor of rank %d: they must match", len(in.shape), len(xn.shape))})}
@@ -155,8 +155,8 @@ func TakeAlongAxis[T dtype.Elem](x Expr[T], idx Any, axis int) Expr[T] {
 // every other axis (the result has idx's shape); indices are in [0, n).
 func Gather[T dtype.Elem](x Expr[T], dim int, idx Any) Expr[T] {
 	xn, in := x.Node(), indexNode("Gather", idx, true, false)
-	if xn.err != nil || in.err != nil {
-		return Expr[T]{firstErrNode(OpGather, xn, in)}
+	if bad := firstErr(OpGather, xn, in); bad != nil {
+		return Expr[T]{bad}
 	}
 	p, err := tensor.Axis(dim, len(xn.shape))
 	if err != nil {
@@ -230,8 +230,8 @@ func modeIndex(in *Node, n int, mode TakeMode) *Node {
 // take gathers x's slices along axis at the indices of in (int64, any
 // shape): in is viewed with size-1 axes around it, which broadcast.
 func take(op string, x, in *Node, axis int, negative bool) *Node {
-	if x.err != nil || in.err != nil {
-		return firstErrNode(OpGather, x, in)
+	if bad := firstErr(OpGather, x, in); bad != nil {
+		return bad
 	}
 	p, err := tensor.Axis(axis, len(x.shape))
 	if err != nil {
@@ -250,16 +250,6 @@ func take(op string, x, in *Node, axis int, negative bool) *Node {
 		shape = tensor.Shape{}
 	}
 	return gather(op, x, reshape(in, view), p, len(in.shape), negative, shape)
-}
-
-// firstErr returns a node carrying the first error among ns.
-func firstErrNode(op Op, ns ...*Node) *Node {
-	for _, n := range ns {
-		if n.err != nil {
-			return errNode(op, n.err)
-		}
-	}
-	return errNode(op, errZeroExpr)
 }
 
 // OneHot is torch.nn.functional.one_hot with the result's element type U:
@@ -367,8 +357,8 @@ func ScatterAdd[T dtype.Numeric](x Expr[T], dim int, idx Any, src Expr[T]) Expr[
 // int32 or int64 idx, repeated positions accumulating in idx's order.
 func IndexAdd[T dtype.Numeric](x Expr[T], dim int, idx Any, src Expr[T], alpha T) Expr[T] {
 	xn, in, sn := x.Node(), indexNode("IndexAdd", idx, true, true), src.Node()
-	if xn.err != nil || in.err != nil || sn.err != nil {
-		return Expr[T]{firstErrNode(OpScatterAdd, xn, in, sn)}
+	if bad := firstErr(OpScatterAdd, xn, in, sn); bad != nil {
+		return Expr[T]{bad}
 	}
 	p, err := tensor.Axis(dim, len(xn.shape))
 	if err != nil {
@@ -396,8 +386,8 @@ func IndexAdd[T dtype.Numeric](x Expr[T], dim int, idx Any, src Expr[T], alpha T
 // positions accumulating in order.
 func Put[T dtype.Numeric](x Expr[T], idx Any, values Expr[T], accumulate bool) Expr[T] {
 	xn, in, vn := x.Node(), indexNode("Put", idx, false, true), values.Node()
-	if xn.err != nil || in.err != nil || vn.err != nil {
-		return Expr[T]{firstErrNode(OpScatter, xn, in, vn)}
+	if bad := firstErr(OpScatter, xn, in, vn); bad != nil {
+		return Expr[T]{bad}
 	}
 	k, _ := in.shape.Numel()
 	nv, _ := vn.shape.Numel()

@@ -21,6 +21,7 @@ import (
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/exec"
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/axisrows"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -248,23 +249,6 @@ func evalComplex[T Input](x expr.Expr[T]) ([]complex128, tensor.Shape, error) {
 	return out, t.Shape().Clone(), nil
 }
 
-// rows sees a row-major array of shape as rows along axis: outer blocks of
-// n×inner elements, row r starting at r/inner*n*inner + r%inner.
-type rows struct{ outer, n, inner int }
-
-func rowsOf(shape tensor.Shape, axis int) rows {
-	r := rows{outer: 1, n: shape[axis], inner: 1}
-	for _, s := range shape[:axis] {
-		r.outer *= s
-	}
-	for _, s := range shape[axis+1:] {
-		r.inner *= s
-	}
-	return r
-}
-
-func (r rows) start(i int) int { return i/r.inner*r.n*r.inner + i%r.inner }
-
 // parallelRows calls f over ranges of count rows on up to workers
 // goroutines; each call gets its own ranges, so f may keep per-call state.
 func parallelRows(count, workers int, f func(lo, hi int)) {
@@ -290,20 +274,20 @@ func parallelRows(count, workers int, f func(lo, hi int)) {
 // alongAxis applies the complex transform of length n along axis of src
 // (shape shape), cropping or zero-padding each row, and scales it.
 func alongAxis(src []complex128, shape tensor.Shape, axis, n int, inverse bool, s float64, workers int) ([]complex128, tensor.Shape, error) {
-	in := rowsOf(shape, axis)
+	in := axisrows.Along(shape, axis)
 	outShape := shape.Clone()
 	outShape[axis] = n
 	if err := tensor.CheckAlloc(dtype.Complex128, outShape); err != nil {
 		return nil, nil, err
 	}
-	out := rows{outer: in.outer, n: n, inner: in.inner}
-	dst := make([]complex128, in.outer*n*in.inner)
-	parallelRows(in.outer*in.inner, workers, func(lo, hi int) {
+	out := axisrows.Rows{Outer: in.Outer, N: n, Inner: in.Inner}
+	dst := make([]complex128, in.Outer*n*in.Inner)
+	parallelRows(in.Count(), workers, func(lo, hi int) {
 		plan := fourier.NewCmplxFFT(n)
 		buf, res := make([]complex128, n), make([]complex128, n)
 		for r := lo; r < hi; r++ {
 			clear(buf)
-			for j, at := 0, in.start(r); j < min(in.n, n); j, at = j+1, at+in.inner {
+			for j, at := 0, in.Start(r); j < min(in.N, n); j, at = j+1, at+in.Inner {
 				buf[j] = src[at]
 			}
 			if inverse {
@@ -311,7 +295,7 @@ func alongAxis(src []complex128, shape tensor.Shape, axis, n int, inverse bool, 
 			} else {
 				plan.Coefficients(res, buf)
 			}
-			for j, at := 0, out.start(r); j < n; j, at = j+1, at+out.inner {
+			for j, at := 0, out.Start(r); j < n; j, at = j+1, at+out.Inner {
 				dst[at] = scaled(res[j], s)
 			}
 		}

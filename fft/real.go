@@ -5,6 +5,7 @@ import (
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/axisrows"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -28,25 +29,25 @@ func RFFT[T dtype.Float](x expr.Expr[T], opts ...Option) (*tensor.Tensor[complex
 	if n < 1 {
 		return nil, invalidLen("RFFT", n)
 	}
-	in := rowsOf(shape, ax)
+	in := axisrows.Along(shape, ax)
 	outShape := shape.Clone()
 	outShape[ax] = n/2 + 1
 	if err := tensor.CheckAlloc(dtype.Complex128, outShape); err != nil {
 		return nil, err
 	}
-	out := rows{outer: in.outer, n: n/2 + 1, inner: in.inner}
-	dst := make([]complex128, out.outer*out.n*out.inner)
+	out := axisrows.Rows{Outer: in.Outer, N: n/2 + 1, Inner: in.Inner}
+	dst := make([]complex128, out.Outer*out.N*out.Inner)
 	s := scale(c.norm, n, false)
-	parallelRows(in.outer*in.inner, c.workers, func(lo, hi int) {
+	parallelRows(in.Count(), c.workers, func(lo, hi int) {
 		plan := fourier.NewFFT(n)
 		buf, res := make([]float64, n), make([]complex128, n/2+1)
 		for r := lo; r < hi; r++ {
 			clear(buf)
-			for j, at := 0, in.start(r); j < min(in.n, n); j, at = j+1, at+in.inner {
+			for j, at := 0, in.Start(r); j < min(in.N, n); j, at = j+1, at+in.Inner {
 				buf[j] = real(vals[at])
 			}
 			plan.Coefficients(res, buf)
-			for j, at := 0, out.start(r); j < out.n; j, at = j+1, at+out.inner {
+			for j, at := 0, out.Start(r); j < out.N; j, at = j+1, at+out.Inner {
 				dst[at] = scaled(res[j], s)
 			}
 		}
@@ -76,22 +77,22 @@ func IRFFT[T dtype.Complex](x expr.Expr[T], opts ...Option) (*tensor.Tensor[floa
 	if n < 1 {
 		return nil, invalidLen("IRFFT", n)
 	}
-	in := rowsOf(shape, ax)
+	in := axisrows.Along(shape, ax)
 	outShape := shape.Clone()
 	outShape[ax] = n
 	if err := tensor.CheckAlloc(dtype.Float64, outShape); err != nil {
 		return nil, err
 	}
-	out := rows{outer: in.outer, n: n, inner: in.inner}
-	dst := make([]float64, out.outer*n*out.inner)
+	out := axisrows.Rows{Outer: in.Outer, N: n, Inner: in.Inner}
+	dst := make([]float64, out.Outer*n*out.Inner)
 	s := scale(c.norm, n, true)
 	m := n/2 + 1
-	parallelRows(in.outer*in.inner, c.workers, func(lo, hi int) {
+	parallelRows(in.Count(), c.workers, func(lo, hi int) {
 		plan := fourier.NewFFT(n)
 		buf, res := make([]complex128, m), make([]float64, n)
 		for r := lo; r < hi; r++ {
 			clear(buf)
-			for j, at := 0, in.start(r); j < min(in.n, m); j, at = j+1, at+in.inner {
+			for j, at := 0, in.Start(r); j < min(in.N, m); j, at = j+1, at+in.Inner {
 				buf[j] = vals[at]
 			}
 			buf[0] = complex(real(buf[0]), 0)
@@ -99,7 +100,7 @@ func IRFFT[T dtype.Complex](x expr.Expr[T], opts ...Option) (*tensor.Tensor[floa
 				buf[m-1] = complex(real(buf[m-1]), 0)
 			}
 			plan.Sequence(res, buf)
-			for j, at := 0, out.start(r); j < n; j, at = j+1, at+out.inner {
+			for j, at := 0, out.Start(r); j < n; j, at = j+1, at+out.Inner {
 				dst[at] = res[j] * s
 			}
 		}

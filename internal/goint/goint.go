@@ -7,9 +7,10 @@
 // an int tensor when it is evaluated and writes an int destination in
 // place, as for any other type, and the overlap checks see one storage.
 //
-// The conversions reinterpret a slice's element type with unsafe: int and
-// int64 (uint and uint64) are distinct Go types with identical
-// representations when strconv.IntSize is 64. On other platforms Supported
+// The conversions reinterpret a tensor's element type with unsafe (the
+// header is copied, storage, layout and backing unchanged): int and int64
+// (uint and uint64) are distinct Go types with identical representations
+// when strconv.IntSize is 64. On other platforms Supported
 // is false and expr refuses such tensors with a *expr.GoIntError.
 package goint
 
@@ -82,19 +83,12 @@ func Typed[T dtype.Elem](t tensor.Any) *tensor.Tensor[T] {
 	return r
 }
 
-// retype views t's storage as elements of U, which has T's size and layout.
+// retype views t as a tensor of U, which has T's size and layout: a copy
+// of t's header (storage, shape, strides, offset, backing) with the
+// storage's element type reinterpreted. Tensor[T] and Tensor[U] differ only
+// in that element type, so the copy is t's own valid layout and nothing
+// can fail.
 func retype[T, U dtype.Elem](t *tensor.Tensor[T]) *tensor.Tensor[U] {
-	data := t.Data()
-	var view []U
-	if len(data) > 0 {
-		view = unsafe.Slice((*U)(unsafe.Pointer(unsafe.SliceData(data))), len(data))
-	}
-	if t.IsZero() {
-		return &tensor.Tensor[U]{}
-	}
-	r, err := tensor.AsStrided(view, t.Shape(), t.Strides(), t.Offset())
-	if err != nil {
-		panic("goint: a tensor's own layout does not fit its storage: " + err.Error()) // unreachable: t is a valid tensor of the same storage
-	}
-	return r
+	r := *(*tensor.Tensor[U])(unsafe.Pointer(t))
+	return &r
 }

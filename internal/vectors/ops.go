@@ -114,3 +114,69 @@ func AssertTensor[T dtype.Elem](t testing.TB, got *tensor.Tensor[T], want Tensor
 	}
 	AssertClose(t, got.Values(), vals, tol, what)
 }
+
+// Param decodes params[name] into v (anything encoding/json fills),
+// reporting whether the param is set: present and not null.
+func (c OpCase) Param(name string, v any) (bool, error) {
+	p, ok := c.Params[name]
+	if !ok || p == nil {
+		return false, nil
+	}
+	b, err := json.Marshal(p)
+	if err == nil {
+		err = json.Unmarshal(b, v)
+	}
+	if err != nil {
+		return false, fmt.Errorf("vectors: %s: param %s: %w", c.ID, name, err)
+	}
+	return true, nil
+}
+
+// FloatParam returns a number param ("inf", "-inf" and "nan" included)
+// and whether it is set.
+func (c OpCase) FloatParam(name string) (float64, bool, error) {
+	var raw json.RawMessage
+	if ok, err := c.Param(name, &raw); !ok || err != nil {
+		return 0, false, err
+	}
+	v, err := Values[float64](json.RawMessage("[" + string(raw) + "]"))
+	if err != nil {
+		return 0, false, fmt.Errorf("vectors: %s: param %s: %w", c.ID, name, err)
+	}
+	return v[0], true, nil
+}
+
+// AssertAnyTensor is AssertTensor for a result of any element type.
+func AssertAnyTensor(t testing.TB, got tensor.Any, want Tensor, tol Tolerance, what string) {
+	t.Helper()
+	switch g := got.(type) {
+	case *tensor.Tensor[bool]:
+		AssertTensor(t, g, want, tol, what)
+	case *tensor.Tensor[int8]:
+		AssertTensor(t, g, want, tol, what)
+	case *tensor.Tensor[int16]:
+		AssertTensor(t, g, want, tol, what)
+	case *tensor.Tensor[int32]:
+		AssertTensor(t, g, want, tol, what)
+	case *tensor.Tensor[int64]:
+		AssertTensor(t, g, want, tol, what)
+	case *tensor.Tensor[uint8]:
+		AssertTensor(t, g, want, tol, what)
+	case *tensor.Tensor[uint16]:
+		AssertTensor(t, g, want, tol, what)
+	case *tensor.Tensor[uint32]:
+		AssertTensor(t, g, want, tol, what)
+	case *tensor.Tensor[uint64]:
+		AssertTensor(t, g, want, tol, what)
+	case *tensor.Tensor[float32]:
+		AssertTensor(t, g, want, tol, what)
+	case *tensor.Tensor[float64]:
+		AssertTensor(t, g, want, tol, what)
+	case *tensor.Tensor[complex64]:
+		AssertTensor(t, g, want, tol, what)
+	case *tensor.Tensor[complex128]:
+		AssertTensor(t, g, want, tol, what)
+	default:
+		t.Errorf("%s: no comparison for %T", what, got)
+	}
+}
