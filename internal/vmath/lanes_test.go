@@ -1,0 +1,117 @@
+package vmath
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// laneCase is one lane fold under test: its fold and the scalar k.
+type laneCase[T float32 | float64] struct {
+	name string
+	f    *laneFold[T]
+	k    T
+	zero bool // max: ±0 compare equal (which one a lane keeps is open)
+}
+
+func laneCases[T float32 | float64](max, sum, sqDev, expSum *laneFold[T]) []laneCase[T] {
+	return []laneCase[T]{{"max", max, 0, true}, {"sum", sum, 0, false}, {"sqdev", sqDev, 0.75, false}, {"expsum", expSum, 1.5, false}}
+}
+
+// checkLanes checks that every fold gives its Go loop's bits whatever mix
+// of vector and Go loop computes it: random arguments with a special one
+// dropped in at several offsets, every length around the groups of eight,
+// lanes starting from random partials.
+func checkLanes[T float32 | float64](t *testing.T, cases []laneCase[T], special []T, bits func(T) uint64) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for n := range 41 {
+				for _, sp := range []int{-1, 0, n / 2, n - 1} {
+					xs := make([]T, n)
+					for i := range xs {
+						xs[i] = T(4*r.Float64() - 3)
+					}
+					if sp >= 0 && sp < n {
+						xs[sp] = special[r.IntN(len(special))]
+					}
+					var want, got [8]T
+					for l := range want {
+						want[l] = T(r.Float64())
+					}
+					got = want
+					c.f.goFn(&want, xs, c.k)
+					c.f.run(&got, xs, c.k)
+					for l := range want {
+						if c.zero && want[l] == 0 && got[l] == 0 || want[l] != want[l] && got[l] != got[l] {
+							continue // ±0 in max; NaN payloads are left open
+						}
+						require.Equal(t, bits(want[l]), bits(got[l]), "%s lane %d of %d elements %v", c.name, l, n, xs)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestLanes32(t *testing.T) {
+	checkLanes(t, laneCases(&max32F, &sum32F, &sqDev32F, &expSum32F), special32(),
+		func(x float32) uint64 { return uint64(math.Float32bits(x)) })
+}
+
+func TestLanes64(t *testing.T) {
+	checkLanes(t, laneCases(&max64F, &sum64F, &sqDev64F, &expSum64F), special64(), math.Float64bits)
+}
+
+// TestLaneVectorLoops checks that the vector loops, where the CPU has
+// them, fold every whole group and stop at the first group off the fast
+// path (a NaN for max, an argument of exp beyond its fast path).
+func TestLaneVectorLoops(t *testing.T) {
+	if max32F.vec == nil {
+		t.Skip("no vector loops on this CPU or build")
+	}
+	xs := make([]float32, 37)
+	var s [8]float32
+	assert.Equal(t, 32, max32F.vec(&s, xs, 0))
+	assert.Equal(t, 32, sum32F.vec(&s, xs, 0))
+	assert.Equal(t, 32, expSum32F.vec(&s, xs, 0))
+	xs[20] = float32(math.NaN())
+	assert.Equal(t, 16, max32F.vec(&s, xs, 0))
+	xs[20] = -100
+	assert.Equal(t, 16, expSum32F.vec(&s, xs, 0))
+	assert.Equal(t, 32, sqDev32F.vec(&s, xs, 0))
+	ys := make([]float64, 21)
+	var s64 [8]float64
+	assert.Equal(t, 16, expSum64F.vec(&s64, ys, 0))
+	ys[11] = math.Inf(-1)
+	assert.Equal(t, 8, expSum64F.vec(&s64, ys, 0))
+	assert.Equal(t, 16, max64F.vec(&s64, ys, 0))
+	ys[3] = math.NaN()
+	assert.Equal(t, 0, max64F.vec(&s64, ys, 0))
+}
+
+// TestLanesExported checks the exported folds against plain loops over
+// math: lanes in order, exp within Exp's accuracy.
+func TestLanesExported(t *testing.T) {
+	xs := []float64{1, -2, 3.5, 0.25, -1, 2, 7, -3, 0.5, 9}
+	var mx, sm, sq, ex [8]float64
+	for l := range mx {
+		mx[l] = math.Inf(-1)
+	}
+	MaxLanes(&mx, xs)
+	SumLanes(&sm, xs)
+	SqDevLanes(&sq, xs, 1)
+	ExpSumLanes(&ex, xs, 9)
+	assert.Equal(t, [8]float64{1, 9, 3.5, 0.25, -1, 2, 7, -3}, mx)
+	assert.Equal(t, [8]float64{1.5, 7, 3.5, 0.25, -1, 2, 7, -3}, sm)
+	assert.Equal(t, [8]float64{0.25, 64 + 9, 6.25, 0.5625, 4, 1, 36, 16}, sq)
+	for l, want := range []float64{math.Exp(-8) + math.Exp(0.5-9), math.Exp(-11) + 1, math.Exp(-5.5)} {
+		assert.InEpsilon(t, want, ex[l], 1e-15, "lane %d", l)
+	}
+	var f [8]float32
+	SumLanes(&f, []float32{1, 2, 3})
+	assert.Equal(t, [8]float32{1, 2, 3}, f)
+}
