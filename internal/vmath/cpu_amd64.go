@@ -24,12 +24,5 @@ func init() {
 	tanh64K.vec = func(d, a []float64) int { return tanh64AVX2(d, a, &expTable) }
 	sigmoid64K.vec = func(d, a []float64) int { return sigmoid64AVX2(d, a, &expTable) }
 
-	max32F.vec = func(s *[8]float32, a []float32, _ float32) int { return maxLanes32AVX2(s, a) }
-	max64F.vec = func(s *[8]float64, a []float64, _ float64) int { return maxLanes64AVX2(s, a) }
-	sum32F.vec = func(s *[8]float32, a []float32, _ float32) int { return sumLanes32AVX2(s, a) }
-	sum64F.vec = func(s *[8]float64, a []float64, _ float64) int { return sumLanes64AVX2(s, a) }
-	sqDev32F.vec = sqDevLanes32AVX2
-	sqDev64F.vec = sqDevLanes64AVX2
-	expSum32F.vec = expSumLanes32AVX2
-	expSum64F.vec = func(s *[8]float64, a []float64, k float64) int { return expSumLanes64AVX2(s, a, k, &expTable) }
+	lanesAVX2 = true
 }

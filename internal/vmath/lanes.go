@@ -17,64 +17,99 @@ import (
 
 // MaxLanes sets s[i%8] = max(s[i%8], a[i]) (Go's max: NaN wins). Of +0
 // and -0, which one a lane keeps is left open.
-func MaxLanes[T dtype.Float](s *[8]T, a []T) { fold(s, a, 0, &max32F, &max64F) }
+func MaxLanes[T dtype.Float](s *[8]T, a []T) { fold(foldMax, s, a, 0) }
 
 // SumLanes sets s[i%8] += a[i].
-func SumLanes[T dtype.Float](s *[8]T, a []T) { fold(s, a, 0, &sum32F, &sum64F) }
+func SumLanes[T dtype.Float](s *[8]T, a []T) { fold(foldSum, s, a, 0) }
 
 // SqDevLanes sets s[i%8] += (a[i]-k)², the difference and the square each
 // rounded to T: the squared deviations of a variance from the mean k.
-func SqDevLanes[T dtype.Float](s *[8]T, a []T, k T) { fold(s, a, k, &sqDev32F, &sqDev64F) }
+func SqDevLanes[T dtype.Float](s *[8]T, a []T, k T) { fold(foldSqDev, s, a, k) }
 
 // ExpSumLanes sets s[i%8] += exp(a[i]-k), the difference rounded to T and
 // the exponential Exp's: the sums of a logsumexp shifted by its maximum k.
-func ExpSumLanes[T dtype.Float](s *[8]T, a []T, k T) { fold(s, a, k, &expSum32F, &expSum64F) }
+func ExpSumLanes[T dtype.Float](s *[8]T, a []T, k T) { fold(foldExpSum, s, a, k) }
 
-// laneFold is one fold: the vector loop (nil without one) and the Go loop.
-type laneFold[T float32 | float64] struct {
-	vec  func(s *[8]T, a []T, k T) int
-	goFn func(s *[8]T, a []T, k T)
+// foldKind names a fold. The folds are called directly, not through
+// function values, so that s does not escape (the vector loops are
+// noescape): a caller's lanes stay on its stack.
+type foldKind uint8
+
+const (
+	foldMax foldKind = iota
+	foldSum
+	foldSqDev
+	foldExpSum
+)
+
+func fold[T dtype.Float](f foldKind, s *[8]T, a []T, k T) {
+	if unsafe.Sizeof(k) == 4 {
+		fold32(f, (*[8]float32)(unsafe.Pointer(s)), as[float32](a), float32(k))
+		return
+	}
+	fold64(f, (*[8]float64)(unsafe.Pointer(s)), as[float64](a), float64(k))
 }
 
-func (f *laneFold[T]) run(s *[8]T, a []T, k T) {
-	for f.vec != nil && len(a) >= 8 {
-		a = a[f.vec(s, a, k):]
+// fold32 runs the vector loop (lanes32Vec, 0 elements without one) while
+// it takes groups, the Go loop on a group it leaves and on the tail.
+func fold32(f foldKind, s *[8]float32, a []float32, k float32) {
+	for len(a) >= 8 {
+		a = a[lanes32Vec(f, s, a, k):]
 		if len(a) < 8 {
 			break
 		}
-		f.goFn(s, a[:8], k) // a group off the fast path
+		lanes32Go(f, s, a[:8], k) // a group off the fast path
 		a = a[8:]
 	}
-	f.goFn(s, a, k)
+	lanes32Go(f, s, a, k)
 }
 
-func fold[T dtype.Float](s *[8]T, a []T, k T, f32 *laneFold[float32], f64 *laneFold[float64]) {
-	if unsafe.Sizeof(k) == 4 {
-		f32.run((*[8]float32)(unsafe.Pointer(s)), as[float32](a), float32(k))
-		return
+func fold64(f foldKind, s *[8]float64, a []float64, k float64) {
+	for len(a) >= 8 {
+		a = a[lanes64Vec(f, s, a, k):]
+		if len(a) < 8 {
+			break
+		}
+		lanes64Go(f, s, a[:8], k)
+		a = a[8:]
 	}
-	f64.run((*[8]float64)(unsafe.Pointer(s)), as[float64](a), float64(k))
+	lanes64Go(f, s, a, k)
 }
 
-// The folds; vector loops are filled in by init on CPUs that have them.
-var (
-	max32F    = laneFold[float32]{goFn: maxLanesGo[float32]}
-	max64F    = laneFold[float64]{goFn: maxLanesGo[float64]}
-	sum32F    = laneFold[float32]{goFn: sumLanesGo[float32]}
-	sum64F    = laneFold[float64]{goFn: sumLanesGo[float64]}
-	sqDev32F  = laneFold[float32]{goFn: sqDevLanesGo[float32]}
-	sqDev64F  = laneFold[float64]{goFn: sqDevLanesGo[float64]}
-	expSum32F = laneFold[float32]{goFn: expSumLanes32Go}
-	expSum64F = laneFold[float64]{goFn: expSumLanes64Go}
-)
+// lanes32Go and lanes64Go are the folds' Go loops, from lane 0.
+func lanes32Go(f foldKind, s *[8]float32, a []float32, k float32) {
+	switch f {
+	case foldMax:
+		maxLanesGo(s, a)
+	case foldSum:
+		sumLanesGo(s, a)
+	case foldSqDev:
+		sqDevLanesGo(s, a, k)
+	default:
+		expSumLanes32Go(s, a, k)
+	}
+}
 
-func maxLanesGo[T float32 | float64](s *[8]T, a []T, _ T) {
+func lanes64Go(f foldKind, s *[8]float64, a []float64, k float64) {
+	switch f {
+	case foldMax:
+		maxLanesGo(s, a)
+	case foldSum:
+		sumLanesGo(s, a)
+	case foldSqDev:
+		sqDevLanesGo(s, a, k)
+	default:
+		expSumLanes64Go(s, a, k)
+	}
+}
+
+func maxLanesGo[T float32 | float64](s *[8]T, a []T) {
 	for i, x := range a {
 		s[i&7] = max(s[i&7], x)
 	}
 }
 
-func sumLanesGo[T float32 | float64](s *[8]T, a []T, _ T) {
+func sumLanesGo[T float32 | float64](s *[8]T, a []T) {
 	for i, x := range a {
 		s[i&7] += x
 	}

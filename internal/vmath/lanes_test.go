@@ -12,22 +12,22 @@ import (
 // laneCase is one lane fold under test: its fold and the scalar k.
 type laneCase[T float32 | float64] struct {
 	name string
-	f    *laneFold[T]
+	f    foldKind
 	k    T
 	zero bool // max: ±0 compare equal (which one a lane keeps is open)
 }
 
-func laneCases[T float32 | float64](max, sum, sqDev, expSum *laneFold[T]) []laneCase[T] {
-	return []laneCase[T]{{"max", max, 0, true}, {"sum", sum, 0, false}, {"sqdev", sqDev, 0.75, false}, {"expsum", expSum, 1.5, false}}
+func laneCases[T float32 | float64]() []laneCase[T] {
+	return []laneCase[T]{{"max", foldMax, 0, true}, {"sum", foldSum, 0, false}, {"sqdev", foldSqDev, 0.75, false}, {"expsum", foldExpSum, 1.5, false}}
 }
 
 // checkLanes checks that every fold gives its Go loop's bits whatever mix
 // of vector and Go loop computes it: random arguments with a special one
 // dropped in at several offsets, every length around the groups of eight,
 // lanes starting from random partials.
-func checkLanes[T float32 | float64](t *testing.T, cases []laneCase[T], special []T, bits func(T) uint64) {
+func checkLanes[T float32 | float64](t *testing.T, goFn, run func(f foldKind, s *[8]T, a []T, k T), special []T, bits func(T) uint64) {
 	r := rand.New(rand.NewPCG(7, 8))
-	for _, c := range cases {
+	for _, c := range laneCases[T]() {
 		t.Run(c.name, func(t *testing.T) {
 			for n := range 41 {
 				for _, sp := range []int{-1, 0, n / 2, n - 1} {
@@ -43,8 +43,8 @@ func checkLanes[T float32 | float64](t *testing.T, cases []laneCase[T], special 
 						want[l] = T(r.Float64())
 					}
 					got = want
-					c.f.goFn(&want, xs, c.k)
-					c.f.run(&got, xs, c.k)
+					goFn(c.f, &want, xs, c.k)
+					run(c.f, &got, xs, c.k)
 					for l := range want {
 						if c.zero && want[l] == 0 && got[l] == 0 || want[l] != want[l] && got[l] != got[l] {
 							continue // ±0 in max; NaN payloads are left open
@@ -58,39 +58,53 @@ func checkLanes[T float32 | float64](t *testing.T, cases []laneCase[T], special 
 }
 
 func TestLanes32(t *testing.T) {
-	checkLanes(t, laneCases(&max32F, &sum32F, &sqDev32F, &expSum32F), special32(),
+	checkLanes(t, lanes32Go, fold32, special32(),
 		func(x float32) uint64 { return uint64(math.Float32bits(x)) })
 }
 
 func TestLanes64(t *testing.T) {
-	checkLanes(t, laneCases(&max64F, &sum64F, &sqDev64F, &expSum64F), special64(), math.Float64bits)
+	checkLanes(t, lanes64Go, fold64, special64(), math.Float64bits)
 }
 
 // TestLaneVectorLoops checks that the vector loops, where the CPU has
 // them, fold every whole group and stop at the first group off the fast
 // path (a NaN for max, an argument of exp beyond its fast path).
 func TestLaneVectorLoops(t *testing.T) {
-	if max32F.vec == nil {
+	if !lanesAVX2 {
 		t.Skip("no vector loops on this CPU or build")
 	}
 	xs := make([]float32, 37)
 	var s [8]float32
-	assert.Equal(t, 32, max32F.vec(&s, xs, 0))
-	assert.Equal(t, 32, sum32F.vec(&s, xs, 0))
-	assert.Equal(t, 32, expSum32F.vec(&s, xs, 0))
+	assert.Equal(t, 32, lanes32Vec(foldMax, &s, xs, 0))
+	assert.Equal(t, 32, lanes32Vec(foldSum, &s, xs, 0))
+	assert.Equal(t, 32, lanes32Vec(foldExpSum, &s, xs, 0))
 	xs[20] = float32(math.NaN())
-	assert.Equal(t, 16, max32F.vec(&s, xs, 0))
+	assert.Equal(t, 16, lanes32Vec(foldMax, &s, xs, 0))
 	xs[20] = -100
-	assert.Equal(t, 16, expSum32F.vec(&s, xs, 0))
-	assert.Equal(t, 32, sqDev32F.vec(&s, xs, 0))
+	assert.Equal(t, 16, lanes32Vec(foldExpSum, &s, xs, 0))
+	assert.Equal(t, 32, lanes32Vec(foldSqDev, &s, xs, 0))
 	ys := make([]float64, 21)
 	var s64 [8]float64
-	assert.Equal(t, 16, expSum64F.vec(&s64, ys, 0))
+	assert.Equal(t, 16, lanes64Vec(foldExpSum, &s64, ys, 0))
 	ys[11] = math.Inf(-1)
-	assert.Equal(t, 8, expSum64F.vec(&s64, ys, 0))
-	assert.Equal(t, 16, max64F.vec(&s64, ys, 0))
+	assert.Equal(t, 8, lanes64Vec(foldExpSum, &s64, ys, 0))
+	assert.Equal(t, 16, lanes64Vec(foldMax, &s64, ys, 0))
 	ys[3] = math.NaN()
-	assert.Equal(t, 0, max64F.vec(&s64, ys, 0))
+	assert.Equal(t, 0, lanes64Vec(foldMax, &s64, ys, 0))
+}
+
+// TestLanesNoAlloc checks that a caller's lanes stay on its stack.
+func TestLanesNoAlloc(t *testing.T) {
+	xs := make([]float32, 100)
+	allocs := testing.AllocsPerRun(10, func() {
+		var s [8]float32
+		ExpSumLanes(&s, xs, 1)
+		SumLanes(&s, xs)
+		if s[0] < 0 {
+			t.Fatal(s)
+		}
+	})
+	assert.Zero(t, allocs)
 }
 
 // TestLanesExported checks the exported folds against plain loops over

@@ -78,6 +78,7 @@ func laneLoop(name, what string, w, scalar, table bool, body func(acc, x, k reg.
 		sig += ", table *[128][2]uint64"
 	}
 	TEXT(name, NOSPLIT, sig+") int")
+	Pragma("noescape")
 	Doc(fmt.Sprintf("%s sets s[i%%8] = %s", name, what),
 		"for a prefix of a in groups of 8; it returns the prefix's length.")
 	ps := Load(Param("s"), GP64())
