@@ -17,15 +17,18 @@ import (
 // They keep the fixed tree of every reduction (see reduceStep): leaves of
 // reduceLeaf consecutive elements in logical order, combined by the
 // binary counter, chunks combined pairwise. A leaf's pair is computed from
-// its elements in two passes over them (they are in a buffer or in L1):
-//   - logsumexp: (m, s) with m the leaf's maximum and s the sum of
-//     exp(x - m) in the eight lanes of a sum; two pairs combine by
-//     rescaling the smaller one's sum to the larger maximum (the online
-//     softmax's trick): s = s1·exp(m1 - m) + s2·exp(m2 - m). The result
-//     is m + log(s).
+// its elements in two passes over them (they are in a buffer or in L1),
+// each a lane fold of package vmath (eight lanes, vector loops with AVX2):
+//   - logsumexp: (m, s) with m the leaf's maximum (vmath.MaxLanes) and s
+//     the sum of exp(x - m) in the eight lanes of a sum
+//     (vmath.ExpSumLanes); two pairs combine by rescaling the smaller
+//     one's sum to the larger maximum (the online softmax's trick):
+//     s = s1·exp(m1 - m) + s2·exp(m2 - m), the term of the pair holding m
+//     not scaled (exp(0) is 1). The result is m + log(s).
 //   - sum of squared deviations: (n, mean, M2) with the leaf's mean from
-//     the lanes of its sum and M2 = Σ(x - mean)² from the lanes of a dot
-//     product; pairs combine by Chan's update. The result is M2.
+//     the lanes of its sum (vmath.SumLanes) and M2 = Σ(x - mean)² in the
+//     lanes of another (vmath.SqDevLanes); pairs combine by Chan's
+//     update. The result is M2.
 //
 // Paired reductions always run along rows (case A), the reduced axes
 // innermost in logical order, so that a leaf is a run of one output's
@@ -40,8 +43,9 @@ type pair[T dtype.Elem] struct{ n, a, b T }
 type pairOp[T dtype.Elem] struct {
 	identity pair[T] // the pair of no elements
 	// leaf returns the pair of v (1 to reduceLeaf elements, in logical
-	// order); sc is scratch of reduceLeaf elements.
-	leaf    func(v, sc []T) pair[T]
+	// order); ln is scratch lanes (kept off the stack: the lane folds'
+	// pointers escape through their function values).
+	leaf    func(v []T, ln *[8]T) pair[T]
 	combine func(x, y pair[T]) pair[T] // x's elements precede y's
 	final   func(p pair[T]) T
 }
@@ -58,42 +62,32 @@ func lseOp[T dtype.Float]() *pairOp[T] {
 	inf := T(math.Inf(1))
 	return &pairOp[T]{
 		identity: pair[T]{a: -inf},
-		leaf: func(v, sc []T) pair[T] {
-			// The maximum, NaN winning (max of ±0 is +0: either shift gives
-			// the same exp).
-			m0, m1, m2, m3 := -inf, -inf, -inf, -inf
-			i := 0
-			for ; i+4 <= len(v); i += 4 {
-				w := v[i : i+4 : i+4]
-				m0, m1, m2, m3 = max(m0, w[0]), max(m1, w[1]), max(m2, w[2]), max(m3, w[3])
-			}
-			for ; i < len(v); i++ {
-				m0 = max(m0, v[i])
-			}
-			m := max(max(m0, m1), max(m2, m3))
+		leaf: func(v []T, ln *[8]T) pair[T] {
+			// The maximum, NaN winning (of ±0 either may come out: either
+			// shift gives the same exp, and m + log s the same sum).
+			*ln = [8]T{-inf, -inf, -inf, -inf, -inf, -inf, -inf, -inf}
+			vmath.MaxLanes(ln, v)
+			m := max(max(max(ln[0], ln[1]), max(ln[2], ln[3])), max(max(ln[4], ln[5]), max(ln[6], ln[7])))
 			switch {
 			case m == -inf:
 				return pair[T]{a: m} // exp(-inf - m) of nothing: s = 0
 			case m-m != 0:
 				return pair[T]{a: m, b: 1} // +Inf or NaN: the result is m
 			}
-			d := sc[:len(v)]
-			for i, x := range v {
-				d[i] = x - m
-			}
-			vmath.Exp(d, d)
-			var s [8]T
-			sumLanes(&s, 0, d)
-			return pair[T]{a: m, b: lanesTotal(&s)}
+			*ln = [8]T{}
+			vmath.ExpSumLanes(ln, v, m)
+			return pair[T]{a: m, b: lanesTotal(ln)}
 		},
 		combine: func(x, y pair[T]) pair[T] {
 			m := max(x.a, y.a)
 			if m-m != 0 || m == -inf {
 				return pair[T]{a: m, b: x.b + y.b}
 			}
-			ex := T(math.Exp(float64(x.a - m)))
-			ey := T(math.Exp(float64(y.a - m)))
-			return pair[T]{a: m, b: T(x.b*ex) + T(y.b*ey)}
+			// The pair holding the maximum is scaled by exp(0) = 1 exactly.
+			if x.a == m {
+				return pair[T]{a: m, b: x.b + T(y.b*T(math.Exp(float64(y.a-m))))}
+			}
+			return pair[T]{a: m, b: T(x.b*T(math.Exp(float64(x.a-m)))) + y.b}
 		},
 		final: func(p pair[T]) T { return p.a + T(math.Log(float64(p.b))) },
 	}
@@ -101,18 +95,14 @@ func lseOp[T dtype.Float]() *pairOp[T] {
 
 func sqDevOp[T dtype.Float]() *pairOp[T] {
 	return &pairOp[T]{
-		leaf: func(v, sc []T) pair[T] {
-			var s [8]T
-			sumLanes(&s, 0, v)
+		leaf: func(v []T, ln *[8]T) pair[T] {
+			*ln = [8]T{}
+			vmath.SumLanes(ln, v)
 			n := T(len(v))
-			mean := lanesTotal(&s) / n
-			d := sc[:len(v)]
-			for i, x := range v {
-				d[i] = x - mean
-			}
-			s = [8]T{}
-			dotLanes(&s, 0, d, d)
-			return pair[T]{n: n, a: mean, b: lanesTotal(&s)}
+			mean := lanesTotal(ln) / n
+			*ln = [8]T{}
+			vmath.SqDevLanes(ln, v, mean)
+			return pair[T]{n: n, a: mean, b: lanesTotal(ln)}
 		},
 		combine: func(x, y pair[T]) pair[T] {
 			switch {
@@ -135,9 +125,10 @@ func sqDevOp[T dtype.Float]() *pairOp[T] {
 // boundary on, into leaves and the binary counter; a leaf cut between two
 // runs is gathered into buf first.
 type pairAcc[T dtype.Elem] struct {
-	buf, sc [reduceLeaf]T
-	n       int // elements in buf
-	ps      pstack[pair[T]]
+	buf [reduceLeaf]T
+	ln  [8]T
+	n   int // elements in buf
+	ps  pstack[pair[T]]
 }
 
 func (a *pairAcc[T]) reset() { a.n, a.ps.n = 0, 0 }
@@ -145,7 +136,7 @@ func (a *pairAcc[T]) reset() { a.n, a.ps.n = 0, 0 }
 func (a *pairAcc[T]) feed(p *pairOp[T], v []T) {
 	for len(v) > 0 {
 		if a.n == 0 && len(v) >= reduceLeaf {
-			a.ps.push(p.leaf(v[:reduceLeaf], a.sc[:]), p.combine)
+			a.ps.push(p.leaf(v[:reduceLeaf], &a.ln), p.combine)
 			v = v[reduceLeaf:]
 			continue
 		}
@@ -159,7 +150,7 @@ func (a *pairAcc[T]) feed(p *pairOp[T], v []T) {
 
 func (a *pairAcc[T]) flush(p *pairOp[T]) {
 	if a.n > 0 {
-		a.ps.push(p.leaf(a.buf[:a.n], a.sc[:]), p.combine)
+		a.ps.push(p.leaf(a.buf[:a.n], &a.ln), p.combine)
 		a.n = 0
 	}
 }
@@ -207,7 +198,7 @@ func (m *impl[T]) pairTask(rs *reduceStep, st *regionState, task int, outAny ten
 			outOff, outStride := st.offs[outOp], rs.outStrides[d-1]
 			for i, x := range expanded(src, n, &sc.fill) {
 				acc.buf[0] = x
-				out[outOff+i*outStride] = p.final(p.leaf(acc.buf[:1], acc.sc[:]))
+				out[outOff+i*outStride] = p.final(p.leaf(acc.buf[:1], &acc.ln))
 			}
 			continue
 		}

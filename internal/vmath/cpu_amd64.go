@@ -23,4 +23,6 @@ func init() {
 	sigmoid32K.vec = sigmoid32AVX2
 	tanh64K.vec = func(d, a []float64) int { return tanh64AVX2(d, a, &expTable) }
 	sigmoid64K.vec = func(d, a []float64) int { return sigmoid64AVX2(d, a, &expTable) }
+
+	lanesAVX2 = true
 }

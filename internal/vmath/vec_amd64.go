@@ -63,3 +63,51 @@ func sin64AVX2(d []float64, a []float64) int
 // up to the first group with an argument off the fast path; it returns the prefix's length.
 // len(a) >= len(d): the caller's.
 func cos64AVX2(d []float64, a []float64) int
+
+// maxLanes32AVX2 sets s[i%8] = max(s[i%8], a[i]), up to the first group holding a NaN
+// for a prefix of a in groups of 8; it returns the prefix's length.
+//
+//go:noescape
+func maxLanes32AVX2(s *[8]float32, a []float32) int
+
+// sumLanes32AVX2 sets s[i%8] = s[i%8] + a[i]
+// for a prefix of a in groups of 8; it returns the prefix's length.
+//
+//go:noescape
+func sumLanes32AVX2(s *[8]float32, a []float32) int
+
+// sqDevLanes32AVX2 sets s[i%8] = s[i%8] + (a[i]-k)², the product rounded
+// for a prefix of a in groups of 8; it returns the prefix's length.
+//
+//go:noescape
+func sqDevLanes32AVX2(s *[8]float32, a []float32, k float32) int
+
+// expSumLanes32AVX2 sets s[i%8] = s[i%8] + exp(a[i]-k), up to the first group off exp's fast path
+// for a prefix of a in groups of 8; it returns the prefix's length.
+//
+//go:noescape
+func expSumLanes32AVX2(s *[8]float32, a []float32, k float32) int
+
+// maxLanes64AVX2 sets s[i%8] = max(s[i%8], a[i]), up to the first group holding a NaN
+// for a prefix of a in groups of 8; it returns the prefix's length.
+//
+//go:noescape
+func maxLanes64AVX2(s *[8]float64, a []float64) int
+
+// sumLanes64AVX2 sets s[i%8] = s[i%8] + a[i]
+// for a prefix of a in groups of 8; it returns the prefix's length.
+//
+//go:noescape
+func sumLanes64AVX2(s *[8]float64, a []float64) int
+
+// sqDevLanes64AVX2 sets s[i%8] = s[i%8] + (a[i]-k)², the product rounded
+// for a prefix of a in groups of 8; it returns the prefix's length.
+//
+//go:noescape
+func sqDevLanes64AVX2(s *[8]float64, a []float64, k float64) int
+
+// expSumLanes64AVX2 sets s[i%8] = s[i%8] + exp(a[i]-k), up to the first group off exp's fast path
+// for a prefix of a in groups of 8; it returns the prefix's length.
+//
+//go:noescape
+func expSumLanes64AVX2(s *[8]float64, a []float64, k float64, table *[128][2]uint64) int

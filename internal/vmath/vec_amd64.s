@@ -1731,3 +1731,353 @@ DATA c64_0000000000000001<>+8(SB)/8, $0x0000000000000001
 DATA c64_0000000000000001<>+16(SB)/8, $0x0000000000000001
 DATA c64_0000000000000001<>+24(SB)/8, $0x0000000000000001
 GLOBL c64_0000000000000001<>(SB), RODATA|NOPTR, $32
+
+// func maxLanes32AVX2(s *[8]float32, a []float32) int
+// Requires: AVX
+TEXT ·maxLanes32AVX2(SB), NOSPLIT, $0-40
+	MOVQ    s+0(FP), AX
+	MOVQ    a_base+8(FP), CX
+	MOVQ    a_len+16(FP), DX
+	VMOVUPS (AX), Y0
+	XORQ    BX, BX
+
+maxLanes32AVX2_loop:
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x08
+	JL        maxLanes32AVX2_done
+	VMOVUPS   (CX)(BX*4), Y1
+	VCMPPS    $0x07, Y1, Y1, Y2
+	VMAXPS    Y0, Y1, Y1
+	VMOVMSKPS Y2, SI
+	CMPL      SI, $0xff
+	JNE       maxLanes32AVX2_done
+	VMOVAPS   Y1, Y0
+	ADDQ      $0x08, BX
+	JMP       maxLanes32AVX2_loop
+
+maxLanes32AVX2_done:
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func sumLanes32AVX2(s *[8]float32, a []float32) int
+// Requires: AVX
+TEXT ·sumLanes32AVX2(SB), NOSPLIT, $0-40
+	MOVQ    s+0(FP), AX
+	MOVQ    a_base+8(FP), CX
+	MOVQ    a_len+16(FP), DX
+	VMOVUPS (AX), Y0
+	XORQ    BX, BX
+
+sumLanes32AVX2_loop:
+	MOVQ    DX, SI
+	SUBQ    BX, SI
+	CMPQ    SI, $0x08
+	JL      sumLanes32AVX2_done
+	VMOVUPS (CX)(BX*4), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVAPS Y0, Y0
+	ADDQ    $0x08, BX
+	JMP     sumLanes32AVX2_loop
+
+sumLanes32AVX2_done:
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func sqDevLanes32AVX2(s *[8]float32, a []float32, k float32) int
+// Requires: AVX, AVX2, SSE
+TEXT ·sqDevLanes32AVX2(SB), NOSPLIT, $0-48
+	MOVQ         s+0(FP), AX
+	MOVQ         a_base+8(FP), CX
+	MOVQ         a_len+16(FP), DX
+	MOVSS        k+32(FP), X0
+	VBROADCASTSS X0, Y0
+	VMOVUPS      (AX), Y1
+	XORQ         BX, BX
+
+sqDevLanes32AVX2_loop:
+	MOVQ    DX, SI
+	SUBQ    BX, SI
+	CMPQ    SI, $0x08
+	JL      sqDevLanes32AVX2_done
+	VMOVUPS (CX)(BX*4), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVAPS Y1, Y1
+	ADDQ    $0x08, BX
+	JMP     sqDevLanes32AVX2_loop
+
+sqDevLanes32AVX2_done:
+	VMOVUPS Y1, (AX)
+	MOVQ    BX, ret+40(FP)
+	VZEROUPPER
+	RET
+
+// func expSumLanes32AVX2(s *[8]float32, a []float32, k float32) int
+// Requires: AVX, AVX2, SSE
+TEXT ·expSumLanes32AVX2(SB), NOSPLIT, $0-48
+	MOVQ         s+0(FP), AX
+	MOVQ         a_base+8(FP), CX
+	MOVQ         a_len+16(FP), DX
+	MOVSS        k+32(FP), X0
+	VBROADCASTSS X0, Y0
+	VMOVUPS      (AX), Y1
+	XORQ         BX, BX
+
+expSumLanes32AVX2_loop:
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x08
+	JL        expSumLanes32AVX2_done
+	VMOVUPS   (CX)(BX*4), Y2
+	VSUBPS    Y0, Y2, Y2
+	VANDPS    c32_7fffffff<>+0(SB), Y2, Y3
+	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y3, Y3
+	VMULPS    c32_3fb8aa3b<>+0(SB), Y2, Y4
+	VADDPS    c32_4b400000<>+0(SB), Y4, Y4
+	VSUBPS    c32_4b400000<>+0(SB), Y4, Y5
+	VMULPS    c32_3f317200<>+0(SB), Y5, Y6
+	VSUBPS    Y6, Y2, Y2
+	VMULPS    c32_35bfbe8e<>+0(SB), Y5, Y5
+	VXORPS    c32_80000000<>+0(SB), Y5, Y5
+	VADDPS    Y2, Y5, Y6
+	VMULPS    Y6, Y6, Y7
+	VMULPS    c32_39506967<>+0(SB), Y6, Y8
+	VADDPS    c32_3ab743ce<>+0(SB), Y8, Y8
+	VMULPS    Y6, Y8, Y8
+	VADDPS    c32_3c088908<>+0(SB), Y8, Y8
+	VMULPS    Y6, Y8, Y8
+	VADDPS    c32_3d2aa9c1<>+0(SB), Y8, Y8
+	VMULPS    Y6, Y8, Y8
+	VADDPS    c32_3e2aaaaa<>+0(SB), Y8, Y8
+	VMULPS    Y6, Y8, Y6
+	VADDPS    c32_3f000000<>+0(SB), Y6, Y6
+	VMULPS    Y6, Y7, Y6
+	VADDPS    Y5, Y6, Y5
+	VADDPS    Y2, Y5, Y2
+	VADDPS    c32_3f800000<>+0(SB), Y2, Y2
+	VPSLLD    $0x17, Y4, Y4
+	VPADDD    Y4, Y2, Y2
+	VADDPS    Y2, Y1, Y2
+	VMOVMSKPS Y3, SI
+	CMPL      SI, $0xff
+	JNE       expSumLanes32AVX2_done
+	VMOVAPS   Y2, Y1
+	ADDQ      $0x08, BX
+	JMP       expSumLanes32AVX2_loop
+
+expSumLanes32AVX2_done:
+	VMOVUPS Y1, (AX)
+	MOVQ    BX, ret+40(FP)
+	VZEROUPPER
+	RET
+
+// func maxLanes64AVX2(s *[8]float64, a []float64) int
+// Requires: AVX
+TEXT ·maxLanes64AVX2(SB), NOSPLIT, $0-40
+	MOVQ    s+0(FP), AX
+	MOVQ    a_base+8(FP), CX
+	MOVQ    a_len+16(FP), DX
+	VMOVUPS (AX), Y0
+	VMOVUPS 32(AX), Y1
+	XORQ    BX, BX
+
+maxLanes64AVX2_loop:
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x08
+	JL        maxLanes64AVX2_done
+	VMOVUPS   (CX)(BX*8), Y2
+	VCMPPD    $0x07, Y2, Y2, Y3
+	VMAXPD    Y0, Y2, Y2
+	VMOVUPS   32(CX)(BX*8), Y4
+	VCMPPD    $0x07, Y4, Y4, Y5
+	VMAXPD    Y1, Y4, Y4
+	VANDPS    Y5, Y3, Y3
+	VMOVMSKPD Y3, SI
+	CMPL      SI, $0x0f
+	JNE       maxLanes64AVX2_done
+	VMOVAPS   Y2, Y0
+	VMOVAPS   Y4, Y1
+	ADDQ      $0x08, BX
+	JMP       maxLanes64AVX2_loop
+
+maxLanes64AVX2_done:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	MOVQ    BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func sumLanes64AVX2(s *[8]float64, a []float64) int
+// Requires: AVX
+TEXT ·sumLanes64AVX2(SB), NOSPLIT, $0-40
+	MOVQ    s+0(FP), AX
+	MOVQ    a_base+8(FP), CX
+	MOVQ    a_len+16(FP), DX
+	VMOVUPS (AX), Y0
+	VMOVUPS 32(AX), Y1
+	XORQ    BX, BX
+
+sumLanes64AVX2_loop:
+	MOVQ    DX, SI
+	SUBQ    BX, SI
+	CMPQ    SI, $0x08
+	JL      sumLanes64AVX2_done
+	VMOVUPS (CX)(BX*8), Y2
+	VADDPD  Y2, Y0, Y0
+	VMOVUPS 32(CX)(BX*8), Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVAPS Y0, Y0
+	VMOVAPS Y1, Y1
+	ADDQ    $0x08, BX
+	JMP     sumLanes64AVX2_loop
+
+sumLanes64AVX2_done:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	MOVQ    BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func sqDevLanes64AVX2(s *[8]float64, a []float64, k float64) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·sqDevLanes64AVX2(SB), NOSPLIT, $0-48
+	MOVQ         s+0(FP), AX
+	MOVQ         a_base+8(FP), CX
+	MOVQ         a_len+16(FP), DX
+	MOVSD        k+32(FP), X0
+	VBROADCASTSD X0, Y0
+	VMOVUPS      (AX), Y1
+	VMOVUPS      32(AX), Y2
+	XORQ         BX, BX
+
+sqDevLanes64AVX2_loop:
+	MOVQ    DX, SI
+	SUBQ    BX, SI
+	CMPQ    SI, $0x08
+	JL      sqDevLanes64AVX2_done
+	VMOVUPS (CX)(BX*8), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPS 32(CX)(BX*8), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVAPS Y1, Y1
+	VMOVAPS Y2, Y2
+	ADDQ    $0x08, BX
+	JMP     sqDevLanes64AVX2_loop
+
+sqDevLanes64AVX2_done:
+	VMOVUPS Y1, (AX)
+	VMOVUPS Y2, 32(AX)
+	MOVQ    BX, ret+40(FP)
+	VZEROUPPER
+	RET
+
+// func expSumLanes64AVX2(s *[8]float64, a []float64, k float64, table *[128][2]uint64) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·expSumLanes64AVX2(SB), NOSPLIT, $0-56
+	MOVQ         s+0(FP), AX
+	MOVQ         a_base+8(FP), CX
+	MOVQ         a_len+16(FP), DX
+	MOVSD        k+32(FP), X0
+	VBROADCASTSD X0, Y0
+	MOVQ         table+40(FP), BX
+	VMOVUPS      (AX), Y5
+	VMOVUPS      32(AX), Y6
+	XORQ         SI, SI
+
+expSumLanes64AVX2_loop:
+	MOVQ       DX, DI
+	SUBQ       SI, DI
+	CMPQ       DI, $0x08
+	JL         expSumLanes64AVX2_done
+	VMOVUPS    (CX)(SI*8), Y7
+	VSUBPD     Y0, Y7, Y7
+	VANDPD     c64_7fffffffffffffff<>+0(SB), Y7, Y8
+	VCMPPD     $0x11, c64_4080000000000000<>+0(SB), Y8, Y8
+	VMULPD     c64_40671547652b82fe<>+0(SB), Y7, Y9
+	VADDPD     c64_4338000000000000<>+0(SB), Y9, Y9
+	VSUBPD     c64_4338000000000000<>+0(SB), Y9, Y10
+	VMULPD     c64_bd0cf79abc9e3b3a<>+0(SB), Y10, Y11
+	VMULPD     c64_bf762e42fefa0000<>+0(SB), Y10, Y10
+	VADDPD     Y10, Y7, Y7
+	VADDPD     Y11, Y7, Y7
+	VPAND      c64_000000000000007f<>+0(SB), Y9, Y10
+	VPSLLQ     $0x01, Y10, Y10
+	VPCMPEQQ   Y11, Y11, Y11
+	VPGATHERQQ Y11, (BX)(Y10*8), Y1
+	VPCMPEQQ   Y11, Y11, Y11
+	VPGATHERQQ Y11, 8(BX)(Y10*8), Y2
+	VPSLLQ     $0x2d, Y9, Y9
+	VPADDQ     Y9, Y2, Y2
+	VMULPD     Y7, Y7, Y9
+	VMULPD     c64_3fc5555555555555<>+0(SB), Y7, Y10
+	VADDPD     c64_3fe0000000000000<>+0(SB), Y10, Y10
+	VMULPD     Y9, Y10, Y10
+	VMULPD     Y9, Y9, Y9
+	VMULPD     c64_3f81111111111111<>+0(SB), Y7, Y11
+	VADDPD     c64_3fa5555555555555<>+0(SB), Y11, Y11
+	VMULPD     Y9, Y11, Y9
+	VADDPD     Y7, Y1, Y7
+	VADDPD     Y10, Y7, Y7
+	VADDPD     Y9, Y7, Y7
+	VMULPD     Y2, Y7, Y7
+	VADDPD     Y2, Y7, Y7
+	VADDPD     Y7, Y5, Y7
+	VMOVUPS    32(CX)(SI*8), Y9
+	VSUBPD     Y0, Y9, Y9
+	VANDPD     c64_7fffffffffffffff<>+0(SB), Y9, Y10
+	VCMPPD     $0x11, c64_4080000000000000<>+0(SB), Y10, Y10
+	VMULPD     c64_40671547652b82fe<>+0(SB), Y9, Y11
+	VADDPD     c64_4338000000000000<>+0(SB), Y11, Y11
+	VSUBPD     c64_4338000000000000<>+0(SB), Y11, Y12
+	VMULPD     c64_bd0cf79abc9e3b3a<>+0(SB), Y12, Y13
+	VMULPD     c64_bf762e42fefa0000<>+0(SB), Y12, Y12
+	VADDPD     Y12, Y9, Y9
+	VADDPD     Y13, Y9, Y9
+	VPAND      c64_000000000000007f<>+0(SB), Y11, Y12
+	VPSLLQ     $0x01, Y12, Y12
+	VPCMPEQQ   Y13, Y13, Y13
+	VPGATHERQQ Y13, (BX)(Y12*8), Y3
+	VPCMPEQQ   Y13, Y13, Y13
+	VPGATHERQQ Y13, 8(BX)(Y12*8), Y4
+	VPSLLQ     $0x2d, Y11, Y11
+	VPADDQ     Y11, Y4, Y4
+	VMULPD     Y9, Y9, Y11
+	VMULPD     c64_3fc5555555555555<>+0(SB), Y9, Y12
+	VADDPD     c64_3fe0000000000000<>+0(SB), Y12, Y12
+	VMULPD     Y11, Y12, Y12
+	VMULPD     Y11, Y11, Y11
+	VMULPD     c64_3f81111111111111<>+0(SB), Y9, Y13
+	VADDPD     c64_3fa5555555555555<>+0(SB), Y13, Y13
+	VMULPD     Y11, Y13, Y11
+	VADDPD     Y9, Y3, Y9
+	VADDPD     Y12, Y9, Y9
+	VADDPD     Y11, Y9, Y9
+	VMULPD     Y4, Y9, Y9
+	VADDPD     Y4, Y9, Y9
+	VADDPD     Y9, Y6, Y9
+	VANDPS     Y10, Y8, Y8
+	VMOVMSKPD  Y8, DI
+	CMPL       DI, $0x0f
+	JNE        expSumLanes64AVX2_done
+	VMOVAPS    Y7, Y5
+	VMOVAPS    Y9, Y6
+	ADDQ       $0x08, SI
+	JMP        expSumLanes64AVX2_loop
+
+expSumLanes64AVX2_done:
+	VMOVUPS Y5, (AX)
+	VMOVUPS Y6, 32(AX)
+	MOVQ    SI, ret+48(FP)
+	VZEROUPPER
+	RET
