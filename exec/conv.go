@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
@@ -26,6 +27,9 @@ type windowStep struct {
 	out  int
 	geo  winGeom
 	ops  []operand // the operands' layouts, as args
+	// scratch holds buffers of the step's element type (*[]F) that one
+	// image's work uses and later ones reuse: a padded image.
+	scratch sync.Pool
 }
 
 // operand is the layout of a window step's operand: offset and strides
