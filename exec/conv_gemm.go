@@ -111,6 +111,10 @@ func convForward[F float32 | float64](s *windowStep, xd, wd, bias []F, out []F, 
 	g := &s.geo
 	x := dense(s, 0, xd, g.xExt())
 	w := dense(s, 1, wd, g.wExt())
+	if g.depthwise() {
+		convDepthwise(s, x, w, bias, out, r)
+		return
+	}
 	cig, cog := g.c/g.groups, g.o/g.groups
 	k, p := cig*g.taps(), g.outPlane()
 	plane := g.inPlane()
