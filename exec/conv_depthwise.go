@@ -30,8 +30,9 @@ func axpyLoop[T float32 | float64]() func(d, x []T, y T, z []T) {
 
 // convDepthwise computes the forward convolution of a depthwise s into out
 // (row-major [N, O, spatial...]) from dense x and w, adding bias (when not
-// nil) to each output element after its sum.
-func convDepthwise[F float32 | float64](s *windowStep, x, w, bias, out []F, r matmul.Runner) {
+// nil) to each output element after its sum, then finishing each output
+// plane with fin (when not nil) as one block of a row.
+func convDepthwise[F float32 | float64](s *windowStep, x, w, bias, out []F, r matmul.Runner, fin matmul.Epilogue) {
 	g := &s.geo
 	cog := g.o / g.groups
 	taps, plane, op := g.taps(), g.inPlane(), g.outPlane()
@@ -49,6 +50,9 @@ func convDepthwise[F float32 | float64](s *windowStep, x, w, bias, out []F, r ma
 			for j := range dst {
 				dst[j] += b
 			}
+		}
+		if fin != nil {
+			fin(i*op, 1, op)
 		}
 	})
 }

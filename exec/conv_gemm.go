@@ -107,12 +107,15 @@ func validRange(i0, s, n, run int) (qa, qb int) {
 	return qa, max(qa, qb)
 }
 
-func convForward[F float32 | float64](s *windowStep, xd, wd, bias []F, out []F, r matmul.Runner) {
+// convForward computes the convolution of s into out, finishing each block
+// of it (offset, rows and columns of out's rows of output planes) with fin
+// when it is not nil, after the bias.
+func convForward[F float32 | float64](s *windowStep, xd, wd, bias []F, out []F, r matmul.Runner, fin matmul.Epilogue) {
 	g := &s.geo
 	x := dense(s, 0, xd, g.xExt())
 	w := dense(s, 1, wd, g.wExt())
 	if g.depthwise() {
-		convDepthwise(s, x, w, bias, out, r)
+		convDepthwise(s, x, w, bias, out, r, fin)
 		return
 	}
 	cig, cog := g.c/g.groups, g.o/g.groups
@@ -122,7 +125,7 @@ func convForward[F float32 | float64](s *windowStep, xd, wd, bias []F, out []F, 
 	if bias != nil {
 		bs, boff = s.ops[2].strides[0], s.ops[2].off
 	}
-	epi := matmul.Epilogue(nil)
+	epi := fin
 	if bias != nil {
 		epi = func(off, rows, cols int) {
 			r0 := off / p
@@ -132,6 +135,9 @@ func convForward[F float32 | float64](s *windowStep, xd, wd, bias []F, out []F, 
 				for j := range row {
 					row[j] += b
 				}
+			}
+			if fin != nil {
+				fin(off, rows, cols)
 			}
 		}
 	}
