@@ -14,8 +14,9 @@ import (
 // GEMM, each output plane of a depthwise convolution. The result
 // [N, O, spatial...] is seen as N·O rows of one output channel's plane,
 // so an operand may vary along the rows as well as along them: a
-// per-channel [O, 1, 1] (broadcast_add's bias), or a tensor of the result's
-// shape, as long as it walks each plane as one run.
+// per-channel [O, 1, 1], a per-image and channel [N, O, 1, 1] (what
+// broadcast_add takes), or a tensor of the result's shape, as long as it
+// walks each plane as one run.
 
 // convRows are a convolution result's rows: o output channels per image,
 // planes of p elements, of the given shape.
