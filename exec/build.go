@@ -68,6 +68,7 @@ func (pl *planner) buildSteps() error {
 	pl.p.steps = steps
 	pl.dropDeadSteps()
 	pl.fuseEpilogues()
+	pl.fuseConvEpilogues()
 	pl.p.splitScratch()
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
@@ -26,6 +27,10 @@ type windowStep struct {
 	out  int
 	geo  winGeom
 	ops  []operand // the operands' layouts, as args
+	// scratch holds buffers of the step's element type (*[]F) that one
+	// image's work uses and later ones reuse: a padded image.
+	scratch sync.Pool
+	epi     *epilogue // a forward convolution's, applied to each block of its result, or nil (conv_epilogue.go)
 }
 
 // operand is the layout of a window step's operand: offset and strides
@@ -148,7 +153,7 @@ func runWindow[F float32 | float64](s *windowStep, vals []tensor.Any, r matmul.R
 		if len(s.args) > 2 {
 			bias = data(2)
 		}
-		convForward(s, data(0), data(1), bias, out, r)
+		convForward(s, data(0), data(1), bias, out, r, s.convEpilogue(vals))
 	case expr.OpConvInputGrad:
 		convInputGrad(s, data(0), data(1), out, r)
 	case expr.OpConvWeightGrad:
@@ -167,6 +172,9 @@ func (s *windowStep) describe(w io.Writer, names func(v int) string) {
 	}
 	g := &s.geo
 	fmt.Fprintf(w, ": batch %d, channels %d -> %d, spatial %v -> %v, kernel %v\n", g.n, g.c, g.o, g.in, g.out, g.k)
+	if s.epi != nil {
+		s.epi.describe(w, names)
+	}
 }
 
 // sameWindow reports whether n and m have equal window geometries (or
@@ -179,8 +187,13 @@ func sameWindow(n, m *expr.Node) bool {
 	return slices.Equal(wn.Key(), wm.Key())
 }
 
-// values lists what the step reads (its operands) and writes.
-func (s *windowStep) values() (reads, writes []int) { return s.args, []int{s.out} }
+// values lists what the step reads and writes (its operands, and its epilogue's).
+func (s *windowStep) values() (reads, writes []int) {
+	if s.epi != nil {
+		return append(slices.Clone(s.args), s.epi.g.inputs...), []int{s.out}
+	}
+	return s.args, []int{s.out}
+}
 
 // forParts runs f(i, runner) for every i < count: the range cut into up to
 // r.Workers() contiguous pieces, each run serially, when there are enough

@@ -92,55 +92,6 @@ func put[F float32 | float64](w *panelWriter, buf []F, n int, src []F, st int) {
 	}
 }
 
-// packPatches packs rows [p0, p1) (input channel and kernel position) and
-// columns [j0, j1) (output position) of an image's patch matrix into buf as
-// a B block; x is the image's first input channel of the group, row-major.
-func packPatches[F float32 | float64](g *winGeom, buf, x []F, p0, p1, j0, j1, nr int) {
-	kb, cols := p1-p0, j1-j0
-	taps, plane := g.taps(), g.inPlane()
-	for p := p0; p < p1; p++ {
-		ci, t := p/taps, p%taps
-		kd, kh, kw := t/(g.k[1]*g.k[2]), t/g.k[2]%g.k[1], t%g.k[2]
-		xc := x[ci*plane:]
-		w := newPanelWriter(0, p-p0, kb, nr)
-		j := j0
-		ow := j % g.out[2]
-		oh := j / g.out[2] % g.out[1]
-		od := j / (g.out[2] * g.out[1])
-		for j < j1 {
-			run := min(g.out[2]-ow, j1-j)
-			id := od*g.s[0] - g.pl[0] + kd*g.dl[0]
-			ih := oh*g.s[1] - g.pl[1] + kh*g.dl[1]
-			if id < 0 || id >= g.in[0] || ih < 0 || ih >= g.in[1] {
-				put(&w, buf, run, nil, 0)
-			} else {
-				s2 := g.s[2]
-				iw0 := ow*s2 - g.pl[2] + kw*g.dl[2]
-				qa, qb := validRange(iw0, s2, g.in[2], run)
-				row := xc[(id*g.in[1]+ih)*g.in[2]:]
-				put(&w, buf, qa, nil, 0)
-				if qb > qa {
-					put(&w, buf, qb-qa, row[iw0+qa*s2:], s2)
-				}
-				put(&w, buf, run-qb, nil, 0)
-			}
-			j += run
-			ow += run
-			if ow == g.out[2] {
-				ow = 0
-				if oh++; oh == g.out[1] {
-					oh = 0
-					od++
-				}
-			}
-		}
-		if r := cols % nr; r != 0 {
-			w := newPanelWriter(cols, p-p0, kb, nr)
-			put(&w, buf, nr-r, nil, 0)
-		}
-	}
-}
-
 // validRange returns the q in [0, run) for which i0 + q·s lies in [0, n),
 // as [qa, qb) (qa ≤ qb).
 func validRange(i0, s, n, run int) (qa, qb int) {
@@ -156,10 +107,17 @@ func validRange(i0, s, n, run int) (qa, qb int) {
 	return qa, max(qa, qb)
 }
 
-func convForward[F float32 | float64](s *windowStep, xd, wd, bias []F, out []F, r matmul.Runner) {
+// convForward computes the convolution of s into out, finishing each block
+// of it (offset, rows and columns of out's rows of output planes) with fin
+// when it is not nil, after the bias.
+func convForward[F float32 | float64](s *windowStep, xd, wd, bias []F, out []F, r matmul.Runner, fin matmul.Epilogue) {
 	g := &s.geo
 	x := dense(s, 0, xd, g.xExt())
 	w := dense(s, 1, wd, g.wExt())
+	if g.depthwise() {
+		convDepthwise(s, x, w, bias, out, r, fin)
+		return
+	}
 	cig, cog := g.c/g.groups, g.o/g.groups
 	k, p := cig*g.taps(), g.outPlane()
 	plane := g.inPlane()
@@ -167,7 +125,7 @@ func convForward[F float32 | float64](s *windowStep, xd, wd, bias []F, out []F, 
 	if bias != nil {
 		bs, boff = s.ops[2].strides[0], s.ops[2].off
 	}
-	epi := matmul.Epilogue(nil)
+	epi := fin
 	if bias != nil {
 		epi = func(off, rows, cols int) {
 			r0 := off / p
@@ -178,15 +136,23 @@ func convForward[F float32 | float64](s *windowStep, xd, wd, bias []F, out []F, 
 					row[j] += b
 				}
 			}
+			if fin != nil {
+				fin(off, rows, cols)
+			}
 		}
 	}
 	forParts(r, g.n*g.groups, cog*k*p, func(i int, r matmul.Runner) {
 		n, gr := i/g.groups, i%g.groups
-		xi := x[(n*g.c+gr*cig)*plane:]
+		buf, _ := s.scratch.Get().(*[]F)
+		if buf == nil {
+			buf = new([]F)
+		}
+		xp := paddedImage(g, x[(n*g.c+gr*cig)*plane:], cig, buf)
 		a := matmul.Operand[F]{Matrix: matmul.Matrix[F]{Data: w, Offset: gr * cog * k, Rows: cog, Cols: k, RowStride: k, ColStride: 1}}
-		b := matmul.Operand[F]{Pack: func(buf []F, p0, p1, j0, j1, nr int) { packPatches(g, buf, xi, p0, p1, j0, j1, nr) }}
+		b := matmul.Operand[F]{Pack: func(buf []F, p0, p1, j0, j1, nr int) { packPatches(g, xp, buf, p0, p1, j0, j1, nr) }}
 		dst := matmul.Matrix[F]{Data: out, Offset: (n*g.o + gr*cog) * p, Rows: cog, Cols: p, RowStride: p, ColStride: 1}
 		matmul.Implicit(dst, a, b, k, r, epi)
+		s.scratch.Put(buf)
 	})
 }
 

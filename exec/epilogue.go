@@ -41,6 +41,12 @@ type epilogue struct {
 	// a time (see epiloguePlans).
 	multiRow bool
 	flat     tilePlan
+	// image, when not 0, is the rows of one image of a convolution's
+	// result (its output channels): a span lies in one image, row r of the
+	// result is row r%image of image r/image, and stN holds each operand's
+	// stride per image (conv_epilogue.go).
+	image int
+	stN   []int
 }
 
 // fuseEpilogues makes each region that can be a matmul's epilogue one, and
@@ -53,34 +59,87 @@ func (pl *planner) fuseEpilogues() {
 		if !ok || s.epi != nil || (s.dt != dtype.Float32 && s.dt != dtype.Float64) {
 			continue
 		}
-		j, e := pl.epilogueFor(i, s)
+		j, e := pl.epilogueFor(i, s.out, matmulRows{s.m})
 		if e == nil {
 			continue
 		}
-		c, o := s.out, e.g.outputs[0].value
-		for k, in := range e.g.inputs {
-			if in == c {
-				e.g.inputs[k] = o // the product is read where it is written
-			}
-		}
-		s.out, s.epi = o, e
-		p.steps = append(p.steps[:j], p.steps[j+1:]...)
-		temps := p.temps[:0]
-		for _, t := range p.temps {
-			if t != c {
-				temps = append(temps, t)
-			}
-		}
-		p.temps = temps
+		s.out, s.epi = pl.takeEpilogue(j, s.out, e), e
 		p.notes = append(p.notes, fmt.Sprintf("matmul %dx%d @ %dx%d applies a fused region to each block of its result (epilogue)", s.n, s.k, s.k, s.m))
 	}
 }
 
-// epilogueFor returns the position of the region that can be matmul step i's
-// epilogue and the epilogue made of it, or nil.
-func (pl *planner) epilogueFor(i int, s *matmulStep) (int, *epilogue) {
+// takeEpilogue makes region step j the epilogue e of the step that writes
+// c: drops the step, and c from the temporaries, and returns the value that
+// step is to write instead, the region's output (where the region then
+// reads c).
+func (pl *planner) takeEpilogue(j, c int, e *epilogue) int {
 	p := pl.p
-	c := s.out
+	o := e.g.outputs[0].value
+	for k, in := range e.g.inputs {
+		if in == c {
+			e.g.inputs[k] = o // the product is read where it is written
+		}
+	}
+	p.steps = append(p.steps[:j], p.steps[j+1:]...)
+	temps := p.temps[:0]
+	for _, t := range p.temps {
+		if t != c {
+			temps = append(temps, t)
+		}
+	}
+	p.temps = temps
+	return o
+}
+
+// epilogueRows is how an epilogue sees its product's result as rows.
+type epilogueRows interface {
+	// fits reports whether a region of shape can be the epilogue.
+	fits(shape tensor.Shape) bool
+	// newEpilogue returns the epilogue of region g, with the product's
+	// strides set for operand 0 and nout+k for each input k that is c.
+	newEpilogue(g *region, nout int) *epilogue
+	// strides sets operand op's strides in e from its broadcast strides st
+	// over the region's shape, or reports false for an operand the
+	// epilogue cannot read.
+	strides(e *epilogue, op int, st []int) bool
+}
+
+// matmulRows are a matrix product's: rows of m elements, other operands
+// broadcast along them.
+type matmulRows struct{ m int }
+
+func (r matmulRows) fits(shape tensor.Shape) bool {
+	return len(shape) > 0 && shape[len(shape)-1] == r.m
+}
+
+func (r matmulRows) newEpilogue(g *region, nout int) *epilogue {
+	e := &epilogue{g: g, width: r.m, stR: make([]int, nout+len(g.inputs)), stC: make([]int, nout+len(g.inputs)), multiRow: true}
+	e.stR[0], e.stC[0] = r.m, 1
+	return e
+}
+
+func (r matmulRows) strides(e *epilogue, op int, st []int) bool {
+	d := len(st)
+	for _, x := range st[:d-1] {
+		if x != 0 {
+			return false // varies along the rows: not a bias
+		}
+	}
+	if r.m == 1 {
+		st[d-1] = 0 // one column: one value (the region's slot is constant)
+	}
+	e.stC[op] = st[d-1]
+	if st[d-1] != 0 {
+		e.multiRow = false // a bias row is read in place a row at a time: direct inputs have no buffers to gather several rows into
+	}
+	return true
+}
+
+// epilogueFor returns the position of the region that can be the epilogue
+// of step i, which writes c seen as rows, and the epilogue made of it, or
+// nil.
+func (pl *planner) epilogueFor(i, c int, rows epilogueRows) (int, *epilogue) {
+	p := pl.p
 	cv := &p.values[c]
 	if cv.kind != valTemp || cv.storage != c {
 		return 0, nil
@@ -115,13 +174,11 @@ func (pl *planner) epilogueFor(i int, s *matmulStep) (int, *epilogue) {
 	if ov.storage != o || ov.dt != cv.dt || !ov.shape.Equal(cv.shape) || !pl.epilogueOutput(o) {
 		return 0, nil
 	}
-	d := len(g.shape)
-	if d == 0 || g.shape[d-1] != s.m {
+	if !rows.fits(g.shape) {
 		return 0, nil
 	}
 	nout := len(g.outputs)
-	e := &epilogue{g: g, width: s.m, stR: make([]int, nout+len(g.inputs)), stC: make([]int, nout+len(g.inputs)), multiRow: true}
-	e.stR[0], e.stC[0] = s.m, 1
+	e := rows.newEpilogue(g, nout)
 	ready := pl.madeBefore(i)
 	for k, in := range g.inputs {
 		op := nout + k
@@ -129,7 +186,10 @@ func (pl *planner) epilogueFor(i int, s *matmulStep) (int, *epilogue) {
 			return 0, nil // read through an index: not a bias
 		}
 		if in == c {
-			e.stR[op], e.stC[op] = s.m, 1
+			e.stR[op], e.stC[op] = e.stR[0], e.stC[0]
+			if e.stN != nil {
+				e.stN[op] = e.stN[0]
+			}
 			continue
 		}
 		v := &p.values[in]
@@ -137,20 +197,8 @@ func (pl *planner) epilogueFor(i int, s *matmulStep) (int, *epilogue) {
 			return 0, nil
 		}
 		st, err := tensor.BroadcastStrides(v.shape, v.strides, g.shape)
-		if err != nil {
+		if err != nil || !rows.strides(e, op, st) {
 			return 0, nil
-		}
-		for _, x := range st[:d-1] {
-			if x != 0 {
-				return 0, nil // varies along the rows: not a bias
-			}
-		}
-		if s.m == 1 {
-			st[d-1] = 0 // one column: one value (the region's slot is constant)
-		}
-		e.stC[op] = st[d-1]
-		if st[d-1] != 0 {
-			e.multiRow = false // a bias row is read in place a row at a time: direct inputs have no buffers to gather several rows into
 		}
 	}
 	// No step between the two may write what the region reads.

@@ -32,7 +32,11 @@ func (e *epilogue) runSpan(vals []tensor.Any, r0, rows, c0, cols int) {
 	}
 	for op := range st.geoms {
 		st.geoms[op] = geom{r: rows, c: cols, stR: e.stR[op], stC: e.stC[op]}
-		st.offs[op] = g.offsets[op] + r0*e.stR[op] + c0*e.stC[op]
+		row := r0 * e.stR[op]
+		if e.image > 0 {
+			row = r0/e.image*e.stN[op] + r0%e.image*e.stR[op]
+		}
+		st.offs[op] = g.offsets[op] + row + c0*e.stC[op]
 	}
 	nout := len(g.outputs)
 	for _, s := range g.invariant {
@@ -59,6 +63,9 @@ func (e *epilogue) epiloguePlans() bool {
 	kinds := make([]access, len(e.stR))
 	for op := range kinds {
 		kinds[op] = classify([]int{e.stR[op], e.stC[op]}, false, e.multiRow, e.width)
+		if e.image > 0 && op >= nout && kinds[op].constant() && !g.scalar[op-nout] {
+			kinds[op] = accStrided // a convolution's per-channel operand, one value per row: gathered as the region was compiled to
+		}
 		switch {
 		case op < nout && kinds[op] != accDirect:
 			return false

@@ -42,10 +42,25 @@ func Implicit[F float](dst Matrix[F], a, b Operand[F], k int, r Runner, epi Epil
 	ops := implicitOperands[F]{a, b}
 	switch d := any(dst).(type) {
 	case Matrix[float32]:
-		packedProduct(d, any(ops).(implicitOperands[float32]), k, r, kernel32, blockingOf(kernel32), epi)
+		packedProduct(d, any(ops).(implicitOperands[float32]), k, r, kernel32, implicitBlocking(blockingOf(kernel32), b.Pack != nil, 4, kernel32.nr), epi)
 	case Matrix[float64]:
-		packedProduct(d, any(ops).(implicitOperands[float64]), k, r, kernel64, blockingOf(kernel64), epi)
+		packedProduct(d, any(ops).(implicitOperands[float64]), k, r, kernel64, implicitBlocking(blockingOf(kernel64), b.Pack != nil, 8, kernel64.nr), epi)
 	}
+}
+
+// implicitBlocking is the blocking of an Implicit product: bl, except that
+// a packed b's blocks are narrowed to a quarter of L2. A convolution's b
+// (the patches) is as large as the product's n times k and is used by few
+// rows of a (the output channels), so a wide block would be packed into L3
+// and read back from it; a narrow one is packed and multiplied while it is
+// in L2. The a of such a product is read in place (implicitOperands.inPlace)
+// rather than packed again for every block. kc, which orders every sum, is
+// bl's.
+func implicitBlocking(bl blocking, packedB bool, size, nr int) blocking {
+	if packedB {
+		bl.nc = min(bl.nc, clamp(machineCaches().l2/4/(bl.kc*size)/nr*nr, nr, bl.nc))
+	}
+	return bl
 }
 
 // implicitOperands are the operands of Implicit.
@@ -70,6 +85,10 @@ func (o implicitOperands[F]) packB(buf []F, p0, p1, j0, j1, nr int) {
 func (o implicitOperands[F]) inPlace(n, nr int) (Matrix[F], bool) {
 	if o.a.Pack != nil {
 		return Matrix[F]{}, false
+	}
+	if o.b.Pack != nil {
+		// Narrow blocks of b (implicitBlocking): a would be packed once per block.
+		return o.a.Matrix, o.a.Matrix.ColStride == 1
 	}
 	return o.a.Matrix, readInPlace(o.a.Matrix, n, nr)
 }
