@@ -161,8 +161,8 @@ func AdvancedIndexMap(shape Shape, items ...IndexItem) (AdvancedIndex, error) {
 		return fail(-1, fmt.Sprintf("too many indices: %d for %d dimensions", used, len(shape)), nil)
 	}
 	var adv AdvancedIndex
-	last := -1 // the last advanced item's position in items
-	axis, dim := 0, 0       // the basic view's and the operand's next axes
+	last := -1        // the last advanced item's position in items
+	axis, dim := 0, 0 // the basic view's and the operand's next axes
 	for k, it := range items {
 		switch it.kind {
 		case itemSlice:
