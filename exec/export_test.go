@@ -19,3 +19,12 @@ func SetStreamBytes(n int) (restore func()) {
 	streamBytes = n
 	return func() { streamBytes = saved }
 }
+
+// SetReversedKind turns the reversed access kind on or off (off, reversed
+// rows are strided) and returns the function that restores it; plans
+// already cached keep their kinds.
+func SetReversedKind(on bool) func() {
+	saved := reversedKind
+	reversedKind = on
+	return func() { reversedKind = saved }
+}

@@ -107,20 +107,14 @@ func advancedIdx(a *Node, items []tensor.IndexItem) *Node {
 
 // checkedIndex is the index c into an axis of extent n counted from the
 // start, refused (when the graph runs) outside the axis: the take of c
-// from arange(n), viewed as the operand's dimension dim, so that the
-// *tensor.IndexError names that dimension.
-func checkedIndex(c *Node, n, dim int) *Node {
+// from arange(n). (Its *tensor.IndexError names dimension 0, arange's
+// axis, and the axis's extent.)
+func checkedIndex(c *Node, n, _ int) *Node {
 	r, err := tensor.Arange[int64](0, int64(n), 1)
 	if err != nil {
 		return errNode(OpGather, err)
 	}
-	view := make([]int, dim+1)
-	for d := range view {
-		view[d] = 1
-	}
-	view[dim] = n
-	taken := take("Idx", reshape(Of(r).Node(), view), c, dim, true)
-	return reshape(taken, append([]int{}, c.shape...))
+	return take("Idx", Of(r).Node(), c, 0, true)
 }
 
 // indexerNode is the node of an At item's index: an expression, or a
