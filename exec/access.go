@@ -32,10 +32,14 @@ const (
 	// first, then the operand is gathered through it into the slot's
 	// buffer.
 	accIndexed
-	// The next row: accReversed (a negative unit stride).
+	// accReversed: stride -1 along the row (and, when a run crosses rows,
+	// rows one before another: the whole run walked backwards, as a
+	// flipped contiguous tensor is), copied reversed into the slot's
+	// buffer by one tight loop per row (see reversed.go).
+	accReversed
 )
 
-var accessNames = [...]string{"invariant", "scalar", "direct", "strided", "transposed", "indexed"}
+var accessNames = [...]string{"invariant", "scalar", "direct", "strided", "transposed", "indexed", "reversed"}
 
 func (a access) String() string { return accessNames[a] }
 
@@ -43,8 +47,8 @@ func (a access) String() string { return accessNames[a] }
 // in runs of one row (across false) or of whole rows of cols elements
 // (across true); an operand read through an index (indexed) is indexed
 // whatever its strides. It is written as what each kind requires: a
-// stride that is negative (or anything else not listed) is strided, never
-// direct or transposed.
+// negative stride is never direct or transposed; a row walked backwards
+// is reversed, any other layout not listed strided.
 func classify(st []int, indexed, across bool, cols int) access {
 	d := len(st)
 	stC, stR := st[d-1], 0
@@ -67,6 +71,8 @@ func classify(st []int, indexed, across bool, cols int) access {
 		return accDirect
 	case stC > 1 && stR == 1:
 		return accTransposed
+	case stC == -1 && (!across || stR == -cols) && reversedKind:
+		return accReversed
 	}
 	return accStrided
 }

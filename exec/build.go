@@ -341,7 +341,7 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 	}
 	facts := g.tileFacts(outDTs, inDTs, len(pr.nodes) > 0, pl.x.workers)
 	for s := range pr.inputs {
-		if k := facts.row[len(ms)+s]; k == accStrided || k == accTransposed || k == accIndexed {
+		if k := facts.row[len(ms)+s]; k == accStrided || k == accTransposed || k == accIndexed || k == accReversed {
 			scratch += inDTs[s].Size()
 		}
 	}
@@ -412,7 +412,7 @@ func (g *region) tileFacts(outDTs, inDTs []dtype.DType, computes bool, workers i
 				transposed = append(transposed, dt)
 			}
 			f.runSize = max(f.runSize, dt.Size())
-		case accStrided:
+		case accStrided, accReversed:
 			f.runSize = max(f.runSize, dt.Size())
 		}
 	}

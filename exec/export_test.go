@@ -28,3 +28,12 @@ func SetShortRowBlocks(on bool) (restore func()) {
 	shortRowBlocks = on
 	return func() { shortRowBlocks = saved }
 }
+
+// SetReversedKind turns the reversed access kind on or off (off, reversed
+// rows are strided) and returns the function that restores it; plans
+// already cached keep their kinds.
+func SetReversedKind(on bool) func() {
+	saved := reversedKind
+	reversedKind = on
+	return func() { reversedKind = saved }
+}

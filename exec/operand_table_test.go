@@ -46,6 +46,10 @@ func operandOf[T dtype.Numeric](t *testing.T, r *rand.Rand, kind string, R, C in
 		x = randomTensor[T](t, r, 1, C)
 	case "invariant":
 		x = randomTensor[T](t, r)
+	case "reversed": // each row walked backwards (x[:, ::-1])
+		x = tensor.Must(randomTensor[T](t, r, R, C).Flip(1))
+	case "reversed block": // a flipped tensor (x[::-1, ::-1]): rows backwards, one before another
+		x = tensor.Must(randomTensor[T](t, r, R, C).Flip())
 	default:
 		t.Fatalf("no operand kind %q", kind)
 	}
@@ -55,7 +59,7 @@ func operandOf[T dtype.Numeric](t *testing.T, r *rand.Rand, kind string, R, C in
 	return x, gatherView(x.Data(), x.Offset(), target, st)
 }
 
-var operandKindNames = []string{"direct", "strided", "transposed", "transposed, padded", "scalar", "row", "invariant"}
+var operandKindNames = []string{"direct", "strided", "transposed", "transposed, padded", "scalar", "row", "invariant", "reversed", "reversed block"}
 
 // operandShapes reach the tile table's rows: long rows, short rows,
 // interleave (rows of 3 and 7 from a transposed operand), panels and bands (partial tiles on both axes, and rows too wide for

@@ -185,7 +185,7 @@ func (g *region) slotLen(s int) int {
 	switch g.kinds[len(g.outputs)+s] {
 	case accTransposed:
 		return max(1, g.tp.copyRows) * g.copyStride(s)
-	case accStrided, accIndexed:
+	case accStrided, accIndexed, accReversed:
 		return g.tp.piece
 	}
 	return 0 // constant: a value; direct: its storage
@@ -378,6 +378,8 @@ func (g *region) present(st *regionState, s int, gm *geom, off, at int, geoms []
 		sl.view(off, gm.r*gm.c)
 	case accStrided:
 		sl.gather(gm, off)
+	case accReversed:
+		sl.gatherReversed(gm, off)
 	case accTransposed:
 		sl.part(at, gm.r*gm.c)
 	case accIndexed:

@@ -48,6 +48,9 @@ type slotAny interface {
 	value(off int)
 	view(off, n int)
 	gather(g *geom, off int)
+	// gatherReversed copies the block g at off, whose rows are walked
+	// backwards (stC == -1), into the buffer (reversed, see reversed.go).
+	gatherReversed(g *geom, off int)
 	part(start, n int)
 	// gatherIndexed gathers the block g at off through the index in slot
 	// idx (indexed, see index.go).

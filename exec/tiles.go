@@ -95,7 +95,7 @@ func (f *tileFacts) runsFit() bool {
 	}
 	for op, st := range f.strides {
 		switch classify(st, f.indexed[op], true, f.cols) {
-		case accStrided, accIndexed:
+		case accStrided, accIndexed, accReversed:
 			return false
 		case accTransposed:
 			if op < f.nout {

@@ -32,12 +32,19 @@ func (x Expr[T]) Flip(axes ...int) Expr[T] {
 // Idx is NumPy's basic index x[items...] in one call (see tensor.Tensor.Idx
 // and tensor.IndexMap): integers, slices of any nonzero step, new axes and
 // an ellipsis, as x.Idx(tensor.Ellipsis, tensor.NewAxis, tensor.Step(2))
-// for x[..., None, ::2]. Index tensors are not items (gather and take do
-// that).
+// for x[..., None, ::2]. With index tensors (tensor.At of an integer
+// expression or tensor: NumPy's advanced indexing, tensor.AdvancedIndexMap
+// has the rules) it is a lazy gather that fuses into its consumer (see
+// advindex.go); their values are checked when the graph runs, before
+// anything is written. Boolean masks are refused: their result's shape
+// depends on their values (Tensor.Idx and exec.MaskSelect evaluate).
 func (x Expr[T]) Idx(items ...tensor.IndexItem) Expr[T] {
 	a := x.Node()
 	if err := viewOperand(a, "Idx"); err != nil {
 		return Expr[T]{err}
+	}
+	if tensor.HasArrays(items) {
+		return Expr[T]{advancedIdx(a, items)}
 	}
 	m, err := tensor.IndexMap(a.shape, items...)
 	return Expr[T]{viewNode(a, m, err)}

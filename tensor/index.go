@@ -24,6 +24,7 @@ type IndexItem struct {
 	start, stop       int
 	hasStart, hasStop bool
 	stepSet           bool
+	arr               Indexer // itemArray: the index tensor
 }
 
 type itemKind uint8
@@ -114,6 +115,11 @@ func (s IndexItem) String() string {
 		return "..."
 	case itemBadStep:
 		return "<Step(" + strconv.Itoa(s.i) + ") of a non-slice>"
+	case itemArray:
+		if s.arr == nil {
+			return "<nil>"
+		}
+		return "array" + s.arr.Shape().String() + " " + s.arr.DType().String()
 	}
 	var b strings.Builder
 	if s.hasStart {
@@ -163,6 +169,8 @@ func IndexMap(shape Shape, items ...IndexItem) (ViewMap, error) {
 			ellipsis = k
 		case itemBadStep:
 			return fail(-1, fmt.Sprintf("item %d: Step applies to slices only", k), nil)
+		case itemArray:
+			return fail(-1, fmt.Sprintf("item %d: an index tensor is an advanced index (AdvancedIndexMap)", k), nil)
 		}
 	}
 	if used > len(shape) {

@@ -36,11 +36,17 @@ func (t *Tensor[T]) Flip(axes ...int) (*Tensor[T], error) {
 // integers (I, negative from the end) drop their axis, slices (S, From,
 // To, All, Step; any step but 0) keep it, NewAxis inserts one of extent
 // 1, Ellipsis stands for the axes the others leave, and missing trailing
-// items are full slices. Index tensors (NumPy's advanced indexing) are
-// not items: gather and take do that. Errors are *ViewError values (see
-// IndexMap).
+// items are full slices. Errors are *ViewError values (see IndexMap).
+//
+// With index tensors (At: NumPy's advanced indexing, see AdvancedIndexMap)
+// the result is a new row-major tensor, as NumPy copies: every index is
+// read and checked (an index outside its axis is a *ViewError wrapping an
+// *IndexError) before it is allocated.
 func (t *Tensor[T]) Idx(items ...IndexItem) (*Tensor[T], error) {
 	t = t.orEmpty()
+	if HasArrays(items) {
+		return t.advancedIdx(items)
+	}
 	m, err := IndexMap(t.shape, items...)
 	if err != nil {
 		return nil, err
