@@ -10,6 +10,7 @@ import (
 
 	"github.com/tensorplay/tensorplay/exec"
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/simd"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -223,7 +224,11 @@ func TestReversedAccessKind(t *testing.T) {
 			}
 			assert.Equal(t, av, got.Values())
 			plan := buf.String()
-			assert.Contains(t, plan, c.tile)
+			tile := c.tile
+			if tile == "bufferless rows" && !simd.Enabled {
+				tile = "long rows" // without AVX2 kernels no region runs bufferless
+			}
+			assert.Contains(t, plan, tile)
 			assert.Contains(t, plan, "in  s0 <- v0:f64["+fmt.Sprint(c.rows)+", "+fmt.Sprint(c.cols)+"](fixed) ("+c.kind+")", plan)
 		})
 	}
