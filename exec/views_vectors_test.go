@@ -53,21 +53,6 @@ func TestViewVectors(t *testing.T) {
 	assert.Equal(t, 13, ran, "view cases in ops_shape.json")
 }
 
-// paramInts reads a params entry that NumPy allows as an int or a list.
-func paramInts(v any) []int {
-	switch x := v.(type) {
-	case float64:
-		return []int{int(x)}
-	case []any:
-		out := make([]int, len(x))
-		for i, e := range x {
-			out[i] = int(e.(float64))
-		}
-		return out
-	}
-	return nil
-}
-
 func param(c vectors.OpCase, k string) int { return int(c.Params[k].(float64)) }
 
 // viewOf applies c's op to x as tensor methods and as expressions.
@@ -81,18 +66,18 @@ func viewOf[T dtype.Elem](c vectors.OpCase, x *tensor.Tensor[T]) ([]*tensor.Tens
 	}
 	switch c.Op {
 	case "flip":
-		axes := paramInts(c.Params["axis"])
+		axes := intList(c.Params["axis"])
 		v, err := x.Flip(axes...)
 		return one(v, err, e.Flip(axes...))
 	case "moveaxis":
-		src, dst := paramInts(c.Params["source"]), paramInts(c.Params["destination"])
+		src, dst := intList(c.Params["source"]), intList(c.Params["destination"])
 		v, err := x.MoveAxis(src, dst)
 		return one(v, err, e.MoveAxis(src, dst))
 	case "swapaxes":
 		v, err := x.SwapAxes(param(c, "axis1"), param(c, "axis2"))
 		return one(v, err, e.SwapAxes(param(c, "axis1"), param(c, "axis2")))
 	case "broadcast_to":
-		shape := paramInts(c.Params["shape"])
+		shape := intList(c.Params["shape"])
 		v, err := x.BroadcastTo(shape...)
 		return one(v, err, e.BroadcastTo(shape...))
 	case "diagonal":
@@ -105,7 +90,7 @@ func viewOf[T dtype.Elem](c vectors.OpCase, x *tensor.Tensor[T]) ([]*tensor.Tens
 		var err error
 		switch {
 		case c.Params["indices"] != nil:
-			idx := paramInts(c.Params["indices"])
+			idx := intList(c.Params["indices"])
 			vs, err = x.SplitAt(idx, axis)
 			es = e.SplitAt(idx, axis)
 		case c.Op == "split":
