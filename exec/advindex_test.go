@@ -160,3 +160,96 @@ func TestIdxAdvancedFuses(t *testing.T) {
 	assert.Contains(t, plan.String(), "indexed by")
 	assert.NotContains(t, plan.String(), "f64[3](temp)", "the gathered values are not a tensor of their own")
 }
+
+// TestIdxAdvancedLazyIndexErrors: the lazy gather refuses an index tensor's
+// value outside its axis with the *tensor.IndexError Tensor.Idx gives
+// (NumPy's axis, value and extent), whichever index tensor holds it and
+// wherever NumPy moves the broadcast axes, for leaf and computed indices;
+// negative indices wrap, and an empty broadcast checks nothing.
+func TestIdxAdvancedLazyIndexErrors(t *testing.T) {
+	at := func(v ...int64) tensor.IndexItem { return tensor.At(idx64(t, v, len(v))) }
+	plus3 := func(v ...int64) tensor.IndexItem { // computed in the graph: v+3
+		return tensor.At(expr.Of(idx64(t, v, len(v))).AddScalar(3))
+	}
+	type ie = tensor.IndexError
+	cases := []struct {
+		name  string
+		shape tensor.Shape
+		items []tensor.IndexItem
+		err   *ie
+		same  []tensor.IndexItem // items with tensor indices, for Tensor.Idx
+	}{
+		{"second of two", tensor.Shape{3, 4}, []tensor.IndexItem{at(0, 1), at(0, 4)}, &ie{Index: 4, Axis: 1, Size: 4}, nil},
+		{"first of two", tensor.Shape{3, 4}, []tensor.IndexItem{at(0, 3), at(0, 0)}, &ie{Index: 3, Axis: 0, Size: 3}, nil},
+		{"second of three", tensor.Shape{2, 3, 4}, []tensor.IndexItem{at(0), at(5), at(0)}, &ie{Index: 5, Axis: 1, Size: 3}, nil},
+		{"separated, moved first", tensor.Shape{2, 3, 4}, []tensor.IndexItem{at(0), tensor.All, at(7)}, &ie{Index: 7, Axis: 2, Size: 4}, nil},
+		{"after a new axis", tensor.Shape{3, 4}, []tensor.IndexItem{tensor.NewAxis, at(3)}, &ie{Index: 3, Axis: 0, Size: 3}, nil},
+		{"after a new axis, second", tensor.Shape{3, 4}, []tensor.IndexItem{tensor.NewAxis, at(0), at(-5)}, &ie{Index: -5, Axis: 1, Size: 4}, nil},
+		{"computed second", tensor.Shape{3, 4}, []tensor.IndexItem{at(0, 1), plus3(0, 1)}, &ie{Index: 4, Axis: 1, Size: 4}, nil},
+		{"computed after a slice", tensor.Shape{2, 3, 4}, []tensor.IndexItem{tensor.All, at(2), plus3(2)}, &ie{Index: 5, Axis: 2, Size: 4}, nil},
+		{"negatives wrap", tensor.Shape{3, 4}, []tensor.IndexItem{at(-1, -3), at(-4, -1)}, nil, nil},
+		{"negative and computed", tensor.Shape{2, 3, 4}, []tensor.IndexItem{at(-2), tensor.All, plus3(-7, 0)}, nil, []tensor.IndexItem{at(-2), tensor.All, at(-4, 3)}},
+		{"both empty", tensor.Shape{3, 4}, []tensor.IndexItem{at(), at()}, nil, nil},
+		{"empty broadcast checks nothing", tensor.Shape{3, 4}, []tensor.IndexItem{at(), at(5)}, nil, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			n, _ := c.shape.Numel()
+			x := tensor.Must(tensor.Must(tensor.Arange[float64](0, float64(n), 1)).Reshape(c.shape...))
+			e := expr.Of(x).Idx(c.items...)
+			require.NoError(t, e.Err())
+			for _, ex := range []*exec.Executor{exec.Default, odd} {
+				got, err := exec.EvalWith(ex, e)
+				if c.err != nil {
+					var bad *tensor.IndexError
+					require.True(t, errors.As(err, &bad), "%v", err)
+					assert.Equal(t, *c.err, *bad)
+					assert.Equal(t, c.err.Error(), err.Error())
+					continue
+				}
+				require.NoError(t, err)
+				items := c.items
+				if c.same != nil {
+					items = c.same
+				}
+				want, err := x.Idx(items...)
+				require.NoError(t, err)
+				assert.Equal(t, want.Shape(), got.Shape())
+				assert.Equal(t, want.Values(), got.Values())
+			}
+		})
+	}
+}
+
+// TestIndexLeafMergedByCSE: an index leaf read through a view (Take along
+// axis 1 reshapes its index to [1, k]) that CSE merged into an equal leaf
+// used elsewhere is checked as that leaf's value; it used to be looked up
+// as a value of its own, which it has not, and the check read value 0 (x:
+// "tensor.Any is *tensor.Tensor[float64], not *tensor.Tensor[int64]").
+func TestIndexLeafMergedByCSE(t *testing.T) {
+	x := expr.Of(tensor.Must(tensor.Must(tensor.Arange[float64](0, 6, 1)).Reshape(2, 3)))
+	i := idx64(t, []int64{2, -3}, 2)
+	bad := idx64(t, []int64{2, 3}, 2)
+	for name, c := range map[string]struct {
+		e    expr.Expr[float64]
+		want []float64
+		err  *tensor.IndexError
+	}{
+		"index used first": {expr.Cast[float64](expr.Of(i)).Add(expr.Take(x, expr.Of(i), 1)), []float64{4, -3, 7, 0}, nil},
+		"take first":       {expr.Take(x, expr.Of(i), 1).Add(expr.Cast[float64](expr.Of(i))), []float64{4, -3, 7, 0}, nil},
+		"refused":          {expr.Cast[float64](expr.Of(bad)).Add(expr.Take(x, expr.Of(bad), 1)), nil, &tensor.IndexError{Index: 3, Axis: 1, Size: 3}},
+		"two takes":        {expr.Take(x, expr.Of(i), 1).Mul(expr.Take(x.AddScalar(1), expr.Of(i), 1)), []float64{6, 0, 30, 12}, nil},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, err := exec.Eval(c.e)
+			if c.err != nil {
+				var ie *tensor.IndexError
+				require.True(t, errors.As(err, &ie), "%v", err)
+				assert.Equal(t, *c.err, *ie)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, c.want, got.Values())
+		})
+	}
+}

@@ -180,11 +180,20 @@ func (pl *planner) scatterValue(n *expr.Node) int {
 // addIndexCheck adds the step that checks the index value idx (of node
 // in) of node n against an axis of extent size: before every step when
 // the index is a leaf or a view that keeps a leaf's values, else at n's
-// level (the graph then writes its destinations last, see mayFail).
+// level (the graph then writes its destinations last, see mayFail). The
+// leaf indexLeaf finds through the views is looked up as the node CSE
+// merged it into: a leaf merged into an equal one has no value of its own.
 func (pl *planner) addIndexCheck(n, in *expr.Node, idx, size, axis int, neg bool) {
 	level := pl.level[n]
 	if leaf := indexLeaf(in); leaf != nil {
-		idx, level = pl.valueOf[leaf], 0
+		if pl.merged {
+			leaf = pl.w.nodes[pl.canon[pl.pos(leaf)]]
+		}
+		v, ok := pl.valueOf[leaf]
+		if !ok {
+			panic(fmt.Sprintf("exec: internal error: no value for the index leaf of %s", n.Op()))
+		}
+		idx, level = v, 0
 	}
 	pl.addStep(level, &indexCheck{idx: idx, n: size, axis: axis, neg: neg, op: n.Op()})
 }

@@ -32,22 +32,15 @@ func TestIndexVectors(t *testing.T) {
 		}
 		ran++
 		t.Run(c.ID+"_"+c.Op, func(t *testing.T) {
+			if c.Op != "one_hot" && c.Op != "where_scalar" {
+				forInputDType(t, c, 0, runIndexCase[float64], runIndexCase[float32], runIndexCase[int64], runIndexCase[int32])
+				return
+			}
 			for _, x := range []*exec.Executor{exec.Default, odd} {
-				switch dt := inputDType(t, c, 0); {
-				case c.Op == "one_hot":
+				if c.Op == "one_hot" {
 					runOneHotCase(t, x, c)
-				case c.Op == "where_scalar":
+				} else {
 					runWhereScalarCase(t, x, c)
-				case dt == "float64":
-					runIndexCase[float64](t, x, c)
-				case dt == "float32":
-					runIndexCase[float32](t, x, c)
-				case dt == "int64":
-					runIndexCase[int64](t, x, c)
-				case dt == "int32":
-					runIndexCase[int32](t, x, c)
-				default:
-					t.Fatalf("no runner for dtype %s", dt)
 				}
 			}
 		})
@@ -57,29 +50,19 @@ func TestIndexVectors(t *testing.T) {
 
 // anyInput builds input i of c as a leaf of its own dtype.
 func anyInput(t *testing.T, c opCase, i int) expr.Any {
-	switch dt := inputDType(t, c, i); dt {
-	case "int64":
-		return expr.Of(opInput[int64](t, c, i))
-	case "int32":
-		return expr.Of(opInput[int32](t, c, i))
-	case "float64":
-		return expr.Of(opInput[float64](t, c, i))
-	case "float32":
-		return expr.Of(opInput[float32](t, c, i))
-	case "bool":
-		return expr.Of(opInput[bool](t, c, i))
-	case "uint8":
-		return expr.Of(opInput[uint8](t, c, i))
-	case "uint64":
-		return expr.Of(opInput[uint64](t, c, i))
-	default:
-		t.Fatalf("no input of dtype %s", dt)
-	}
-	return nil
+	t.Helper()
+	var e expr.Any
+	forInputDType(t, c, i, leaf[int64](&e), leaf[int32](&e), leaf[float64](&e), leaf[float32](&e), leaf[bool](&e), leaf[uint8](&e), leaf[uint64](&e))
+	return e
 }
 
-func runIndexCase[T dtype.Real](t *testing.T, x *exec.Executor, c opCase) {
-	a := expr.Of(opInput[T](t, c, 0))
+// leaf is the runner that sets *e to its input as a leaf.
+func leaf[T dtype.Elem](e *expr.Any) func(*testing.T, opCase, *tensor.Tensor[T]) {
+	return func(_ *testing.T, _ opCase, x *tensor.Tensor[T]) { *e = expr.Of(x) }
+}
+
+func runIndexCase[T dtype.Real](t *testing.T, c opCase, in *tensor.Tensor[T]) {
+	a := expr.Of(in)
 	var e expr.Expr[T]
 	dim, _ := intParam(c, "dim")
 	switch c.Op {
@@ -124,8 +107,10 @@ func runIndexCase[T dtype.Real](t *testing.T, x *exec.Executor, c opCase) {
 	default:
 		t.Fatalf("no op %s", c.Op)
 	}
-	got, err := exec.EvalWith(x, e)
-	checkIndexResult(t, c, got, err)
+	for _, x := range []*exec.Executor{exec.Default, odd} {
+		got, err := exec.EvalWith(x, e)
+		checkIndexResult(t, c, got, err)
+	}
 }
 
 // checkIndexResult checks an evaluation against case c: its error kind,

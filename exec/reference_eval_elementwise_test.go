@@ -28,7 +28,8 @@ func ewise2[T, U any](a []T, ia []int, b []T, ib []int, f func(T, T) U) []U {
 }
 
 // refFloatUnary is op on a float slice: Go's math functions computed in
-// float64 and rounded to T, as docs/expressions.md says.
+// float64 and rounded to T, as docs/expressions.md says; sin and cos are
+// refTrig, exact where the math package is not.
 func refFloatUnary[T float32 | float64](op string, a []T) []T {
 	m := func(g func(float64) float64) []T {
 		return ewise1(a, func(x T) T { return T(g(float64(x))) })
@@ -51,9 +52,9 @@ func refFloatUnary[T float32 | float64](op string, a []T) []T {
 	case "expm1":
 		return m(math.Expm1)
 	case "sin":
-		return m(math.Sin)
+		return m(func(x float64) float64 { return refTrig(x, 0) })
 	case "cos":
-		return m(math.Cos)
+		return m(func(x float64) float64 { return refTrig(x, 1) })
 	case "tanh":
 		return m(math.Tanh)
 	case "sigmoid":

@@ -30,25 +30,14 @@ func TestSelectVectors(t *testing.T) {
 		}
 		ran++
 		t.Run(c.ID+"_"+c.Op, func(t *testing.T) {
-			switch dt := inputDType(t, c, 0); dt {
-			case "float64":
-				runSelectCase[float64](t, c)
-			case "float32":
-				runSelectCase[float32](t, c)
-			case "int64":
-				runSelectCase[int64](t, c)
-			case "bool":
-				runSelectCase[bool](t, c)
-			default:
-				t.Fatalf("no runner for dtype %s", dt)
-			}
+			forInputDType(t, c, 0, runSelectCase[float64], runSelectCase[float32], runSelectCase[int64], runSelectCase[bool])
 		})
 	}
 	assert.Equal(t, 10, ran, "cases of the four ops")
 }
 
-func runSelectCase[T dtype.Elem](t *testing.T, c opCase) {
-	x := expr.Of(opInput[T](t, c, 0))
+func runSelectCase[T dtype.Elem](t *testing.T, c opCase, in *tensor.Tensor[T]) {
+	x := expr.Of(in)
 	var got []*tensor.Tensor[int64]
 	var vals *tensor.Tensor[T]
 	var err error

@@ -58,26 +58,13 @@ func TestSortVectors(t *testing.T) {
 	f := vectors.Load[opCase](t, "ops_sort.json")
 	for _, c := range f.Cases {
 		t.Run(c.ID+"_"+c.Op, func(t *testing.T) {
-			switch dt := inputDType(t, c, 0); dt {
-			case "float64":
-				runSortCase[float64](t, c)
-			case "float32":
-				runSortCase[float32](t, c)
-			case "int64":
-				runSortCase[int64](t, c)
-			case "int32":
-				runSortCase[int32](t, c)
-			case "bool":
-				runSortCase[bool](t, c)
-			default:
-				t.Fatalf("no runner for dtype %s", dt)
-			}
+			forInputDType(t, c, 0, runSortCase[float64], runSortCase[float32], runSortCase[int64], runSortCase[int32], runSortCase[bool])
 		})
 	}
 }
 
-func runSortCase[T exec.Sortable](t *testing.T, c opCase) {
-	x := expr.Of(opInput[T](t, c, 0))
+func runSortCase[T exec.Sortable](t *testing.T, c opCase, in *tensor.Tensor[T]) {
+	x := expr.Of(in)
 	axis, hasAxis := intParam(c, "axis")
 	if !hasAxis && c.Op != "searchsorted" && c.Op != "unique" {
 		x, axis = x.Reshape(-1), 0 // axis null: the flattened input

@@ -103,7 +103,7 @@ func TestOpsUnaryVectors(t *testing.T) {
 	require.Equal(t, 41, len(f.Cases))
 	for _, c := range f.Cases {
 		t.Run(c.ID+"_"+c.Op, func(t *testing.T) {
-			forDType(t, inputDType(t, c, 0), unaryRunner{c})
+			forInputDType(t, c, 0, unaryRuns...)
 		})
 	}
 }
@@ -114,83 +114,18 @@ func TestOpsBinaryVectors(t *testing.T) {
 	require.Equal(t, 34, len(f.Cases))
 	for _, c := range f.Cases {
 		t.Run(c.ID+"_"+c.Op, func(t *testing.T) {
-			forDType(t, inputDType(t, c, 0), binaryRunner{c})
+			forInputDType(t, c, 0, binaryRuns...)
 		})
 	}
 }
 
-// forDType runs r on the Go type of dtype name, and fails the test for a
-// dtype it has no type for.
-func forDType(t *testing.T, name string, r caseRunner) {
-	t.Helper()
-	switch name {
-	case "bool":
-		r.bool(t)
-	case "int8":
-		r.int8(t)
-	case "int16":
-		r.int16(t)
-	case "int32":
-		r.int32(t)
-	case "int64":
-		r.int64(t)
-	case "uint8":
-		r.uint8(t)
-	case "uint16":
-		r.uint16(t)
-	case "uint32":
-		r.uint32(t)
-	case "uint64":
-		r.uint64(t)
-	case "float32":
-		r.float32(t)
-	case "float64":
-		r.float64(t)
-	case "complex64":
-		r.complex64(t)
-	case "complex128":
-		r.complex128(t)
-	default:
-		t.Fatalf("no Go type for dtype %s", name)
-	}
-}
+// unaryRuns are runUnaryOp for every element type.
+var unaryRuns = []any{runUnaryOp[bool], runUnaryOp[int8], runUnaryOp[int16], runUnaryOp[int32], runUnaryOp[int64],
+	runUnaryOp[uint8], runUnaryOp[uint16], runUnaryOp[uint32], runUnaryOp[uint64],
+	runUnaryOp[float32], runUnaryOp[float64], runUnaryOp[complex64], runUnaryOp[complex128]}
 
-// caseRunner has one method per element type, each calling the generic
-// runner for that type (Go has no generic methods).
-type caseRunner interface {
-	bool(*testing.T)
-	int8(*testing.T)
-	int16(*testing.T)
-	int32(*testing.T)
-	int64(*testing.T)
-	uint8(*testing.T)
-	uint16(*testing.T)
-	uint32(*testing.T)
-	uint64(*testing.T)
-	float32(*testing.T)
-	float64(*testing.T)
-	complex64(*testing.T)
-	complex128(*testing.T)
-}
-
-type unaryRunner struct{ c opCase }
-
-func (r unaryRunner) bool(t *testing.T)       { runUnaryOp[bool](t, r.c) }
-func (r unaryRunner) int8(t *testing.T)       { runUnaryOp[int8](t, r.c) }
-func (r unaryRunner) int16(t *testing.T)      { runUnaryOp[int16](t, r.c) }
-func (r unaryRunner) int32(t *testing.T)      { runUnaryOp[int32](t, r.c) }
-func (r unaryRunner) int64(t *testing.T)      { runUnaryOp[int64](t, r.c) }
-func (r unaryRunner) uint8(t *testing.T)      { runUnaryOp[uint8](t, r.c) }
-func (r unaryRunner) uint16(t *testing.T)     { runUnaryOp[uint16](t, r.c) }
-func (r unaryRunner) uint32(t *testing.T)     { runUnaryOp[uint32](t, r.c) }
-func (r unaryRunner) uint64(t *testing.T)     { runUnaryOp[uint64](t, r.c) }
-func (r unaryRunner) float32(t *testing.T)    { runUnaryOp[float32](t, r.c) }
-func (r unaryRunner) float64(t *testing.T)    { runUnaryOp[float64](t, r.c) }
-func (r unaryRunner) complex64(t *testing.T)  { runUnaryOp[complex64](t, r.c) }
-func (r unaryRunner) complex128(t *testing.T) { runUnaryOp[complex128](t, r.c) }
-
-func runUnaryOp[T dtype.Elem](t *testing.T, c opCase) {
-	x := expr.Of(opInput[T](t, c, 0))
+func runUnaryOp[T dtype.Elem](t *testing.T, c opCase, in *tensor.Tensor[T]) {
+	x := expr.Of(in)
 	switch c.Op {
 	case "sign":
 		checkOp(t, c, x.Sign())
@@ -254,24 +189,13 @@ func checkMath[U dtype.Elem](t *testing.T, c opCase, x expr.Expr[U]) {
 	checkOp(t, c, e)
 }
 
-type binaryRunner struct{ c opCase }
+// binaryRuns are runBinaryOp for every element type.
+var binaryRuns = []any{runBinaryOp[bool], runBinaryOp[int8], runBinaryOp[int16], runBinaryOp[int32], runBinaryOp[int64],
+	runBinaryOp[uint8], runBinaryOp[uint16], runBinaryOp[uint32], runBinaryOp[uint64],
+	runBinaryOp[float32], runBinaryOp[float64], runBinaryOp[complex64], runBinaryOp[complex128]}
 
-func (r binaryRunner) bool(t *testing.T)       { runBinaryOp[bool](t, r.c) }
-func (r binaryRunner) int8(t *testing.T)       { runBinaryOp[int8](t, r.c) }
-func (r binaryRunner) int16(t *testing.T)      { runBinaryOp[int16](t, r.c) }
-func (r binaryRunner) int32(t *testing.T)      { runBinaryOp[int32](t, r.c) }
-func (r binaryRunner) int64(t *testing.T)      { runBinaryOp[int64](t, r.c) }
-func (r binaryRunner) uint8(t *testing.T)      { runBinaryOp[uint8](t, r.c) }
-func (r binaryRunner) uint16(t *testing.T)     { runBinaryOp[uint16](t, r.c) }
-func (r binaryRunner) uint32(t *testing.T)     { runBinaryOp[uint32](t, r.c) }
-func (r binaryRunner) uint64(t *testing.T)     { runBinaryOp[uint64](t, r.c) }
-func (r binaryRunner) float32(t *testing.T)    { runBinaryOp[float32](t, r.c) }
-func (r binaryRunner) float64(t *testing.T)    { runBinaryOp[float64](t, r.c) }
-func (r binaryRunner) complex64(t *testing.T)  { runBinaryOp[complex64](t, r.c) }
-func (r binaryRunner) complex128(t *testing.T) { runBinaryOp[complex128](t, r.c) }
-
-func runBinaryOp[T dtype.Elem](t *testing.T, c opCase) {
-	x := expr.Of(opInput[T](t, c, 0))
+func runBinaryOp[T dtype.Elem](t *testing.T, c opCase, in *tensor.Tensor[T]) {
+	x := expr.Of(in)
 	if c.Op == "clip" {
 		lo, hi := clipBounds[T](t, c)
 		switch {

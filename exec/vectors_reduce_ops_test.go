@@ -18,7 +18,7 @@ func TestOpsReduceVectors(t *testing.T) {
 	require.Equal(t, 45, len(f.Cases))
 	for _, c := range f.Cases {
 		t.Run(c.ID+"_"+c.Op, func(t *testing.T) {
-			forDType(t, inputDType(t, c, 0), reduceRunner{c})
+			forInputDType(t, c, 0, reduceRuns...)
 		})
 	}
 }
@@ -32,24 +32,13 @@ func keepDims(t *testing.T, c opCase) bool {
 	return k
 }
 
-type reduceRunner struct{ c opCase }
+// reduceRuns are runReduceOp for every element type.
+var reduceRuns = []any{runReduceOp[bool], runReduceOp[int8], runReduceOp[int16], runReduceOp[int32], runReduceOp[int64],
+	runReduceOp[uint8], runReduceOp[uint16], runReduceOp[uint32], runReduceOp[uint64],
+	runReduceOp[float32], runReduceOp[float64], runReduceOp[complex64], runReduceOp[complex128]}
 
-func (r reduceRunner) bool(t *testing.T)       { runReduceOp[bool](t, r.c) }
-func (r reduceRunner) int8(t *testing.T)       { runReduceOp[int8](t, r.c) }
-func (r reduceRunner) int16(t *testing.T)      { runReduceOp[int16](t, r.c) }
-func (r reduceRunner) int32(t *testing.T)      { runReduceOp[int32](t, r.c) }
-func (r reduceRunner) int64(t *testing.T)      { runReduceOp[int64](t, r.c) }
-func (r reduceRunner) uint8(t *testing.T)      { runReduceOp[uint8](t, r.c) }
-func (r reduceRunner) uint16(t *testing.T)     { runReduceOp[uint16](t, r.c) }
-func (r reduceRunner) uint32(t *testing.T)     { runReduceOp[uint32](t, r.c) }
-func (r reduceRunner) uint64(t *testing.T)     { runReduceOp[uint64](t, r.c) }
-func (r reduceRunner) float32(t *testing.T)    { runReduceOp[float32](t, r.c) }
-func (r reduceRunner) float64(t *testing.T)    { runReduceOp[float64](t, r.c) }
-func (r reduceRunner) complex64(t *testing.T)  { runReduceOp[complex64](t, r.c) }
-func (r reduceRunner) complex128(t *testing.T) { runReduceOp[complex128](t, r.c) }
-
-func runReduceOp[T dtype.Elem](t *testing.T, c opCase) {
-	x := expr.Of(opInput[T](t, c, 0))
+func runReduceOp[T dtype.Elem](t *testing.T, c opCase, in *tensor.Tensor[T]) {
+	x := expr.Of(in)
 	axes, keep := caseAxes(c), keepDims(t, c)
 	d := dtype.Of[T]()
 	switch c.Op {

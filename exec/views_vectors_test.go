@@ -32,22 +32,7 @@ func TestViewVectors(t *testing.T) {
 		}
 		ran++
 		t.Run(c.ID+"/"+c.Op, func(t *testing.T) {
-			dt, err := c.InputDType(0)
-			require.NoError(t, err)
-			switch dt {
-			case "float64":
-				runViewCase[float64](t, c)
-			case "float32":
-				runViewCase[float32](t, c)
-			case "int64":
-				runViewCase[int64](t, c)
-			case "int32":
-				runViewCase[int32](t, c)
-			case "int16":
-				runViewCase[int16](t, c)
-			default:
-				t.Fatalf("no dtype %s", dt)
-			}
+			forInputDType(t, c, 0, runViewCase[float64], runViewCase[float32], runViewCase[int64], runViewCase[int32], runViewCase[int16])
 		})
 	}
 	assert.Equal(t, 13, ran, "view cases in ops_shape.json")
@@ -105,9 +90,7 @@ func viewOf[T dtype.Elem](c vectors.OpCase, x *tensor.Tensor[T]) ([]*tensor.Tens
 	return nil, nil, fmt.Errorf("no op %s", c.Op)
 }
 
-func runViewCase[T dtype.Elem](t *testing.T, c vectors.OpCase) {
-	x, err := vectors.OpInput[T](c, 0)
-	require.NoError(t, err)
+func runViewCase[T dtype.Elem](t *testing.T, c vectors.OpCase, x *tensor.Tensor[T]) {
 	views, es, err := viewOf(c, x)
 	if c.Expect == "error" {
 		require.Error(t, err, "%s wants a %s error", c.ID, c.ErrorKind)

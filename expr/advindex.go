@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tensorplay/tensorplay/tensor"
 )
@@ -17,9 +18,11 @@ import (
 //     axes are made adjacent (a permute to the front where NumPy moves
 //     their broadcast axes there), merged into one by a reshape, and
 //     gathered at the flat index Σ i_k·(n_{k+1}·…·n_m). Each i_k is first
-//     taken from arange(n_k), which counts a negative index from the end
-//     and refuses one outside the axis before anything is written, so an
-//     index past its own axis never lands on a valid flat position.
+//     taken from arange(n_k) (along the operand's axis k, see
+//     checkedIndex), which counts a negative index from the end and
+//     refuses one outside the axis before anything is written, naming
+//     that axis, so an index past its own axis never lands on a valid
+//     flat position.
 //
 // The reshape is a view where the merged axes' strides allow it (the
 // adjacent axes of a contiguous tensor); elsewhere the executor copies
@@ -57,11 +60,20 @@ func advancedIdx(a *Node, items []tensor.IndexItem) *Node {
 		}
 		shapes[k] = idx[k].shape
 	}
-	if _, err := tensor.BroadcastIndex("Idx", a.shape, shapes); err != nil {
+	b, err := tensor.BroadcastIndex("Idx", a.shape, shapes)
+	if err != nil {
 		return errNode(OpGather, err)
 	}
+	// NumPy checks the index tensors' values once broadcast: none when
+	// the broadcast shape is empty (integers were checked by the plan).
+	check := !slices.Contains(b, 0)
 	if len(idx) == 1 {
-		return take("Idx", v, idx[0], plan.Items[0].Axis, true)
+		it := plan.Items[0]
+		if it.Dim == it.Axis || !check {
+			return take("Idx", v, idx[0], it.Axis, true)
+		}
+		// A new axis before it: the error names the operand's axis.
+		return take("Idx", v, checkedIndex(idx[0], v.shape[it.Axis], it.Dim), it.Axis, false)
 	}
 	// Several: permute (when separated), merge, gather at the flat index.
 	var perm []int
@@ -89,7 +101,7 @@ func advancedIdx(a *Node, items []tensor.IndexItem) *Node {
 	for k := len(idx) - 1; k >= 0; k-- {
 		size := v.shape[plan.Items[k].Axis]
 		c := idx[k]
-		if it := plan.Items[k]; it.Array != nil {
+		if it := plan.Items[k]; it.Array != nil && check {
 			c = checkedIndex(c, size, it.Dim)
 		}
 		if scale != 1 {
@@ -107,14 +119,27 @@ func advancedIdx(a *Node, items []tensor.IndexItem) *Node {
 
 // checkedIndex is the index c into an axis of extent n counted from the
 // start, refused (when the graph runs) outside the axis: the take of c
-// from arange(n). (Its *tensor.IndexError names dimension 0, arange's
-// axis, and the axis's extent.)
-func checkedIndex(c *Node, n, _ int) *Node {
+// along axis dim of arange(n) shaped [1, …, 1, n] (dim ones), then
+// reshaped back to c's shape, so that its *tensor.IndexError names the
+// operand's axis dim and its extent, as Tensor.Idx's does.
+func checkedIndex(c *Node, n, dim int) *Node {
+	shape := make([]int, dim+1)
+	for d := range shape {
+		shape[d] = 1
+	}
+	shape[dim] = n
 	r, err := tensor.Arange[int64](0, int64(n), 1)
+	if err == nil {
+		r, err = r.Reshape(shape...)
+	}
 	if err != nil {
 		return errNode(OpGather, err)
 	}
-	return take("Idx", Of(r).Node(), c, 0, true)
+	t := take("Idx", Of(r).Node(), c, dim, true)
+	if dim == 0 || t.err != nil {
+		return t
+	}
+	return reshapeDims(t, c.Dims())
 }
 
 // indexerNode is the node of an At item's index: an expression, or a

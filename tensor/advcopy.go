@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tensorplay/tensorplay/dtype"
 )
@@ -44,7 +45,11 @@ func (t *Tensor[T]) advancedIdx(items []IndexItem) (*Tensor[T], error) {
 	if err != nil {
 		return nil, err
 	}
+	// NumPy checks the values once broadcast: none when b is empty.
 	for _, a := range idx {
+		if slices.Contains(b, 0) {
+			break
+		}
 		n := v.shape[a.axis]
 		for i, j := range a.vals {
 			if j < 0 {

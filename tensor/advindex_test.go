@@ -154,3 +154,27 @@ func TestIndexMapRefusesArrays(t *testing.T) {
 	assert.False(t, tensor.HasArrays(items(tensor.All, tensor.I(0))))
 	assert.Nil(t, tensor.All.Array())
 }
+
+// TestIdxAdvancedIndexErrors: an index tensor's value outside its axis is
+// an *IndexError naming that axis of the operand, the value and the
+// axis's extent (NumPy 1.24's "index 5 is out of bounds for axis 1 with
+// size 3" for the same subscript), whichever index tensor holds it; an
+// empty broadcast checks nothing (NumPy checks the broadcast values).
+func TestIdxAdvancedIndexErrors(t *testing.T) {
+	for _, c := range advancedIndexErrorCases {
+		t.Run(c.Name, func(t *testing.T) {
+			n, _ := c.Shape.Numel()
+			x := tensor.Must(tensor.Must(tensor.Arange[float64](0, float64(n), 1)).Reshape(c.Shape...))
+			got, err := x.Idx(c.Items...)
+			if c.Err == nil {
+				require.NoError(t, err)
+				assert.Equal(t, c.Want, got.Values())
+				assert.Equal(t, c.WantShape, got.Shape())
+				return
+			}
+			var ie *tensor.IndexError
+			require.True(t, errors.As(err, &ie), "%v", err)
+			assert.Equal(t, *c.Err, *ie)
+		})
+	}
+}
