@@ -295,6 +295,9 @@ func (e *epilogue) describe(w io.Writer, names func(v int) string) {
 	var b bytes.Buffer
 	e.g.describe(&b, names)
 	fmt.Fprintf(w, "    epilogue on each block of the product, in place:\n")
+	if e.multiRow {
+		fmt.Fprintf(w, "      blocks of whole rows: tile %v\n", &e.flat)
+	}
 	for _, line := range strings.SplitAfter(strings.TrimSuffix(b.String(), "\n"), "\n") {
 		fmt.Fprintf(w, "    %s", line)
 	}

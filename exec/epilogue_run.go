@@ -82,8 +82,10 @@ func (e *epilogue) epiloguePlans() bool {
 	g.kinds = kinds
 	g.invariant, g.varying = nil, nil
 	g.sortInputs(nout)
-	rows := tilePlan{name: "epilogue rows", r: 1, c: e.width, rowwise: true, piece: piece, bufferless: g.tp.bufferless}
-	e.flat = tilePlan{name: "epilogue runs", r: 1, c: e.width, piece: piece, bufferless: g.tp.bufferless}
+	f := tileFacts{epilogue: true, cols: e.width, block: piece, bufferless: g.tp.bufferless}
+	rows := tileFor(&f)
+	f.wholeRows = true
+	e.flat = tileFor(&f)
 	g.tp = rows
 	return true
 }

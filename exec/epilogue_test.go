@@ -96,6 +96,7 @@ func testEpilogue[T float32 | float64](t *testing.T) {
 				for _, workers := range []int{1, 2, 3, 8} {
 					got, plan := debugPlan(t, workers, head(y, bias))
 					require.Contains(t, plan, "epilogue on each block of the product", "workers=%d:\n%s", workers, plan)
+					assert.Contains(t, plan, "epilogue rows", "the epilogue's plan is a row of the tile table:\n%s", plan)
 					require.Contains(t, plan, "1 steps", plan)
 					require.Equal(t, want.Shape(), got.Shape())
 					requireSameBits(t, want.Data(), got.Data(), fmt.Sprintf("workers=%d", workers))

@@ -209,7 +209,6 @@ type regionRun struct {
 	g             *region
 	vals          []tensor.Any
 	blocksPerTask int
-	mapped        *releases // mapped operands, or nil (see RangeReleaser)
 	err           error
 	mu            sync.Mutex
 }
@@ -221,23 +220,21 @@ func (g *region) run(x *Executor, vals []tensor.Any) error {
 	if g.sweep != nil {
 		return g.runSweep(x, vals)
 	}
+	tasks := 1
+	if x.workers > 1 && g.numel >= x.grain {
+		tasks = min(g.blocks, x.workers*tasksPerWorker, max(x.workers, g.numel/minTask))
+	}
+	if tasks == 1 {
+		return g.runBlocks(vals, 0, g.blocks)
+	}
 	rr, _ := g.runs.Get().(*regionRun)
 	if rr == nil {
 		rr = &regionRun{g: g}
 	}
 	rr.vals, rr.err = vals, nil
-	rr.mapped = g.mappedOperands(vals, false)
-	tasks := 1
-	if x.workers > 1 && g.numel >= x.grain {
-		tasks = min(g.blocks, x.workers*tasksPerWorker, max(x.workers, g.numel/minTask))
-	}
 	rr.blocksPerTask = (g.blocks + tasks - 1) / tasks
 	tasks = (g.blocks + rr.blocksPerTask - 1) / rr.blocksPerTask
-	if tasks == 1 {
-		rr.runTask(0)
-	} else {
-		x.pool().parallel(tasks, rr)
-	}
+	x.pool().parallel(tasks, rr)
 	err := rr.err
 	rr.vals = nil
 	g.runs.Put(rr)
@@ -245,27 +242,35 @@ func (g *region) run(x *Executor, vals []tensor.Any) error {
 }
 
 func (rr *regionRun) runTask(task int) {
-	g := rr.g
+	lo := task * rr.blocksPerTask
+	if err := rr.g.runBlocks(rr.vals, lo, min(lo+rr.blocksPerTask, rr.g.blocks)); err != nil {
+		rr.mu.Lock()
+		rr.err = err
+		rr.mu.Unlock()
+	}
+}
+
+// runBlocks computes blocks lo to hi-1 of the region over the run's
+// tensors vals, with a worker state of the region's pool.
+func (g *region) runBlocks(vals []tensor.Any, lo, hi int) error {
 	st, _ := g.states.Get().(*regionState)
 	if st == nil {
 		var err error
 		if st, err = g.newState(); err != nil {
-			rr.mu.Lock()
-			rr.err = err
-			rr.mu.Unlock()
-			return
+			return err
 		}
 	}
 	nout := len(g.outputs)
+	mapped := false // some operand's storage is mapped (see RangeReleaser)
 	for i, o := range g.outputs {
-		st.outs[i].bind(rr.vals[o.value])
+		mapped = st.outs[i].bind(vals[o.value]) || mapped
 	}
 	for s, v := range g.inputs {
-		st.slots[s].bind(rr.vals[v])
+		mapped = st.slots[s].bind(vals[v]) || mapped
 	}
-	st.rel = rr.mapped.forTask()
-	lo := task * rr.blocksPerTask
-	hi := min(lo+rr.blocksPerTask, g.blocks)
+	if mapped {
+		st.rel = g.mappedOperands(vals, false).forTask()
+	}
 	cc := lo % g.colChunks // the block's chunk of its rows
 	for b := lo; b < hi; b, cc = b+1, cc+1 {
 		if cc == g.colChunks {
@@ -301,6 +306,7 @@ func (rr *regionRun) runTask(task int) {
 	}
 	st.release()
 	g.states.Put(st)
+	return nil
 }
 
 // runBlock computes the current block (st.geoms and st.offs) by plan tp,
@@ -315,6 +321,16 @@ func (rr *regionRun) runTask(task int) {
 func (g *region) runBlock(st *regionState, tp *tilePlan) {
 	nout := len(g.outputs)
 	r, c := st.geoms[0].r, st.geoms[0].c
+	if n := r * c; !tp.rowwise && tp.copyRows == 0 && tp.piece >= n {
+		// One run in one piece, nothing copied (every block of a small
+		// region): the loops below once, without their bookkeeping.
+		g.prepareNodes(st, n, tp)
+		for _, s := range g.varying {
+			g.present(st, s, &st.geoms[nout+s], st.offs[nout+s], 0, 0, st.geoms)
+		}
+		g.compute(st, st.geoms, 0, 0, n)
+		return
+	}
 	rowsPerRun, run := r, r*c
 	if tp.rowwise {
 		rowsPerRun, run = 1, c
@@ -343,12 +359,7 @@ func (g *region) runBlock(st *regionState, tp *tilePlan) {
 		}
 		for k := 0; k < run; k += tp.piece {
 			n := min(tp.piece, run-k)
-			if n != st.prepared && !tp.bufferless {
-				for s := len(g.inputs); s < len(st.slots); s++ {
-					st.slots[s].prepare(n)
-				}
-				st.prepared = n
-			}
+			g.prepareNodes(st, n, tp)
 			if !whole {
 				for op := range geoms {
 					geoms[op].c = n
@@ -356,20 +367,31 @@ func (g *region) runBlock(st *regionState, tp *tilePlan) {
 			}
 			for _, s := range g.varying {
 				gm := &geoms[nout+s]
-				g.present(st, s, gm, st.offs[nout+s]+i*gm.stR+k*gm.stC, at*g.copyStride(s)+k, geoms)
+				g.present(st, s, gm, st.offs[nout+s]+i*gm.stR+k*gm.stC, at, k, geoms)
 			}
 			g.compute(st, geoms, i, k, n)
 		}
 	}
 }
 
+// prepareNodes points the computed nodes' slots at their buffers for
+// pieces of n elements, unless they already are.
+func (g *region) prepareNodes(st *regionState, n int, tp *tilePlan) {
+	if n != st.prepared && !tp.bufferless {
+		for s := len(g.inputs); s < len(st.slots); s++ {
+			st.slots[s].prepare(n)
+		}
+		st.prepared = n
+	}
+}
+
 // present points input slot s at its elements of the current piece (of
 // geometry gm at storage offset off), one way per access kind: a constant
 // is one value, a direct input its storage, a strided one is gathered, a
-// transposed one is the part of its copy from element at on, and an
+// transposed one is the part of its copy at row at and column col, and an
 // indexed one is gathered through its index's slot, presented before it
 // (geoms are the piece's geometries of every operand).
-func (g *region) present(st *regionState, s int, gm *geom, off, at int, geoms []geom) {
+func (g *region) present(st *regionState, s int, gm *geom, off, at, col int, geoms []geom) {
 	sl := st.slots[s]
 	switch g.kinds[len(g.outputs)+s] {
 	case accInvariant, accScalar:
@@ -381,7 +403,7 @@ func (g *region) present(st *regionState, s int, gm *geom, off, at int, geoms []
 	case accReversed:
 		sl.gatherReversed(gm, off)
 	case accTransposed:
-		sl.part(at, gm.r*gm.c)
+		sl.part(at*g.copyStride(s)+col, gm.r*gm.c)
 	case accIndexed:
 		ir := g.reads[s]
 		sl.gatherIndexed(gm, off, st.slots[ir.slot], geoms[len(g.outputs)+ir.slot].stC, ir.stride, ir.n)
@@ -453,6 +475,15 @@ func (st *regionState) release() {
 // blockOffsets sets every operand's storage offset and the block's extent
 // for block b.
 func (g *region) blockOffsets(st *regionState, b int) {
+	if b == 0 {
+		// The first block: the operands' own offsets.
+		r, c := min(g.tp.r, g.rows), min(g.tp.c, g.cols)
+		copy(st.offs, g.offsets)
+		for op := range st.geoms {
+			st.geoms[op].r, st.geoms[op].c = r, c
+		}
+		return
+	}
 	cc := b % g.colChunks
 	b /= g.colChunks
 	rc := b % g.rowChunks

@@ -35,9 +35,10 @@ type slot[T dtype.Elem] struct {
 type slotAny interface {
 	// prepare points v at the slot's own buffer for an n-element block.
 	prepare(n int)
-	// bind sets the storage the slot loads from or stores to; release
-	// forgets it, so a pooled slot keeps no tensor alive.
-	bind(t tensor.Any)
+	// bind sets the storage the slot loads from or stores to, and reports
+	// whether it is mapped (has a tensor.Backing, see RangeReleaser);
+	// release forgets it, so a pooled slot keeps no tensor alive.
+	bind(t tensor.Any) (mapped bool)
 	release()
 	// The presentations of the access kinds (see region.present): value
 	// loads the one value at off (a constant), view points the slot at n
@@ -135,7 +136,11 @@ func (s *slot[T]) prepare(n int) {
 	}
 }
 
-func (s *slot[T]) bind(t tensor.Any) { s.data = t.(*tensor.Tensor[T]).Data() }
+func (s *slot[T]) bind(t tensor.Any) bool {
+	tt := t.(*tensor.Tensor[T])
+	s.data = tt.Data()
+	return tt.Backing() != nil
+}
 
 func (s *slot[T]) release() { s.data, s.v, s.bv = nil, nil, nil }
 

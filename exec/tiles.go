@@ -54,6 +54,11 @@ type tileFacts struct {
 	// inputs and then the result (see reduceStep); block is then the run
 	// length along the innermost axis.
 	reduce bool
+	// epilogue: the region runs on blocks of a matrix product's result,
+	// which the product chooses (see epilogue.runSpan), rows of cols
+	// elements; wholeRows: the block is whole rows read as one run. block
+	// is then the piece the region's buffers hold.
+	epilogue, wholeRows bool
 }
 
 // has reports whether some operand (inputs only, with in) is of kind a.
@@ -144,6 +149,15 @@ var tileTable = []struct {
 	when func(f *tileFacts) bool
 	plan func(f *tileFacts) tilePlan
 }{
+	{"epilogue runs", func(f *tileFacts) bool { return f.epilogue && f.wholeRows }, func(f *tileFacts) tilePlan {
+		// A block of the product's rows, one run in pieces (its extents
+		// are the product's: r and c are one row, for the buffers).
+		return tilePlan{r: 1, c: f.cols, piece: f.block, bufferless: f.bufferless}
+	}},
+	{"epilogue rows", func(f *tileFacts) bool { return f.epilogue }, func(f *tileFacts) tilePlan {
+		// Any other block of the product: a row at a time, in pieces.
+		return tilePlan{r: 1, c: f.cols, rowwise: true, piece: f.block, bufferless: f.bufferless}
+	}},
 	{"reduction runs", func(f *tileFacts) bool { return f.reduce }, func(f *tileFacts) tilePlan {
 		// One run along the innermost axis per block, as the reduction's
 		// tree consumes it (a transposed input's run copied first).
@@ -223,13 +237,7 @@ func (g *region) planTiles(f *tileFacts) {
 	}
 	f.strides, f.d, f.rows, f.cols, f.numel = g.lay.strides, d, g.rows, g.cols, g.numel
 	f.runSize, f.block, f.band = max(1, f.runSize), max(1, f.block), max(1, f.band)
-	for _, row := range tileTable {
-		if row.when(f) {
-			g.tp = row.plan(f)
-			g.tp.name = row.name
-			break
-		}
-	}
+	g.tp = tileFor(f)
 	tp := &g.tp
 	tp.r, tp.c = max(tp.r, 1), max(tp.c, 1) // zero-size spaces run no blocks
 	g.countBlocks()
@@ -253,6 +261,18 @@ func (g *region) planTiles(f *tileFacts) {
 	for op, st := range f.strides {
 		g.kinds[op] = classify(st, f.indexed[op], across, g.cols)
 	}
+}
+
+// tileFor returns the plan of the first row of tileTable whose case holds.
+func tileFor(f *tileFacts) tilePlan {
+	for _, row := range tileTable {
+		if row.when(f) {
+			tp := row.plan(f)
+			tp.name = row.name
+			return tp
+		}
+	}
+	panic("exec: no tile table row") // the last row always holds
 }
 
 // countBlocks sets the number of tiles along each axis and in all.
