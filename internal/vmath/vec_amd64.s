@@ -1762,6 +1762,70 @@ maxLanes32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func maxOfLanes32AVX2(s *[8]float32, a []float32) int
+// Requires: AVX
+TEXT ·maxOfLanes32AVX2(SB), NOSPLIT, $0-40
+	MOVQ    s+0(FP), AX
+	MOVQ    a_base+8(FP), CX
+	MOVQ    a_len+16(FP), DX
+	VMOVUPS (AX), Y0
+	XORQ    BX, BX
+
+maxOfLanes32AVX2_loop:
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x08
+	JL        maxOfLanes32AVX2_done
+	VMOVUPS   (CX)(BX*4), Y1
+	VCMPPS    $0x07, Y0, Y1, Y2
+	VMAXPS    Y0, Y1, Y3
+	VMAXPS    Y1, Y0, Y1
+	VANDPS    Y3, Y1, Y1
+	VMOVMSKPS Y2, SI
+	CMPL      SI, $0xff
+	JNE       maxOfLanes32AVX2_done
+	VMOVAPS   Y1, Y0
+	ADDQ      $0x08, BX
+	JMP       maxOfLanes32AVX2_loop
+
+maxOfLanes32AVX2_done:
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func minOfLanes32AVX2(s *[8]float32, a []float32) int
+// Requires: AVX
+TEXT ·minOfLanes32AVX2(SB), NOSPLIT, $0-40
+	MOVQ    s+0(FP), AX
+	MOVQ    a_base+8(FP), CX
+	MOVQ    a_len+16(FP), DX
+	VMOVUPS (AX), Y0
+	XORQ    BX, BX
+
+minOfLanes32AVX2_loop:
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x08
+	JL        minOfLanes32AVX2_done
+	VMOVUPS   (CX)(BX*4), Y1
+	VCMPPS    $0x07, Y0, Y1, Y2
+	VMINPS    Y0, Y1, Y3
+	VMINPS    Y1, Y0, Y1
+	VORPS     Y3, Y1, Y1
+	VMOVMSKPS Y2, SI
+	CMPL      SI, $0xff
+	JNE       minOfLanes32AVX2_done
+	VMOVAPS   Y1, Y0
+	ADDQ      $0x08, BX
+	JMP       minOfLanes32AVX2_loop
+
+minOfLanes32AVX2_done:
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
 // func sumLanes32AVX2(s *[8]float32, a []float32) int
 // Requires: AVX
 TEXT ·sumLanes32AVX2(SB), NOSPLIT, $0-40
@@ -1908,6 +1972,88 @@ maxLanes64AVX2_loop:
 	JMP       maxLanes64AVX2_loop
 
 maxLanes64AVX2_done:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	MOVQ    BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func maxOfLanes64AVX2(s *[8]float64, a []float64) int
+// Requires: AVX
+TEXT ·maxOfLanes64AVX2(SB), NOSPLIT, $0-40
+	MOVQ    s+0(FP), AX
+	MOVQ    a_base+8(FP), CX
+	MOVQ    a_len+16(FP), DX
+	VMOVUPS (AX), Y0
+	VMOVUPS 32(AX), Y1
+	XORQ    BX, BX
+
+maxOfLanes64AVX2_loop:
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x08
+	JL        maxOfLanes64AVX2_done
+	VMOVUPS   (CX)(BX*8), Y2
+	VCMPPD    $0x07, Y0, Y2, Y3
+	VMAXPD    Y0, Y2, Y4
+	VMAXPD    Y2, Y0, Y2
+	VANDPD    Y4, Y2, Y2
+	VMOVUPS   32(CX)(BX*8), Y4
+	VCMPPD    $0x07, Y1, Y4, Y5
+	VMAXPD    Y1, Y4, Y6
+	VMAXPD    Y4, Y1, Y4
+	VANDPD    Y6, Y4, Y4
+	VANDPS    Y5, Y3, Y3
+	VMOVMSKPD Y3, SI
+	CMPL      SI, $0x0f
+	JNE       maxOfLanes64AVX2_done
+	VMOVAPS   Y2, Y0
+	VMOVAPS   Y4, Y1
+	ADDQ      $0x08, BX
+	JMP       maxOfLanes64AVX2_loop
+
+maxOfLanes64AVX2_done:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	MOVQ    BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func minOfLanes64AVX2(s *[8]float64, a []float64) int
+// Requires: AVX
+TEXT ·minOfLanes64AVX2(SB), NOSPLIT, $0-40
+	MOVQ    s+0(FP), AX
+	MOVQ    a_base+8(FP), CX
+	MOVQ    a_len+16(FP), DX
+	VMOVUPS (AX), Y0
+	VMOVUPS 32(AX), Y1
+	XORQ    BX, BX
+
+minOfLanes64AVX2_loop:
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x08
+	JL        minOfLanes64AVX2_done
+	VMOVUPS   (CX)(BX*8), Y2
+	VCMPPD    $0x07, Y0, Y2, Y3
+	VMINPD    Y0, Y2, Y4
+	VMINPD    Y2, Y0, Y2
+	VORPD     Y4, Y2, Y2
+	VMOVUPS   32(CX)(BX*8), Y4
+	VCMPPD    $0x07, Y1, Y4, Y5
+	VMINPD    Y1, Y4, Y6
+	VMINPD    Y4, Y1, Y4
+	VORPD     Y6, Y4, Y4
+	VANDPS    Y5, Y3, Y3
+	VMOVMSKPD Y3, SI
+	CMPL      SI, $0x0f
+	JNE       minOfLanes64AVX2_done
+	VMOVAPS   Y2, Y0
+	VMOVAPS   Y4, Y1
+	ADDQ      $0x08, BX
+	JMP       minOfLanes64AVX2_loop
+
+minOfLanes64AVX2_done:
 	VMOVUPS Y0, (AX)
 	VMOVUPS Y1, 32(AX)
 	MOVQ    BX, ret+32(FP)

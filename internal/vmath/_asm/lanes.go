@@ -29,6 +29,39 @@ func laneLoops() {
 		}
 		return ok, y
 	}
+	// The extremes of a plain max or min reduction: with neither acc nor x
+	// NaN, both operand orders, combined so that of +0 and -0 max gives +0
+	// (AND of the two) and min -0 (OR); any other pair has one answer in
+	// either order. A NaN in acc or x stops the loop.
+	extremeBody := func(isMax bool) func(acc, x, _ reg.VecVirtual, _ reg.GPVirtual) (ok, y reg.VecVirtual) {
+		return func(acc, x, _ reg.VecVirtual, _ reg.GPVirtual) (ok, y reg.VecVirtual) {
+			ok, a, b := YMM(), YMM(), YMM()
+			y = YMM()
+			switch {
+			case wide && isMax:
+				VCMPPD(cmpOrd, acc, x, ok)
+				VMAXPD(acc, x, a)
+				VMAXPD(x, acc, b)
+				VANDPD(a, b, y)
+			case wide:
+				VCMPPD(cmpOrd, acc, x, ok)
+				VMINPD(acc, x, a)
+				VMINPD(x, acc, b)
+				VORPD(a, b, y)
+			case isMax:
+				VCMPPS(cmpOrd, acc, x, ok)
+				VMAXPS(acc, x, a)
+				VMAXPS(x, acc, b)
+				VANDPS(a, b, y)
+			default:
+				VCMPPS(cmpOrd, acc, x, ok)
+				VMINPS(acc, x, a)
+				VMINPS(x, acc, b)
+				VORPS(a, b, y)
+			}
+			return ok, y
+		}
+	}
 	sumBody := func(acc, x, _ reg.VecVirtual, _ reg.GPVirtual) (ok, y reg.VecVirtual) {
 		return nil, add(x, acc)
 	}
@@ -50,6 +83,8 @@ func laneLoops() {
 			t = "64"
 		}
 		laneLoop("maxLanes"+t+"AVX2", "max(s[i%8], a[i]), up to the first group holding a NaN", w, false, false, maxBody)
+		laneLoop("maxOfLanes"+t+"AVX2", "maxOf(s[i%8], a[i]), up to the first group where either holds a NaN", w, false, false, extremeBody(true))
+		laneLoop("minOfLanes"+t+"AVX2", "minOf(s[i%8], a[i]), up to the first group where either holds a NaN", w, false, false, extremeBody(false))
 		laneLoop("sumLanes"+t+"AVX2", "s[i%8] + a[i]", w, false, false, sumBody)
 		laneLoop("sqDevLanes"+t+"AVX2", "s[i%8] + (a[i]-k)², the product rounded", w, true, false, sqDevBody)
 		if w {
