@@ -142,6 +142,55 @@ func laneLoop(name, what string, w, scalar, table bool, body func(acc, x, k reg.
 	}
 	i, left := GP64(), GP64()
 	XORQ(i, i)
+	// Unrolled: unroll groups an iteration, kept only if every one is on
+	// the fast path; else the loop of one group redoes them from the first.
+	unroll := 4
+	switch {
+	case table:
+		unroll = 1 // exp64's gathers leave no registers for a second group
+	case w:
+		unroll = 2
+	}
+	if unroll > 1 {
+		Label(name + "_loopN")
+		MOVQ(n, left)
+		SUBQ(i, left)
+		CMPQ(left, Imm(uint64(8*unroll)))
+		JL(LabelRef(name + "_loop"))
+		var ok reg.VecVirtual
+		cur := append([]reg.VecVirtual(nil), acc...)
+		for u := range unroll {
+			for g := range acc {
+				x := YMM()
+				VMOVUPS(Mem{Base: pa, Index: i, Scale: uint8(size), Disp: 32 * (g + vecs*u)}, x)
+				o, y := body(cur[g], x, k, tbl)
+				cur[g] = y
+				switch {
+				case o == nil:
+				case ok == nil:
+					ok = o
+				default:
+					VANDPS(o, ok, ok)
+				}
+			}
+		}
+		if ok != nil {
+			m := GP32()
+			if w {
+				VMOVMSKPD(ok, m)
+				CMPL(m, Imm(0xf))
+			} else {
+				VMOVMSKPS(ok, m)
+				CMPL(m, Imm(0xff))
+			}
+			JNE(LabelRef(name + "_loop"))
+		}
+		for g := range acc {
+			VMOVAPS(cur[g], acc[g])
+		}
+		ADDQ(Imm(uint64(8*unroll)), i)
+		JMP(LabelRef(name + "_loopN"))
+	}
 	Label(name + "_loop")
 	MOVQ(n, left)
 	SUBQ(i, left)
