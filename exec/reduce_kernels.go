@@ -1,8 +1,11 @@
 package exec
 
 import (
+	"unsafe"
+
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/vmath"
 )
 
 // reduceFns are one element type's reduction kernels. Each op folds the
@@ -78,7 +81,7 @@ func (r *reduceOp[T]) vleaf(s *[8][]T) {
 func sumOp[T dtype.Numeric]() *reduceOp[T] {
 	return &reduceOp[T]{
 		identity: 0,
-		lanes:    sumLanes[T],
+		lanes:    vectorLanes(sumLanes[T], vmath.SumLanes[float32], vmath.SumLanes[float64]),
 		combine:  func(a, b T) T { return a + b },
 		vcombine: func(d, a []T) {
 			a = a[:len(d)]
@@ -93,6 +96,37 @@ func sumOp[T dtype.Numeric]() *reduceOp[T] {
 			}
 		},
 	}
+}
+
+// vectorLanes returns the lanes of a reduction of float32 or float64
+// elements as goLanes up to lane 0, then package vmath's lane fold f32 or
+// f64 (vector loops with AVX2), which does goLanes' operations in the same
+// lanes and order: the same bits. Other element types keep goLanes.
+func vectorLanes[T dtype.Elem](goLanes func(s *[8]T, lane int, v []T), f32 func(*[8]float32, []float32), f64 func(*[8]float64, []float64)) func(s *[8]T, lane int, v []T) {
+	var zero T
+	switch any(zero).(type) {
+	case float32:
+		return func(s *[8]T, lane int, v []T) {
+			k := min((8-lane)&7, len(v))
+			if k > 0 {
+				goLanes(s, lane, v[:k])
+			}
+			if v = v[k:]; len(v) > 0 {
+				f32((*[8]float32)(unsafe.Pointer(s)), unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(v))), len(v)))
+			}
+		}
+	case float64:
+		return func(s *[8]T, lane int, v []T) {
+			k := min((8-lane)&7, len(v))
+			if k > 0 {
+				goLanes(s, lane, v[:k])
+			}
+			if v = v[k:]; len(v) > 0 {
+				f64((*[8]float64)(unsafe.Pointer(s)), unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(v))), len(v)))
+			}
+		}
+	}
+	return goLanes
 }
 
 // sumLanes is: for i, x := range v { s[(lane+i)%8] += x }.
@@ -214,6 +248,11 @@ func extremeOp[T dtype.Real](pick func(a, b T) T, identity T, isMax bool) *reduc
 				lane = (lane + 1) & 7
 			}
 		}
+	}
+	if isMax {
+		lanes = vectorLanes(lanes, vmath.MaxOfLanes[float32], vmath.MaxOfLanes[float64])
+	} else {
+		lanes = vectorLanes(lanes, vmath.MinOfLanes[float32], vmath.MinOfLanes[float64])
 	}
 	return &reduceOp[T]{
 		identity: identity,

@@ -16,19 +16,26 @@ import (
 //
 // They keep the fixed tree of every reduction (see reduceStep): leaves of
 // reduceLeaf consecutive elements in logical order, combined by the
-// binary counter, chunks combined pairwise. A leaf's pair is computed from
-// its elements in two passes over them (they are in a buffer or in L1),
-// each a lane fold of package vmath (eight lanes, vector loops with AVX2):
-//   - logsumexp: (m, s) with m the leaf's maximum (vmath.MaxLanes) and s
-//     the sum of exp(x - m) in the eight lanes of a sum
-//     (vmath.ExpSumLanes); two pairs combine by rescaling the smaller
+// binary counter, chunks combined pairwise. The elements are taken in
+// blocks of pairBlock (eight leaves, from the start of the output's
+// elements: chunks hold a power of two of at least 256 leaves, so a block
+// never straddles one). A block's statistic is computed over the whole
+// block once, each of its leaves' pairs from it, each pass a lane fold of
+// package vmath (eight lanes, vector loops with AVX2):
+//   - logsumexp: m, the block's maximum (vmath.MaxLanes); each leaf's
+//     pair is (m, s) with s the sum of exp(x - m) in the eight lanes of a
+//     sum (vmath.ExpSumLanes). Two pairs combine by rescaling the smaller
 //     one's sum to the larger maximum (the online softmax's trick):
 //     s = s1·exp(m1 - m) + s2·exp(m2 - m), the term of the pair holding m
-//     not scaled (exp(0) is 1). The result is m + log(s).
-//   - sum of squared deviations: (n, mean, M2) with the leaf's mean from
-//     the lanes of its sum (vmath.SumLanes) and M2 = Σ(x - mean)² in the
-//     lanes of another (vmath.SqDevLanes); pairs combine by Chan's
-//     update. The result is M2.
+//     not scaled (exp(0) is 1), so that the leaves of a block, which share
+//     m, combine by a plain sum and no exp. The result is m + log(s). A
+//     block whose maximum is -Inf, +Inf or NaN gives each leaf its own
+//     maximum, as a block of one leaf would.
+//   - sum of squared deviations: the block's mean from the lanes of its
+//     sum (vmath.SumLanes); each leaf's pair is (n, mean, M2) with M2 =
+//     Σ(x - mean)² in the lanes of another (vmath.SqDevLanes); pairs
+//     combine by Chan's update, which for the leaves of a block (δ = 0)
+//     is the plain sum of their M2. The result is M2.
 //
 // Paired reductions always run along rows (case A), the reduced axes
 // innermost in logical order, so that a leaf is a run of one output's
@@ -42,13 +49,20 @@ type pair[T dtype.Elem] struct{ n, a, b T }
 // pairOp is one paired reduction.
 type pairOp[T dtype.Elem] struct {
 	identity pair[T] // the pair of no elements
-	// leaf returns the pair of v (1 to reduceLeaf elements, in logical
-	// order); ln is scratch lanes (kept off the stack: the lane folds'
-	// pointers escape through their function values).
-	leaf    func(v []T, ln *[8]T) pair[T]
+	// block pushes the pairs of v's leaves (v: 1 to pairBlock elements, in
+	// logical order, from a block boundary) onto ps, one per leaf of
+	// reduceLeaf elements, the last one possibly short; ln is scratch
+	// lanes.
+	block   func(v []T, ln *[8]T, ps *pstack[pair[T]], combine func(x, y pair[T]) pair[T])
 	combine func(x, y pair[T]) pair[T] // x's elements precede y's
 	final   func(p pair[T]) T
 }
+
+// pairBlock is the elements of a paired reduction's block: eight leaves.
+const pairBlock = 8 * reduceLeaf
+
+// leafEnd is the end of the leaf of v starting at i.
+func leafEnd(i, n int) int { return min(i+reduceLeaf, n) }
 
 // pairedOp reports whether op is a paired reduction.
 func pairedOp(op expr.Op) bool { return op == expr.OpLogSumExp || op == expr.OpSumSqDev }
@@ -60,25 +74,44 @@ func lanesTotal[T dtype.Numeric](s *[8]T) T {
 
 func lseOp[T dtype.Float]() *pairOp[T] {
 	inf := T(math.Inf(1))
+	// maxOf is v's maximum, NaN winning (of ±0 either may come out: either
+	// shift gives the same exp, and m + log s the same sum).
+	maxOf := func(v []T, ln *[8]T) T {
+		*ln = [8]T{-inf, -inf, -inf, -inf, -inf, -inf, -inf, -inf}
+		vmath.MaxLanes(ln, v)
+		return max(max(max(ln[0], ln[1]), max(ln[2], ln[3])), max(max(ln[4], ln[5]), max(ln[6], ln[7])))
+	}
+	// leaf is the pair of v shifted by its block's finite maximum m.
+	leaf := func(v []T, ln *[8]T, m T) pair[T] {
+		*ln = [8]T{}
+		vmath.ExpSumLanes(ln, v, m)
+		return pair[T]{a: m, b: lanesTotal(ln)}
+	}
 	return &pairOp[T]{
 		identity: pair[T]{a: -inf},
-		leaf: func(v []T, ln *[8]T) pair[T] {
-			// The maximum, NaN winning (of ±0 either may come out: either
-			// shift gives the same exp, and m + log s the same sum).
-			*ln = [8]T{-inf, -inf, -inf, -inf, -inf, -inf, -inf, -inf}
-			vmath.MaxLanes(ln, v)
-			m := max(max(max(ln[0], ln[1]), max(ln[2], ln[3])), max(max(ln[4], ln[5]), max(ln[6], ln[7])))
-			switch {
-			case m == -inf:
-				return pair[T]{a: m} // exp(-inf - m) of nothing: s = 0
-			case m-m != 0:
-				return pair[T]{a: m, b: 1} // +Inf or NaN: the result is m
+		block: func(v []T, ln *[8]T, ps *pstack[pair[T]], combine func(x, y pair[T]) pair[T]) {
+			if m := maxOf(v, ln); m-m == 0 {
+				for i := 0; i < len(v); i += reduceLeaf {
+					ps.push(leaf(v[i:leafEnd(i, len(v))], ln, m), combine)
+				}
+				return
 			}
-			*ln = [8]T{}
-			vmath.ExpSumLanes(ln, v, m)
-			return pair[T]{a: m, b: lanesTotal(ln)}
+			for i := 0; i < len(v); i += reduceLeaf {
+				l := v[i:leafEnd(i, len(v))]
+				switch m := maxOf(l, ln); {
+				case m == -inf:
+					ps.push(pair[T]{a: m}, combine) // exp(-inf - m) of nothing: s = 0
+				case m-m != 0:
+					ps.push(pair[T]{a: m, b: 1}, combine) // +Inf or NaN: the result is m
+				default:
+					ps.push(leaf(l, ln, m), combine)
+				}
+			}
 		},
 		combine: func(x, y pair[T]) pair[T] {
+			if x.a == y.a && x.a-x.a == 0 {
+				return pair[T]{a: x.a, b: x.b + y.b} // exp(0) is 1: no rescaling
+			}
 			m := max(x.a, y.a)
 			if m-m != 0 || m == -inf {
 				return pair[T]{a: m, b: x.b + y.b}
@@ -95,14 +128,16 @@ func lseOp[T dtype.Float]() *pairOp[T] {
 
 func sqDevOp[T dtype.Float]() *pairOp[T] {
 	return &pairOp[T]{
-		leaf: func(v []T, ln *[8]T) pair[T] {
+		block: func(v []T, ln *[8]T, ps *pstack[pair[T]], combine func(x, y pair[T]) pair[T]) {
 			*ln = [8]T{}
 			vmath.SumLanes(ln, v)
-			n := T(len(v))
-			mean := lanesTotal(ln) / n
-			*ln = [8]T{}
-			vmath.SqDevLanes(ln, v, mean)
-			return pair[T]{n: n, a: mean, b: lanesTotal(ln)}
+			mean := lanesTotal(ln) / T(len(v))
+			for i := 0; i < len(v); i += reduceLeaf {
+				l := v[i:leafEnd(i, len(v))]
+				*ln = [8]T{}
+				vmath.SqDevLanes(ln, l, mean)
+				ps.push(pair[T]{n: T(len(l)), a: mean, b: lanesTotal(ln)}, combine)
+			}
 		},
 		combine: func(x, y pair[T]) pair[T] {
 			switch {
@@ -113,6 +148,9 @@ func sqDevOp[T dtype.Float]() *pairOp[T] {
 			}
 			n := x.n + y.n
 			delta := y.a - x.a
+			if delta == 0 { // Chan's update with δ = 0, to the bit
+				return pair[T]{n: n, a: x.a + 0, b: T(x.b+y.b) + 0}
+			}
 			mean := x.a + T(delta*T(y.n/n))
 			m2 := T(x.b+y.b) + T(T(delta*delta)*T(T(x.n*y.n)/n))
 			return pair[T]{n: n, a: mean, b: m2}
@@ -121,11 +159,11 @@ func sqDevOp[T dtype.Float]() *pairOp[T] {
 	}
 }
 
-// pairAcc folds one output's elements, given in logical order from a leaf
-// boundary on, into leaves and the binary counter; a leaf cut between two
-// runs is gathered into buf first.
+// pairAcc folds one output's elements, given in logical order from a block
+// boundary on, into blocks, leaves and the binary counter; a block cut
+// between two runs is gathered into buf first.
 type pairAcc[T dtype.Elem] struct {
-	buf [reduceLeaf]T
+	buf [pairBlock]T
 	ln  [8]T
 	n   int // elements in buf
 	ps  pstack[pair[T]]
@@ -135,14 +173,14 @@ func (a *pairAcc[T]) reset() { a.n, a.ps.n = 0, 0 }
 
 func (a *pairAcc[T]) feed(p *pairOp[T], v []T) {
 	for len(v) > 0 {
-		if a.n == 0 && len(v) >= reduceLeaf {
-			a.ps.push(p.leaf(v[:reduceLeaf], &a.ln), p.combine)
-			v = v[reduceLeaf:]
+		if a.n == 0 && len(v) >= pairBlock {
+			p.block(v[:pairBlock], &a.ln, &a.ps, p.combine)
+			v = v[pairBlock:]
 			continue
 		}
 		k := copy(a.buf[a.n:], v)
 		v = v[k:]
-		if a.n += k; a.n == reduceLeaf {
+		if a.n += k; a.n == pairBlock {
 			a.flush(p)
 		}
 	}
@@ -150,7 +188,7 @@ func (a *pairAcc[T]) feed(p *pairOp[T], v []T) {
 
 func (a *pairAcc[T]) flush(p *pairOp[T]) {
 	if a.n > 0 {
-		a.ps.push(p.leaf(a.buf[:a.n], &a.ln), p.combine)
+		p.block(a.buf[:a.n], &a.ln, &a.ps, p.combine)
 		a.n = 0
 	}
 }
@@ -197,8 +235,9 @@ func (m *impl[T]) pairTask(rs *reduceStep, st *regionState, task int, outAny ten
 			g.evalBlock(st, n)
 			outOff, outStride := st.offs[outOp], rs.outStrides[d-1]
 			for i, x := range expanded(src, n, &sc.fill) {
-				acc.buf[0] = x
-				out[outOff+i*outStride] = p.final(p.leaf(acc.buf[:1], &acc.ln))
+				acc.reset()
+				acc.buf[0], acc.n = x, 1
+				out[outOff+i*outStride] = p.final(acc.total(p))
 			}
 			continue
 		}

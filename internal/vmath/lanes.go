@@ -19,6 +19,43 @@ import (
 // and -0, which one a lane keeps is left open.
 func MaxLanes[T dtype.Float](s *[8]T, a []T) { fold(foldMax, s, a, 0) }
 
+// MaxOfLanes sets s[i%8] = MaxOf(s[i%8], a[i]): the lanes of a max
+// reduction whose bits do not depend on the order of its operands.
+func MaxOfLanes[T dtype.Float](s *[8]T, a []T) { fold(foldMaxOf, s, a, 0) }
+
+// MinOfLanes sets s[i%8] = MinOf(s[i%8], a[i]).
+func MinOfLanes[T dtype.Float](s *[8]T, a []T) { fold(foldMinOf, s, a, 0) }
+
+// MaxOf is max whose result does not depend on the order of x and y: NaN
+// wins (x when both are NaN), and of +0 and -0 it is +0.
+func MaxOf[T dtype.Float](x, y T) T {
+	switch {
+	case x > y || x != x:
+		return x
+	case y > x || y != y:
+		return y
+	}
+	if x == 0 {
+		return x + y // ±0: +0 + -0 is +0
+	}
+	return x
+}
+
+// MinOf is min whose result does not depend on the order of x and y: NaN
+// wins (x when both are NaN), and of +0 and -0 it is -0.
+func MinOf[T dtype.Float](x, y T) T {
+	switch {
+	case x < y || x != x:
+		return x
+	case y < x || y != y:
+		return y
+	}
+	if x == 0 {
+		return -(-x + -y) // ±0: -(-0 + +0) is -0
+	}
+	return x
+}
+
 // SumLanes sets s[i%8] += a[i].
 func SumLanes[T dtype.Float](s *[8]T, a []T) { fold(foldSum, s, a, 0) }
 
@@ -40,6 +77,8 @@ const (
 	foldSum
 	foldSqDev
 	foldExpSum
+	foldMaxOf
+	foldMinOf
 )
 
 func fold[T dtype.Float](f foldKind, s *[8]T, a []T, k T) {
@@ -85,6 +124,10 @@ func lanes32Go(f foldKind, s *[8]float32, a []float32, k float32) {
 		sumLanesGo(s, a)
 	case foldSqDev:
 		sqDevLanesGo(s, a, k)
+	case foldMaxOf:
+		maxOfLanesGo(s, a)
+	case foldMinOf:
+		minOfLanesGo(s, a)
 	default:
 		expSumLanes32Go(s, a, k)
 	}
@@ -98,6 +141,10 @@ func lanes64Go(f foldKind, s *[8]float64, a []float64, k float64) {
 		sumLanesGo(s, a)
 	case foldSqDev:
 		sqDevLanesGo(s, a, k)
+	case foldMaxOf:
+		maxOfLanesGo(s, a)
+	case foldMinOf:
+		minOfLanesGo(s, a)
 	default:
 		expSumLanes64Go(s, a, k)
 	}
@@ -106,6 +153,18 @@ func lanes64Go(f foldKind, s *[8]float64, a []float64, k float64) {
 func maxLanesGo[T float32 | float64](s *[8]T, a []T) {
 	for i, x := range a {
 		s[i&7] = max(s[i&7], x)
+	}
+}
+
+func maxOfLanesGo[T float32 | float64](s *[8]T, a []T) {
+	for i, x := range a {
+		s[i&7] = MaxOf(s[i&7], x)
+	}
+}
+
+func minOfLanesGo[T float32 | float64](s *[8]T, a []T) {
+	for i, x := range a {
+		s[i&7] = MinOf(s[i&7], x)
 	}
 }
 

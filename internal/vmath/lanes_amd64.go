@@ -15,6 +15,10 @@ func lanes32Vec(f foldKind, s *[8]float32, a []float32, k float32) int {
 		return maxLanes32AVX2(s, a)
 	case foldSum:
 		return sumLanes32AVX2(s, a)
+	case foldMaxOf:
+		return maxOfLanes32AVX2(s, a)
+	case foldMinOf:
+		return minOfLanes32AVX2(s, a)
 	case foldSqDev:
 		return sqDevLanes32AVX2(s, a, k)
 	default:
@@ -31,6 +35,10 @@ func lanes64Vec(f foldKind, s *[8]float64, a []float64, k float64) int {
 		return maxLanes64AVX2(s, a)
 	case foldSum:
 		return sumLanes64AVX2(s, a)
+	case foldMaxOf:
+		return maxOfLanes64AVX2(s, a)
+	case foldMinOf:
+		return minOfLanes64AVX2(s, a)
 	case foldSqDev:
 		return sqDevLanes64AVX2(s, a, k)
 	default:

@@ -18,7 +18,8 @@ type laneCase[T float32 | float64] struct {
 }
 
 func laneCases[T float32 | float64]() []laneCase[T] {
-	return []laneCase[T]{{"max", foldMax, 0, true}, {"sum", foldSum, 0, false}, {"sqdev", foldSqDev, 0.75, false}, {"expsum", foldExpSum, 1.5, false}}
+	return []laneCase[T]{{"max", foldMax, 0, true}, {"sum", foldSum, 0, false}, {"sqdev", foldSqDev, 0.75, false}, {"expsum", foldExpSum, 1.5, false},
+		{"maxof", foldMaxOf, 0, false}, {"minof", foldMinOf, 0, false}}
 }
 
 // checkLanes checks that every fold gives its Go loop's bits whatever mix
@@ -91,6 +92,51 @@ func TestLaneVectorLoops(t *testing.T) {
 	assert.Equal(t, 16, lanes64Vec(foldMax, &s64, ys, 0))
 	ys[3] = math.NaN()
 	assert.Equal(t, 0, lanes64Vec(foldMax, &s64, ys, 0))
+}
+
+// TestExtremeLanesZeros checks MaxOfLanes and MinOfLanes on signed zeros
+// and NaN in the lanes and in the elements, on every path: of +0 and -0
+// max keeps +0 and min -0 in either order, and NaN wins.
+func TestExtremeLanesZeros(t *testing.T) {
+	negZero := float32(math.Copysign(0, -1))
+	nan := float32(math.NaN())
+	sign := func(x float32) bool { return math.Signbit(float64(x)) }
+	for _, n := range []int{8, 16, 19} {
+		for _, lane := range []float32{0, negZero} {
+			for _, x := range []float32{0, negZero} {
+				xs := make([]float32, n)
+				for i := range xs {
+					xs[i] = x
+				}
+				var mx, mn [8]float32
+				for l := range mx {
+					mx[l], mn[l] = lane, lane
+				}
+				MaxOfLanes(&mx, xs)
+				MinOfLanes(&mn, xs)
+				for l := range mx {
+					assert.Equal(t, sign(lane) && sign(x), sign(mx[l]), "max lane %v x %v", lane, x)
+					assert.Equal(t, sign(lane) || sign(x), sign(mn[l]), "min lane %v x %v", lane, x)
+				}
+			}
+		}
+		xs := make([]float32, n)
+		xs[n-1] = nan
+		var mx, mn [8]float32
+		mx[1], mn[2] = nan, nan
+		MaxOfLanes(&mx, xs)
+		MinOfLanes(&mn, xs)
+		assert.True(t, mx[1] != mx[1] && mn[2] != mn[2], "a NaN in a lane stays")
+		assert.True(t, mx[(n-1)%8] != mx[(n-1)%8] && mn[(n-1)%8] != mn[(n-1)%8], "a NaN element wins")
+		assert.Equal(t, float32(0), mx[0]+mn[0])
+	}
+	if lanesAVX2 {
+		var s [8]float32
+		xs := make([]float32, 24)
+		assert.Equal(t, 24, lanes32Vec(foldMaxOf, &s, xs, 0))
+		s[5] = nan
+		assert.Equal(t, 0, lanes32Vec(foldMinOf, &s, xs, 0), "a NaN lane leaves the vector loop")
+	}
 }
 
 // TestLanesNoAlloc checks that a caller's lanes stay on its stack.

@@ -70,6 +70,18 @@ func cos64AVX2(d []float64, a []float64) int
 //go:noescape
 func maxLanes32AVX2(s *[8]float32, a []float32) int
 
+// maxOfLanes32AVX2 sets s[i%8] = maxOf(s[i%8], a[i]), up to the first group where either holds a NaN
+// for a prefix of a in groups of 8; it returns the prefix's length.
+//
+//go:noescape
+func maxOfLanes32AVX2(s *[8]float32, a []float32) int
+
+// minOfLanes32AVX2 sets s[i%8] = minOf(s[i%8], a[i]), up to the first group where either holds a NaN
+// for a prefix of a in groups of 8; it returns the prefix's length.
+//
+//go:noescape
+func minOfLanes32AVX2(s *[8]float32, a []float32) int
+
 // sumLanes32AVX2 sets s[i%8] = s[i%8] + a[i]
 // for a prefix of a in groups of 8; it returns the prefix's length.
 //
@@ -93,6 +105,18 @@ func expSumLanes32AVX2(s *[8]float32, a []float32, k float32) int
 //
 //go:noescape
 func maxLanes64AVX2(s *[8]float64, a []float64) int
+
+// maxOfLanes64AVX2 sets s[i%8] = maxOf(s[i%8], a[i]), up to the first group where either holds a NaN
+// for a prefix of a in groups of 8; it returns the prefix's length.
+//
+//go:noescape
+func maxOfLanes64AVX2(s *[8]float64, a []float64) int
+
+// minOfLanes64AVX2 sets s[i%8] = minOf(s[i%8], a[i]), up to the first group where either holds a NaN
+// for a prefix of a in groups of 8; it returns the prefix's length.
+//
+//go:noescape
+func minOfLanes64AVX2(s *[8]float64, a []float64) int
 
 // sumLanes64AVX2 sets s[i%8] = s[i%8] + a[i]
 // for a prefix of a in groups of 8; it returns the prefix's length.

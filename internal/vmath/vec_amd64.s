@@ -1741,6 +1741,33 @@ TEXT ·maxLanes32AVX2(SB), NOSPLIT, $0-40
 	VMOVUPS (AX), Y0
 	XORQ    BX, BX
 
+maxLanes32AVX2_loopN:
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x20
+	JL        maxLanes32AVX2_loop
+	VMOVUPS   (CX)(BX*4), Y1
+	VCMPPS    $0x07, Y1, Y1, Y2
+	VMAXPS    Y0, Y1, Y1
+	VMOVUPS   32(CX)(BX*4), Y3
+	VCMPPS    $0x07, Y3, Y3, Y4
+	VMAXPS    Y1, Y3, Y1
+	VANDPS    Y4, Y2, Y2
+	VMOVUPS   64(CX)(BX*4), Y3
+	VCMPPS    $0x07, Y3, Y3, Y4
+	VMAXPS    Y1, Y3, Y1
+	VANDPS    Y4, Y2, Y2
+	VMOVUPS   96(CX)(BX*4), Y3
+	VCMPPS    $0x07, Y3, Y3, Y4
+	VMAXPS    Y1, Y3, Y1
+	VANDPS    Y4, Y2, Y2
+	VMOVMSKPS Y2, SI
+	CMPL      SI, $0xff
+	JNE       maxLanes32AVX2_loop
+	VMOVAPS   Y1, Y0
+	ADDQ      $0x20, BX
+	JMP       maxLanes32AVX2_loopN
+
 maxLanes32AVX2_loop:
 	MOVQ      DX, SI
 	SUBQ      BX, SI
@@ -1762,6 +1789,140 @@ maxLanes32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func maxOfLanes32AVX2(s *[8]float32, a []float32) int
+// Requires: AVX
+TEXT ·maxOfLanes32AVX2(SB), NOSPLIT, $0-40
+	MOVQ    s+0(FP), AX
+	MOVQ    a_base+8(FP), CX
+	MOVQ    a_len+16(FP), DX
+	VMOVUPS (AX), Y0
+	XORQ    BX, BX
+
+maxOfLanes32AVX2_loopN:
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x20
+	JL        maxOfLanes32AVX2_loop
+	VMOVUPS   (CX)(BX*4), Y1
+	VCMPPS    $0x07, Y0, Y1, Y2
+	VMAXPS    Y0, Y1, Y3
+	VMAXPS    Y1, Y0, Y1
+	VANDPS    Y3, Y1, Y1
+	VMOVUPS   32(CX)(BX*4), Y3
+	VCMPPS    $0x07, Y1, Y3, Y4
+	VMAXPS    Y1, Y3, Y5
+	VMAXPS    Y3, Y1, Y1
+	VANDPS    Y5, Y1, Y1
+	VANDPS    Y4, Y2, Y2
+	VMOVUPS   64(CX)(BX*4), Y3
+	VCMPPS    $0x07, Y1, Y3, Y4
+	VMAXPS    Y1, Y3, Y5
+	VMAXPS    Y3, Y1, Y1
+	VANDPS    Y5, Y1, Y1
+	VANDPS    Y4, Y2, Y2
+	VMOVUPS   96(CX)(BX*4), Y3
+	VCMPPS    $0x07, Y1, Y3, Y4
+	VMAXPS    Y1, Y3, Y5
+	VMAXPS    Y3, Y1, Y1
+	VANDPS    Y5, Y1, Y1
+	VANDPS    Y4, Y2, Y2
+	VMOVMSKPS Y2, SI
+	CMPL      SI, $0xff
+	JNE       maxOfLanes32AVX2_loop
+	VMOVAPS   Y1, Y0
+	ADDQ      $0x20, BX
+	JMP       maxOfLanes32AVX2_loopN
+
+maxOfLanes32AVX2_loop:
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x08
+	JL        maxOfLanes32AVX2_done
+	VMOVUPS   (CX)(BX*4), Y1
+	VCMPPS    $0x07, Y0, Y1, Y2
+	VMAXPS    Y0, Y1, Y3
+	VMAXPS    Y1, Y0, Y1
+	VANDPS    Y3, Y1, Y1
+	VMOVMSKPS Y2, SI
+	CMPL      SI, $0xff
+	JNE       maxOfLanes32AVX2_done
+	VMOVAPS   Y1, Y0
+	ADDQ      $0x08, BX
+	JMP       maxOfLanes32AVX2_loop
+
+maxOfLanes32AVX2_done:
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func minOfLanes32AVX2(s *[8]float32, a []float32) int
+// Requires: AVX
+TEXT ·minOfLanes32AVX2(SB), NOSPLIT, $0-40
+	MOVQ    s+0(FP), AX
+	MOVQ    a_base+8(FP), CX
+	MOVQ    a_len+16(FP), DX
+	VMOVUPS (AX), Y0
+	XORQ    BX, BX
+
+minOfLanes32AVX2_loopN:
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x20
+	JL        minOfLanes32AVX2_loop
+	VMOVUPS   (CX)(BX*4), Y1
+	VCMPPS    $0x07, Y0, Y1, Y2
+	VMINPS    Y0, Y1, Y3
+	VMINPS    Y1, Y0, Y1
+	VORPS     Y3, Y1, Y1
+	VMOVUPS   32(CX)(BX*4), Y3
+	VCMPPS    $0x07, Y1, Y3, Y4
+	VMINPS    Y1, Y3, Y5
+	VMINPS    Y3, Y1, Y1
+	VORPS     Y5, Y1, Y1
+	VANDPS    Y4, Y2, Y2
+	VMOVUPS   64(CX)(BX*4), Y3
+	VCMPPS    $0x07, Y1, Y3, Y4
+	VMINPS    Y1, Y3, Y5
+	VMINPS    Y3, Y1, Y1
+	VORPS     Y5, Y1, Y1
+	VANDPS    Y4, Y2, Y2
+	VMOVUPS   96(CX)(BX*4), Y3
+	VCMPPS    $0x07, Y1, Y3, Y4
+	VMINPS    Y1, Y3, Y5
+	VMINPS    Y3, Y1, Y1
+	VORPS     Y5, Y1, Y1
+	VANDPS    Y4, Y2, Y2
+	VMOVMSKPS Y2, SI
+	CMPL      SI, $0xff
+	JNE       minOfLanes32AVX2_loop
+	VMOVAPS   Y1, Y0
+	ADDQ      $0x20, BX
+	JMP       minOfLanes32AVX2_loopN
+
+minOfLanes32AVX2_loop:
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x08
+	JL        minOfLanes32AVX2_done
+	VMOVUPS   (CX)(BX*4), Y1
+	VCMPPS    $0x07, Y0, Y1, Y2
+	VMINPS    Y0, Y1, Y3
+	VMINPS    Y1, Y0, Y1
+	VORPS     Y3, Y1, Y1
+	VMOVMSKPS Y2, SI
+	CMPL      SI, $0xff
+	JNE       minOfLanes32AVX2_done
+	VMOVAPS   Y1, Y0
+	ADDQ      $0x08, BX
+	JMP       minOfLanes32AVX2_loop
+
+minOfLanes32AVX2_done:
+	VMOVUPS Y0, (AX)
+	MOVQ    BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
 // func sumLanes32AVX2(s *[8]float32, a []float32) int
 // Requires: AVX
 TEXT ·sumLanes32AVX2(SB), NOSPLIT, $0-40
@@ -1770,6 +1931,23 @@ TEXT ·sumLanes32AVX2(SB), NOSPLIT, $0-40
 	MOVQ    a_len+16(FP), DX
 	VMOVUPS (AX), Y0
 	XORQ    BX, BX
+
+sumLanes32AVX2_loopN:
+	MOVQ    DX, SI
+	SUBQ    BX, SI
+	CMPQ    SI, $0x20
+	JL      sumLanes32AVX2_loop
+	VMOVUPS (CX)(BX*4), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 32(CX)(BX*4), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 64(CX)(BX*4), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 96(CX)(BX*4), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVAPS Y0, Y0
+	ADDQ    $0x20, BX
+	JMP     sumLanes32AVX2_loopN
 
 sumLanes32AVX2_loop:
 	MOVQ    DX, SI
@@ -1798,6 +1976,31 @@ TEXT ·sqDevLanes32AVX2(SB), NOSPLIT, $0-48
 	VBROADCASTSS X0, Y0
 	VMOVUPS      (AX), Y1
 	XORQ         BX, BX
+
+sqDevLanes32AVX2_loopN:
+	MOVQ    DX, SI
+	SUBQ    BX, SI
+	CMPQ    SI, $0x20
+	JL      sqDevLanes32AVX2_loop
+	VMOVUPS (CX)(BX*4), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 32(CX)(BX*4), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 64(CX)(BX*4), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 96(CX)(BX*4), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVAPS Y1, Y1
+	ADDQ    $0x20, BX
+	JMP     sqDevLanes32AVX2_loopN
 
 sqDevLanes32AVX2_loop:
 	MOVQ    DX, SI
@@ -1828,6 +2031,141 @@ TEXT ·expSumLanes32AVX2(SB), NOSPLIT, $0-48
 	VBROADCASTSS X0, Y0
 	VMOVUPS      (AX), Y1
 	XORQ         BX, BX
+
+expSumLanes32AVX2_loopN:
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x20
+	JL        expSumLanes32AVX2_loop
+	VMOVUPS   (CX)(BX*4), Y2
+	VSUBPS    Y0, Y2, Y2
+	VANDPS    c32_7fffffff<>+0(SB), Y2, Y3
+	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y3, Y3
+	VMULPS    c32_3fb8aa3b<>+0(SB), Y2, Y4
+	VADDPS    c32_4b400000<>+0(SB), Y4, Y4
+	VSUBPS    c32_4b400000<>+0(SB), Y4, Y5
+	VMULPS    c32_3f317200<>+0(SB), Y5, Y6
+	VSUBPS    Y6, Y2, Y2
+	VMULPS    c32_35bfbe8e<>+0(SB), Y5, Y5
+	VXORPS    c32_80000000<>+0(SB), Y5, Y5
+	VADDPS    Y2, Y5, Y6
+	VMULPS    Y6, Y6, Y7
+	VMULPS    c32_39506967<>+0(SB), Y6, Y8
+	VADDPS    c32_3ab743ce<>+0(SB), Y8, Y8
+	VMULPS    Y6, Y8, Y8
+	VADDPS    c32_3c088908<>+0(SB), Y8, Y8
+	VMULPS    Y6, Y8, Y8
+	VADDPS    c32_3d2aa9c1<>+0(SB), Y8, Y8
+	VMULPS    Y6, Y8, Y8
+	VADDPS    c32_3e2aaaaa<>+0(SB), Y8, Y8
+	VMULPS    Y6, Y8, Y6
+	VADDPS    c32_3f000000<>+0(SB), Y6, Y6
+	VMULPS    Y6, Y7, Y6
+	VADDPS    Y5, Y6, Y5
+	VADDPS    Y2, Y5, Y2
+	VADDPS    c32_3f800000<>+0(SB), Y2, Y2
+	VPSLLD    $0x17, Y4, Y4
+	VPADDD    Y4, Y2, Y2
+	VADDPS    Y2, Y1, Y2
+	VMOVUPS   32(CX)(BX*4), Y4
+	VSUBPS    Y0, Y4, Y4
+	VANDPS    c32_7fffffff<>+0(SB), Y4, Y5
+	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y5, Y5
+	VMULPS    c32_3fb8aa3b<>+0(SB), Y4, Y6
+	VADDPS    c32_4b400000<>+0(SB), Y6, Y6
+	VSUBPS    c32_4b400000<>+0(SB), Y6, Y7
+	VMULPS    c32_3f317200<>+0(SB), Y7, Y8
+	VSUBPS    Y8, Y4, Y4
+	VMULPS    c32_35bfbe8e<>+0(SB), Y7, Y7
+	VXORPS    c32_80000000<>+0(SB), Y7, Y7
+	VADDPS    Y4, Y7, Y8
+	VMULPS    Y8, Y8, Y9
+	VMULPS    c32_39506967<>+0(SB), Y8, Y10
+	VADDPS    c32_3ab743ce<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y10
+	VADDPS    c32_3c088908<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y10
+	VADDPS    c32_3d2aa9c1<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y10
+	VADDPS    c32_3e2aaaaa<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y8
+	VADDPS    c32_3f000000<>+0(SB), Y8, Y8
+	VMULPS    Y8, Y9, Y8
+	VADDPS    Y7, Y8, Y7
+	VADDPS    Y4, Y7, Y4
+	VADDPS    c32_3f800000<>+0(SB), Y4, Y4
+	VPSLLD    $0x17, Y6, Y6
+	VPADDD    Y6, Y4, Y4
+	VADDPS    Y4, Y2, Y2
+	VANDPS    Y5, Y3, Y3
+	VMOVUPS   64(CX)(BX*4), Y4
+	VSUBPS    Y0, Y4, Y4
+	VANDPS    c32_7fffffff<>+0(SB), Y4, Y5
+	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y5, Y5
+	VMULPS    c32_3fb8aa3b<>+0(SB), Y4, Y6
+	VADDPS    c32_4b400000<>+0(SB), Y6, Y6
+	VSUBPS    c32_4b400000<>+0(SB), Y6, Y7
+	VMULPS    c32_3f317200<>+0(SB), Y7, Y8
+	VSUBPS    Y8, Y4, Y4
+	VMULPS    c32_35bfbe8e<>+0(SB), Y7, Y7
+	VXORPS    c32_80000000<>+0(SB), Y7, Y7
+	VADDPS    Y4, Y7, Y8
+	VMULPS    Y8, Y8, Y9
+	VMULPS    c32_39506967<>+0(SB), Y8, Y10
+	VADDPS    c32_3ab743ce<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y10
+	VADDPS    c32_3c088908<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y10
+	VADDPS    c32_3d2aa9c1<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y10
+	VADDPS    c32_3e2aaaaa<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y8
+	VADDPS    c32_3f000000<>+0(SB), Y8, Y8
+	VMULPS    Y8, Y9, Y8
+	VADDPS    Y7, Y8, Y7
+	VADDPS    Y4, Y7, Y4
+	VADDPS    c32_3f800000<>+0(SB), Y4, Y4
+	VPSLLD    $0x17, Y6, Y6
+	VPADDD    Y6, Y4, Y4
+	VADDPS    Y4, Y2, Y2
+	VANDPS    Y5, Y3, Y3
+	VMOVUPS   96(CX)(BX*4), Y4
+	VSUBPS    Y0, Y4, Y4
+	VANDPS    c32_7fffffff<>+0(SB), Y4, Y5
+	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y5, Y5
+	VMULPS    c32_3fb8aa3b<>+0(SB), Y4, Y6
+	VADDPS    c32_4b400000<>+0(SB), Y6, Y6
+	VSUBPS    c32_4b400000<>+0(SB), Y6, Y7
+	VMULPS    c32_3f317200<>+0(SB), Y7, Y8
+	VSUBPS    Y8, Y4, Y4
+	VMULPS    c32_35bfbe8e<>+0(SB), Y7, Y7
+	VXORPS    c32_80000000<>+0(SB), Y7, Y7
+	VADDPS    Y4, Y7, Y8
+	VMULPS    Y8, Y8, Y9
+	VMULPS    c32_39506967<>+0(SB), Y8, Y10
+	VADDPS    c32_3ab743ce<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y10
+	VADDPS    c32_3c088908<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y10
+	VADDPS    c32_3d2aa9c1<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y10
+	VADDPS    c32_3e2aaaaa<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y8
+	VADDPS    c32_3f000000<>+0(SB), Y8, Y8
+	VMULPS    Y8, Y9, Y8
+	VADDPS    Y7, Y8, Y7
+	VADDPS    Y4, Y7, Y4
+	VADDPS    c32_3f800000<>+0(SB), Y4, Y4
+	VPSLLD    $0x17, Y6, Y6
+	VPADDD    Y6, Y4, Y4
+	VADDPS    Y4, Y2, Y2
+	VANDPS    Y5, Y3, Y3
+	VMOVMSKPS Y3, SI
+	CMPL      SI, $0xff
+	JNE       expSumLanes32AVX2_loop
+	VMOVAPS   Y2, Y1
+	ADDQ      $0x20, BX
+	JMP       expSumLanes32AVX2_loopN
 
 expSumLanes32AVX2_loop:
 	MOVQ      DX, SI
@@ -1887,6 +2225,34 @@ TEXT ·maxLanes64AVX2(SB), NOSPLIT, $0-40
 	VMOVUPS 32(AX), Y1
 	XORQ    BX, BX
 
+maxLanes64AVX2_loopN:
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x10
+	JL        maxLanes64AVX2_loop
+	VMOVUPS   (CX)(BX*8), Y2
+	VCMPPD    $0x07, Y2, Y2, Y3
+	VMAXPD    Y0, Y2, Y2
+	VMOVUPS   32(CX)(BX*8), Y4
+	VCMPPD    $0x07, Y4, Y4, Y5
+	VMAXPD    Y1, Y4, Y4
+	VANDPS    Y5, Y3, Y3
+	VMOVUPS   64(CX)(BX*8), Y5
+	VCMPPD    $0x07, Y5, Y5, Y6
+	VMAXPD    Y2, Y5, Y2
+	VANDPS    Y6, Y3, Y3
+	VMOVUPS   96(CX)(BX*8), Y5
+	VCMPPD    $0x07, Y5, Y5, Y6
+	VMAXPD    Y4, Y5, Y4
+	VANDPS    Y6, Y3, Y3
+	VMOVMSKPD Y3, SI
+	CMPL      SI, $0x0f
+	JNE       maxLanes64AVX2_loop
+	VMOVAPS   Y2, Y0
+	VMOVAPS   Y4, Y1
+	ADDQ      $0x10, BX
+	JMP       maxLanes64AVX2_loopN
+
 maxLanes64AVX2_loop:
 	MOVQ      DX, SI
 	SUBQ      BX, SI
@@ -1914,6 +2280,160 @@ maxLanes64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func maxOfLanes64AVX2(s *[8]float64, a []float64) int
+// Requires: AVX
+TEXT ·maxOfLanes64AVX2(SB), NOSPLIT, $0-40
+	MOVQ    s+0(FP), AX
+	MOVQ    a_base+8(FP), CX
+	MOVQ    a_len+16(FP), DX
+	VMOVUPS (AX), Y0
+	VMOVUPS 32(AX), Y1
+	XORQ    BX, BX
+
+maxOfLanes64AVX2_loopN:
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x10
+	JL        maxOfLanes64AVX2_loop
+	VMOVUPS   (CX)(BX*8), Y2
+	VCMPPD    $0x07, Y0, Y2, Y3
+	VMAXPD    Y0, Y2, Y4
+	VMAXPD    Y2, Y0, Y2
+	VANDPD    Y4, Y2, Y2
+	VMOVUPS   32(CX)(BX*8), Y4
+	VCMPPD    $0x07, Y1, Y4, Y5
+	VMAXPD    Y1, Y4, Y6
+	VMAXPD    Y4, Y1, Y4
+	VANDPD    Y6, Y4, Y4
+	VANDPS    Y5, Y3, Y3
+	VMOVUPS   64(CX)(BX*8), Y5
+	VCMPPD    $0x07, Y2, Y5, Y6
+	VMAXPD    Y2, Y5, Y7
+	VMAXPD    Y5, Y2, Y2
+	VANDPD    Y7, Y2, Y2
+	VANDPS    Y6, Y3, Y3
+	VMOVUPS   96(CX)(BX*8), Y5
+	VCMPPD    $0x07, Y4, Y5, Y6
+	VMAXPD    Y4, Y5, Y7
+	VMAXPD    Y5, Y4, Y4
+	VANDPD    Y7, Y4, Y4
+	VANDPS    Y6, Y3, Y3
+	VMOVMSKPD Y3, SI
+	CMPL      SI, $0x0f
+	JNE       maxOfLanes64AVX2_loop
+	VMOVAPS   Y2, Y0
+	VMOVAPS   Y4, Y1
+	ADDQ      $0x10, BX
+	JMP       maxOfLanes64AVX2_loopN
+
+maxOfLanes64AVX2_loop:
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x08
+	JL        maxOfLanes64AVX2_done
+	VMOVUPS   (CX)(BX*8), Y2
+	VCMPPD    $0x07, Y0, Y2, Y3
+	VMAXPD    Y0, Y2, Y4
+	VMAXPD    Y2, Y0, Y2
+	VANDPD    Y4, Y2, Y2
+	VMOVUPS   32(CX)(BX*8), Y4
+	VCMPPD    $0x07, Y1, Y4, Y5
+	VMAXPD    Y1, Y4, Y6
+	VMAXPD    Y4, Y1, Y4
+	VANDPD    Y6, Y4, Y4
+	VANDPS    Y5, Y3, Y3
+	VMOVMSKPD Y3, SI
+	CMPL      SI, $0x0f
+	JNE       maxOfLanes64AVX2_done
+	VMOVAPS   Y2, Y0
+	VMOVAPS   Y4, Y1
+	ADDQ      $0x08, BX
+	JMP       maxOfLanes64AVX2_loop
+
+maxOfLanes64AVX2_done:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	MOVQ    BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func minOfLanes64AVX2(s *[8]float64, a []float64) int
+// Requires: AVX
+TEXT ·minOfLanes64AVX2(SB), NOSPLIT, $0-40
+	MOVQ    s+0(FP), AX
+	MOVQ    a_base+8(FP), CX
+	MOVQ    a_len+16(FP), DX
+	VMOVUPS (AX), Y0
+	VMOVUPS 32(AX), Y1
+	XORQ    BX, BX
+
+minOfLanes64AVX2_loopN:
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x10
+	JL        minOfLanes64AVX2_loop
+	VMOVUPS   (CX)(BX*8), Y2
+	VCMPPD    $0x07, Y0, Y2, Y3
+	VMINPD    Y0, Y2, Y4
+	VMINPD    Y2, Y0, Y2
+	VORPD     Y4, Y2, Y2
+	VMOVUPS   32(CX)(BX*8), Y4
+	VCMPPD    $0x07, Y1, Y4, Y5
+	VMINPD    Y1, Y4, Y6
+	VMINPD    Y4, Y1, Y4
+	VORPD     Y6, Y4, Y4
+	VANDPS    Y5, Y3, Y3
+	VMOVUPS   64(CX)(BX*8), Y5
+	VCMPPD    $0x07, Y2, Y5, Y6
+	VMINPD    Y2, Y5, Y7
+	VMINPD    Y5, Y2, Y2
+	VORPD     Y7, Y2, Y2
+	VANDPS    Y6, Y3, Y3
+	VMOVUPS   96(CX)(BX*8), Y5
+	VCMPPD    $0x07, Y4, Y5, Y6
+	VMINPD    Y4, Y5, Y7
+	VMINPD    Y5, Y4, Y4
+	VORPD     Y7, Y4, Y4
+	VANDPS    Y6, Y3, Y3
+	VMOVMSKPD Y3, SI
+	CMPL      SI, $0x0f
+	JNE       minOfLanes64AVX2_loop
+	VMOVAPS   Y2, Y0
+	VMOVAPS   Y4, Y1
+	ADDQ      $0x10, BX
+	JMP       minOfLanes64AVX2_loopN
+
+minOfLanes64AVX2_loop:
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x08
+	JL        minOfLanes64AVX2_done
+	VMOVUPS   (CX)(BX*8), Y2
+	VCMPPD    $0x07, Y0, Y2, Y3
+	VMINPD    Y0, Y2, Y4
+	VMINPD    Y2, Y0, Y2
+	VORPD     Y4, Y2, Y2
+	VMOVUPS   32(CX)(BX*8), Y4
+	VCMPPD    $0x07, Y1, Y4, Y5
+	VMINPD    Y1, Y4, Y6
+	VMINPD    Y4, Y1, Y4
+	VORPD     Y6, Y4, Y4
+	VANDPS    Y5, Y3, Y3
+	VMOVMSKPD Y3, SI
+	CMPL      SI, $0x0f
+	JNE       minOfLanes64AVX2_done
+	VMOVAPS   Y2, Y0
+	VMOVAPS   Y4, Y1
+	ADDQ      $0x08, BX
+	JMP       minOfLanes64AVX2_loop
+
+minOfLanes64AVX2_done:
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	MOVQ    BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
 // func sumLanes64AVX2(s *[8]float64, a []float64) int
 // Requires: AVX
 TEXT ·sumLanes64AVX2(SB), NOSPLIT, $0-40
@@ -1923,6 +2443,24 @@ TEXT ·sumLanes64AVX2(SB), NOSPLIT, $0-40
 	VMOVUPS (AX), Y0
 	VMOVUPS 32(AX), Y1
 	XORQ    BX, BX
+
+sumLanes64AVX2_loopN:
+	MOVQ    DX, SI
+	SUBQ    BX, SI
+	CMPQ    SI, $0x10
+	JL      sumLanes64AVX2_loop
+	VMOVUPS (CX)(BX*8), Y2
+	VADDPD  Y2, Y0, Y0
+	VMOVUPS 32(CX)(BX*8), Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPS 64(CX)(BX*8), Y2
+	VADDPD  Y2, Y0, Y0
+	VMOVUPS 96(CX)(BX*8), Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVAPS Y0, Y0
+	VMOVAPS Y1, Y1
+	ADDQ    $0x10, BX
+	JMP     sumLanes64AVX2_loopN
 
 sumLanes64AVX2_loop:
 	MOVQ    DX, SI
@@ -1956,6 +2494,32 @@ TEXT ·sqDevLanes64AVX2(SB), NOSPLIT, $0-48
 	VMOVUPS      (AX), Y1
 	VMOVUPS      32(AX), Y2
 	XORQ         BX, BX
+
+sqDevLanes64AVX2_loopN:
+	MOVQ    DX, SI
+	SUBQ    BX, SI
+	CMPQ    SI, $0x10
+	JL      sqDevLanes64AVX2_loop
+	VMOVUPS (CX)(BX*8), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPS 32(CX)(BX*8), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVUPS 64(CX)(BX*8), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPS 96(CX)(BX*8), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVAPS Y1, Y1
+	VMOVAPS Y2, Y2
+	ADDQ    $0x10, BX
+	JMP     sqDevLanes64AVX2_loopN
 
 sqDevLanes64AVX2_loop:
 	MOVQ    DX, SI

@@ -29,6 +29,39 @@ func laneLoops() {
 		}
 		return ok, y
 	}
+	// The extremes of a plain max or min reduction: with neither acc nor x
+	// NaN, both operand orders, combined so that of +0 and -0 max gives +0
+	// (AND of the two) and min -0 (OR); any other pair has one answer in
+	// either order. A NaN in acc or x stops the loop.
+	extremeBody := func(isMax bool) func(acc, x, _ reg.VecVirtual, _ reg.GPVirtual) (ok, y reg.VecVirtual) {
+		return func(acc, x, _ reg.VecVirtual, _ reg.GPVirtual) (ok, y reg.VecVirtual) {
+			ok, a, b := YMM(), YMM(), YMM()
+			y = YMM()
+			switch {
+			case wide && isMax:
+				VCMPPD(cmpOrd, acc, x, ok)
+				VMAXPD(acc, x, a)
+				VMAXPD(x, acc, b)
+				VANDPD(a, b, y)
+			case wide:
+				VCMPPD(cmpOrd, acc, x, ok)
+				VMINPD(acc, x, a)
+				VMINPD(x, acc, b)
+				VORPD(a, b, y)
+			case isMax:
+				VCMPPS(cmpOrd, acc, x, ok)
+				VMAXPS(acc, x, a)
+				VMAXPS(x, acc, b)
+				VANDPS(a, b, y)
+			default:
+				VCMPPS(cmpOrd, acc, x, ok)
+				VMINPS(acc, x, a)
+				VMINPS(x, acc, b)
+				VORPS(a, b, y)
+			}
+			return ok, y
+		}
+	}
 	sumBody := func(acc, x, _ reg.VecVirtual, _ reg.GPVirtual) (ok, y reg.VecVirtual) {
 		return nil, add(x, acc)
 	}
@@ -50,6 +83,8 @@ func laneLoops() {
 			t = "64"
 		}
 		laneLoop("maxLanes"+t+"AVX2", "max(s[i%8], a[i]), up to the first group holding a NaN", w, false, false, maxBody)
+		laneLoop("maxOfLanes"+t+"AVX2", "maxOf(s[i%8], a[i]), up to the first group where either holds a NaN", w, false, false, extremeBody(true))
+		laneLoop("minOfLanes"+t+"AVX2", "minOf(s[i%8], a[i]), up to the first group where either holds a NaN", w, false, false, extremeBody(false))
 		laneLoop("sumLanes"+t+"AVX2", "s[i%8] + a[i]", w, false, false, sumBody)
 		laneLoop("sqDevLanes"+t+"AVX2", "s[i%8] + (a[i]-k)², the product rounded", w, true, false, sqDevBody)
 		if w {
@@ -107,6 +142,55 @@ func laneLoop(name, what string, w, scalar, table bool, body func(acc, x, k reg.
 	}
 	i, left := GP64(), GP64()
 	XORQ(i, i)
+	// Unrolled: unroll groups an iteration, kept only if every one is on
+	// the fast path; else the loop of one group redoes them from the first.
+	unroll := 4
+	switch {
+	case table:
+		unroll = 1 // exp64's gathers leave no registers for a second group
+	case w:
+		unroll = 2
+	}
+	if unroll > 1 {
+		Label(name + "_loopN")
+		MOVQ(n, left)
+		SUBQ(i, left)
+		CMPQ(left, Imm(uint64(8*unroll)))
+		JL(LabelRef(name + "_loop"))
+		var ok reg.VecVirtual
+		cur := append([]reg.VecVirtual(nil), acc...)
+		for u := range unroll {
+			for g := range acc {
+				x := YMM()
+				VMOVUPS(Mem{Base: pa, Index: i, Scale: uint8(size), Disp: 32 * (g + vecs*u)}, x)
+				o, y := body(cur[g], x, k, tbl)
+				cur[g] = y
+				switch {
+				case o == nil:
+				case ok == nil:
+					ok = o
+				default:
+					VANDPS(o, ok, ok)
+				}
+			}
+		}
+		if ok != nil {
+			m := GP32()
+			if w {
+				VMOVMSKPD(ok, m)
+				CMPL(m, Imm(0xf))
+			} else {
+				VMOVMSKPS(ok, m)
+				CMPL(m, Imm(0xff))
+			}
+			JNE(LabelRef(name + "_loop"))
+		}
+		for g := range acc {
+			VMOVAPS(cur[g], acc[g])
+		}
+		ADDQ(Imm(uint64(8*unroll)), i)
+		JMP(LabelRef(name + "_loopN"))
+	}
 	Label(name + "_loop")
 	MOVQ(n, left)
 	SUBQ(i, left)
