@@ -49,3 +49,19 @@ func avxPackRows64(dst []float64, step int, row []float64)
 // avxPackRows32 is goPackRows(16) in AVX: dst[j/16*step:][:16] = row[j:j+16] for j = 0, 16, ... while j+16 <= len(row).
 // dst holds (len(row)/16 - 1)*step + 16 elements: the caller's.
 func avxPackRows32(dst []float32, step int, row []float32)
+
+// avxPackColumns64 is goPackColumns in AVX: dst[q*k*6 + p*6 + i] = a[p*lda + q*6 + i] for p < k, q < panels, i < 6.
+// dst holds panels*k*6 elements and a k columns of panels*6 at stride lda: the caller's.
+func avxPackColumns64(dst []float64, k int, panels int, a []float64, lda int)
+
+// avxPackColumns32 is goPackColumns in AVX: dst[q*k*6 + p*6 + i] = a[p*lda + q*6 + i] for p < k, q < panels, i < 6.
+// dst holds panels*k*6 elements and a k columns of panels*6 at stride lda: the caller's.
+func avxPackColumns32(dst []float32, k int, panels int, a []float32, lda int)
+
+// avxPackTail64 is goPackTail in AVX: dst[p*8 + j] = src[p*lds + j] for j < cols, 0 for cols <= j < 8, p < k.
+// 0 < cols < 8, dst holds k*8 elements and src k rows of cols at stride lds: the caller's.
+func avxPackTail64(dst []float64, k int, src []float64, lds int, cols int)
+
+// avxPackTail32 is goPackTail in AVX: dst[p*16 + j] = src[p*lds + j] for j < cols, 0 for cols <= j < 16, p < k.
+// 0 < cols < 16, dst holds k*16 elements and src k rows of cols at stride lds: the caller's.
+func avxPackTail32(dst []float32, k int, src []float32, lds int, cols int)

@@ -1332,3 +1332,197 @@ avxPackRows32_piece:
 avxPackRows32_done:
 	VZEROUPPER
 	RET
+
+// func avxPackColumns64(dst []float64, k int, panels int, a []float64, lda int)
+// Requires: AVX
+TEXT ·avxPackColumns64(SB), NOSPLIT, $0-72
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   k+24(FP), CX
+	MOVQ   a_base+40(FP), DX
+	MOVQ   lda+64(FP), BX
+	SHLQ   $0x03, BX
+	MOVQ   CX, SI
+	IMUL3Q $0x00000030, SI, SI
+	TESTQ  CX, CX
+	JZ     avxPackColumns64_done
+
+avxPackColumns64_column:
+	MOVQ  panels+32(FP), DI
+	TESTQ DI, DI
+	JZ    avxPackColumns64_done
+	MOVQ  DX, R8
+	MOVQ  AX, R9
+
+avxPackColumns64_panel:
+	VMOVUPD (R8), Y0
+	VMOVUPD 32(R8), X1
+	VMOVUPD Y0, (R9)
+	VMOVUPD X1, 32(R9)
+	ADDQ    $0x30, R8
+	ADDQ    SI, R9
+	DECQ    DI
+	JNZ     avxPackColumns64_panel
+	ADDQ    BX, DX
+	ADDQ    $0x30, AX
+	DECQ    CX
+	JNZ     avxPackColumns64_column
+
+avxPackColumns64_done:
+	VZEROUPPER
+	RET
+
+// func avxPackColumns32(dst []float32, k int, panels int, a []float32, lda int)
+// Requires: AVX
+TEXT ·avxPackColumns32(SB), NOSPLIT, $0-72
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   k+24(FP), CX
+	MOVQ   a_base+40(FP), DX
+	MOVQ   lda+64(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   CX, SI
+	IMUL3Q $0x00000018, SI, SI
+	TESTQ  CX, CX
+	JZ     avxPackColumns32_done
+
+avxPackColumns32_column:
+	MOVQ  panels+32(FP), DI
+	TESTQ DI, DI
+	JZ    avxPackColumns32_done
+	MOVQ  DX, R8
+	MOVQ  AX, R9
+
+avxPackColumns32_panel:
+	VMOVUPS (R8), X0
+	VMOVSD  16(R8), X1
+	VMOVUPS X0, (R9)
+	VMOVSD  X1, 16(R9)
+	ADDQ    $0x18, R8
+	ADDQ    SI, R9
+	DECQ    DI
+	JNZ     avxPackColumns32_panel
+	ADDQ    BX, DX
+	ADDQ    $0x18, AX
+	DECQ    CX
+	JNZ     avxPackColumns32_column
+
+avxPackColumns32_done:
+	VZEROUPPER
+	RET
+
+DATA packTailMask64<>+0(SB)/8, $0xffffffffffffffff
+DATA packTailMask64<>+8(SB)/8, $0xffffffffffffffff
+DATA packTailMask64<>+16(SB)/8, $0xffffffffffffffff
+DATA packTailMask64<>+24(SB)/8, $0xffffffffffffffff
+DATA packTailMask64<>+32(SB)/8, $0xffffffffffffffff
+DATA packTailMask64<>+40(SB)/8, $0xffffffffffffffff
+DATA packTailMask64<>+48(SB)/8, $0xffffffffffffffff
+DATA packTailMask64<>+56(SB)/8, $0xffffffffffffffff
+DATA packTailMask64<>+64(SB)/8, $0x0000000000000000
+DATA packTailMask64<>+72(SB)/8, $0x0000000000000000
+DATA packTailMask64<>+80(SB)/8, $0x0000000000000000
+DATA packTailMask64<>+88(SB)/8, $0x0000000000000000
+DATA packTailMask64<>+96(SB)/8, $0x0000000000000000
+DATA packTailMask64<>+104(SB)/8, $0x0000000000000000
+DATA packTailMask64<>+112(SB)/8, $0x0000000000000000
+DATA packTailMask64<>+120(SB)/8, $0x0000000000000000
+GLOBL packTailMask64<>(SB), RODATA|NOPTR, $128
+
+// func avxPackTail64(dst []float64, k int, src []float64, lds int, cols int)
+// Requires: AVX
+TEXT ·avxPackTail64(SB), NOSPLIT, $0-72
+	MOVQ    dst_base+0(FP), AX
+	MOVQ    k+24(FP), CX
+	MOVQ    src_base+32(FP), DX
+	MOVQ    lds+56(FP), BX
+	SHLQ    $0x03, BX
+	MOVQ    cols+64(FP), SI
+	MOVQ    $0x00000008, DI
+	SUBQ    SI, DI
+	SHLQ    $0x03, DI
+	LEAQ    packTailMask64<>+0(SB), SI
+	ADDQ    SI, DI
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	TESTQ   CX, CX
+	JZ      avxPackTail64_done
+
+avxPackTail64_row:
+	VMASKMOVPD (DX), Y0, Y2
+	VMASKMOVPD 32(DX), Y1, Y3
+	VMOVUPD    Y2, (AX)
+	VMOVUPD    Y3, 32(AX)
+	ADDQ       BX, DX
+	ADDQ       $0x40, AX
+	DECQ       CX
+	JNZ        avxPackTail64_row
+
+avxPackTail64_done:
+	VZEROUPPER
+	RET
+
+DATA packTailMask32<>+0(SB)/4, $0xffffffff
+DATA packTailMask32<>+4(SB)/4, $0xffffffff
+DATA packTailMask32<>+8(SB)/4, $0xffffffff
+DATA packTailMask32<>+12(SB)/4, $0xffffffff
+DATA packTailMask32<>+16(SB)/4, $0xffffffff
+DATA packTailMask32<>+20(SB)/4, $0xffffffff
+DATA packTailMask32<>+24(SB)/4, $0xffffffff
+DATA packTailMask32<>+28(SB)/4, $0xffffffff
+DATA packTailMask32<>+32(SB)/4, $0xffffffff
+DATA packTailMask32<>+36(SB)/4, $0xffffffff
+DATA packTailMask32<>+40(SB)/4, $0xffffffff
+DATA packTailMask32<>+44(SB)/4, $0xffffffff
+DATA packTailMask32<>+48(SB)/4, $0xffffffff
+DATA packTailMask32<>+52(SB)/4, $0xffffffff
+DATA packTailMask32<>+56(SB)/4, $0xffffffff
+DATA packTailMask32<>+60(SB)/4, $0xffffffff
+DATA packTailMask32<>+64(SB)/4, $0x00000000
+DATA packTailMask32<>+68(SB)/4, $0x00000000
+DATA packTailMask32<>+72(SB)/4, $0x00000000
+DATA packTailMask32<>+76(SB)/4, $0x00000000
+DATA packTailMask32<>+80(SB)/4, $0x00000000
+DATA packTailMask32<>+84(SB)/4, $0x00000000
+DATA packTailMask32<>+88(SB)/4, $0x00000000
+DATA packTailMask32<>+92(SB)/4, $0x00000000
+DATA packTailMask32<>+96(SB)/4, $0x00000000
+DATA packTailMask32<>+100(SB)/4, $0x00000000
+DATA packTailMask32<>+104(SB)/4, $0x00000000
+DATA packTailMask32<>+108(SB)/4, $0x00000000
+DATA packTailMask32<>+112(SB)/4, $0x00000000
+DATA packTailMask32<>+116(SB)/4, $0x00000000
+DATA packTailMask32<>+120(SB)/4, $0x00000000
+DATA packTailMask32<>+124(SB)/4, $0x00000000
+GLOBL packTailMask32<>(SB), RODATA|NOPTR, $128
+
+// func avxPackTail32(dst []float32, k int, src []float32, lds int, cols int)
+// Requires: AVX
+TEXT ·avxPackTail32(SB), NOSPLIT, $0-72
+	MOVQ    dst_base+0(FP), AX
+	MOVQ    k+24(FP), CX
+	MOVQ    src_base+32(FP), DX
+	MOVQ    lds+56(FP), BX
+	SHLQ    $0x02, BX
+	MOVQ    cols+64(FP), SI
+	MOVQ    $0x00000010, DI
+	SUBQ    SI, DI
+	SHLQ    $0x02, DI
+	LEAQ    packTailMask32<>+0(SB), SI
+	ADDQ    SI, DI
+	VMOVUPS (DI), Y0
+	VMOVUPS 32(DI), Y1
+	TESTQ   CX, CX
+	JZ      avxPackTail32_done
+
+avxPackTail32_row:
+	VMASKMOVPS (DX), Y0, Y2
+	VMASKMOVPS 32(DX), Y1, Y3
+	VMOVUPS    Y2, (AX)
+	VMOVUPS    Y3, 32(AX)
+	ADDQ       BX, DX
+	ADDQ       $0x40, AX
+	DECQ       CX
+	JNZ        avxPackTail32_row
+
+avxPackTail32_done:
+	VZEROUPPER
+	RET

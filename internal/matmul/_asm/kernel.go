@@ -55,6 +55,10 @@ func main() {
 	gemvColumns(f32)
 	packRows(f64)
 	packRows(f32)
+	packColumns(f64)
+	packColumns(f32)
+	packTail(f64)
+	packTail(f32)
 	Generate()
 }
 
@@ -562,6 +566,126 @@ func packRows(e elem) {
 	ADDQ(step, pd)
 	DECQ(n)
 	JNZ(LabelRef(name + "_piece"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// packColumns emits avxPackColumns32 or avxPackColumns64: packA's copy of
+// a column-major a into panels of mr rows, going down each column once:
+// dst[q*k*mr + p*mr + i] = a[p*lda + q*mr + i] for p < k, q < panels,
+// i < mr, each column's whole panels one after another (mr elements are
+// one XMM and one 8-byte move for float32, one YMM and one XMM for
+// float64).
+func packColumns(e elem) {
+	bits := e.name[len("float"):]
+	name := "avxPackColumns" + bits
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst []%s, k, panels int, a []%s, lda int)", e.name, e.name))
+	Doc(fmt.Sprintf("%s is goPackColumns in AVX: dst[q*k*%d + p*%d + i] = a[p*lda + q*%d + i] for p < k, q < panels, i < %d.", name, mr, mr, mr, mr),
+		fmt.Sprintf("dst holds panels*k*%d elements and a k columns of panels*%d at stride lda: the caller's.", mr, mr))
+	pd := Load(Param("dst").Base(), GP64())
+	k := Load(Param("k"), GP64())
+	pa := Load(Param("a").Base(), GP64())
+	lda := Load(Param("lda"), GP64())
+	SHLQ(U8(log2(e.size)), lda)
+	panelBytes := GP64()
+	MOVQ(k, panelBytes)
+	IMUL3Q(U32(mr*e.size), panelBytes, panelBytes)
+	TESTQ(k, k)
+	JZ(LabelRef(name + "_done"))
+	Label(name + "_column")
+	q := Load(Param("panels"), GP64())
+	TESTQ(q, q)
+	JZ(LabelRef(name + "_done"))
+	src, dst := GP64(), GP64()
+	MOVQ(pa, src)
+	MOVQ(pd, dst)
+	Label(name + "_panel")
+	if e.size == 4 {
+		x, y := XMM(), XMM()
+		VMOVUPS(Mem{Base: src}, x)
+		VMOVSD(Mem{Base: src, Disp: 16}, y)
+		VMOVUPS(x, Mem{Base: dst})
+		VMOVSD(y, Mem{Base: dst, Disp: 16})
+	} else {
+		x, y := YMM(), XMM()
+		VMOVUPD(Mem{Base: src}, x)
+		VMOVUPD(Mem{Base: src, Disp: 32}, y)
+		VMOVUPD(x, Mem{Base: dst})
+		VMOVUPD(y, Mem{Base: dst, Disp: 32})
+	}
+	ADDQ(U8(mr*e.size), src)
+	ADDQ(panelBytes, dst)
+	DECQ(q)
+	JNZ(LabelRef(name + "_panel"))
+	ADDQ(lda, pa)
+	ADDQ(U8(mr*e.size), pd)
+	DECQ(k)
+	JNZ(LabelRef(name + "_column"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// packTail emits avxPackTail32 or avxPackTail64: packB's copy of the last,
+// partial panel of a row-major b, by masked loads, which read only the
+// first cols elements of each row and zero the rest: dst[p*nr + j] =
+// src[p*lds + j] for j < cols, 0 for cols <= j < nr, p < k, 0 < cols < nr.
+func packTail(e elem) {
+	lanes := 32 / e.size
+	nr := cols * lanes
+	bits := e.name[len("float"):]
+	name := "avxPackTail" + bits
+	// masks: nr lanes of all ones, then nr of zeros; the mask of the
+	// first cols lanes of a register starts nr-cols lanes in.
+	masks := GLOBL("packTailMask"+bits, RODATA|NOPTR)
+	for i := range 2 * nr {
+		v := 0
+		if i < nr {
+			v = -1
+		}
+		if e.size == 8 {
+			DATA(i*8, U64(uint64(int64(v))))
+		} else {
+			DATA(i*4, U32(uint32(int32(v))))
+		}
+	}
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst []%s, k int, src []%s, lds, cols int)", e.name, e.name))
+	Doc(fmt.Sprintf("%s is goPackTail in AVX: dst[p*%d + j] = src[p*lds + j] for j < cols, 0 for cols <= j < %d, p < k.", name, nr, nr),
+		fmt.Sprintf("0 < cols < %d, dst holds k*%d elements and src k rows of cols at stride lds: the caller's.", nr, nr))
+	pd := Load(Param("dst").Base(), GP64())
+	k := Load(Param("k"), GP64())
+	ps := Load(Param("src").Base(), GP64())
+	lds := Load(Param("lds"), GP64())
+	SHLQ(U8(log2(e.size)), lds)
+	c := Load(Param("cols"), GP64())
+	off := GP64()
+	MOVQ(U32(nr), off)
+	SUBQ(c, off)
+	SHLQ(U8(log2(e.size)), off)
+	base := GP64()
+	LEAQ(masks, base)
+	ADDQ(base, off)
+	m0, m1 := YMM(), YMM()
+	e.move(Mem{Base: off}, m0)
+	e.move(Mem{Base: off, Disp: 32}, m1)
+	TESTQ(k, k)
+	JZ(LabelRef(name + "_done"))
+	x, y := YMM(), YMM()
+	Label(name + "_row")
+	if e.size == 8 {
+		VMASKMOVPD(Mem{Base: ps}, m0, x)
+		VMASKMOVPD(Mem{Base: ps, Disp: 32}, m1, y)
+	} else {
+		VMASKMOVPS(Mem{Base: ps}, m0, x)
+		VMASKMOVPS(Mem{Base: ps, Disp: 32}, m1, y)
+	}
+	e.move(x, Mem{Base: pd})
+	e.move(y, Mem{Base: pd, Disp: 32})
+	ADDQ(lds, ps)
+	ADDQ(U8(nr*e.size), pd)
+	DECQ(k)
+	JNZ(LabelRef(name + "_row"))
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
