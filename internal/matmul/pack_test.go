@@ -54,3 +54,21 @@ func testPackLayouts[F float](mr, nr int) func(t *testing.T) {
 		}
 	}
 }
+
+// TestKcFor checks the inner blocking: k itself up to kc, then as many
+// blocks as kc needs, of equal size rounded up to 8, none over kc.
+func TestKcFor(t *testing.T) {
+	bl := blocking{kc: 256, mc: 72, nc: 512}
+	for _, c := range [][2]int{{1, 1}, {255, 255}, {256, 256}, {257, 136}, {512, 256}, {513, 176}, {784, 200}, {1024, 256}, {1025, 208}} {
+		assert.Equal(t, c[1], bl.kcFor(c[0]), "k=%d", c[0])
+	}
+	for k := 1; k <= 2000; k++ {
+		kc := bl.kcFor(k)
+		steps := (k + kc - 1) / kc
+		assert.LessOrEqual(t, kc, 256)
+		assert.Equal(t, (k+255)/256, steps, "k=%d: %d steps of %d", k, steps, kc)
+		if k > 256 {
+			assert.Zero(t, kc%8, "k=%d", k)
+		}
+	}
+}
