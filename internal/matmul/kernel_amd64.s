@@ -940,6 +940,12 @@ avxGemv64_quad_tail:
 	JMP          avxGemv64_quad_tail
 
 avxGemv64_quad_store:
+	CMPQ    SI, $0x08
+	JNE     avxGemv64_quad_scatter
+	VMOVUPD Y0, (BX)
+	JMP     avxGemv64_quad_next
+
+avxGemv64_quad_scatter:
 	LEAQ         (SI)(SI*2), DI
 	ADDQ         BX, DI
 	VEXTRACTF128 $0x01, Y0, X1
@@ -947,10 +953,12 @@ avxGemv64_quad_store:
 	VMOVHPD      X0, (BX)(SI*1)
 	VMOVSD       X1, (BX)(SI*2)
 	VMOVHPD      X1, (DI)
-	LEAQ         (BX)(SI*4), BX
-	LEAQ         (CX)(DX*4), CX
-	SUBQ         $0x04, AX
-	JMP          avxGemv64_quad
+
+avxGemv64_quad_next:
+	LEAQ (BX)(SI*4), BX
+	LEAQ (CX)(DX*4), CX
+	SUBQ $0x04, AX
+	JMP  avxGemv64_quad
 
 avxGemv64_quads_done:
 	TESTQ AX, AX
@@ -1015,13 +1023,119 @@ avxGemv64_done:
 // func avxGemv32(m int, k int, a []float32, lda int, x []float32, y []float32, incy int)
 // Requires: AVX, FMA3
 TEXT ·avxGemv32(SB), NOSPLIT, $0-104
-	MOVQ  m+0(FP), AX
-	MOVQ  a_base+16(FP), CX
-	MOVQ  lda+40(FP), DX
-	SHLQ  $0x02, DX
-	MOVQ  y_base+72(FP), BX
-	MOVQ  incy+96(FP), SI
-	SHLQ  $0x02, SI
+	MOVQ m+0(FP), AX
+	MOVQ a_base+16(FP), CX
+	MOVQ lda+40(FP), DX
+	SHLQ $0x02, DX
+	MOVQ y_base+72(FP), BX
+	MOVQ incy+96(FP), SI
+	SHLQ $0x02, SI
+
+avxGemv32_quad:
+	CMPQ   AX, $0x04
+	JL     avxGemv32_quads_done
+	MOVQ   k+8(FP), DI
+	MOVQ   x_base+48(FP), R8
+	MOVQ   CX, R9
+	LEAQ   (DX)(DX*2), R10
+	ADDQ   R9, R10
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+avxGemv32_quad_pair:
+	CMPQ        DI, $0x10
+	JL          avxGemv32_quad_single
+	VMOVUPS     (R8), Y8
+	VMOVUPS     32(R8), Y9
+	VFMADD231PS (R9), Y8, Y0
+	VFMADD231PS 32(R9), Y9, Y1
+	VFMADD231PS (R9)(DX*1), Y8, Y2
+	VFMADD231PS 32(R9)(DX*1), Y9, Y3
+	VFMADD231PS (R9)(DX*2), Y8, Y4
+	VFMADD231PS 32(R9)(DX*2), Y9, Y5
+	VFMADD231PS (R10), Y8, Y6
+	VFMADD231PS 32(R10), Y9, Y7
+	ADDQ        $0x40, R9
+	ADDQ        $0x40, R10
+	ADDQ        $0x40, R8
+	SUBQ        $0x10, DI
+	JMP         avxGemv32_quad_pair
+
+avxGemv32_quad_single:
+	CMPQ        DI, $0x08
+	JL          avxGemv32_quad_reduce
+	VMOVUPS     (R8), Y8
+	VFMADD231PS (R9), Y8, Y0
+	VFMADD231PS (R9)(DX*1), Y8, Y2
+	VFMADD231PS (R9)(DX*2), Y8, Y4
+	VFMADD231PS (R10), Y8, Y6
+	ADDQ        $0x20, R9
+	ADDQ        $0x20, R10
+	ADDQ        $0x20, R8
+	SUBQ        $0x08, DI
+
+avxGemv32_quad_reduce:
+	VADDPS       Y1, Y0, Y0
+	VADDPS       Y3, Y2, Y2
+	VADDPS       Y5, Y4, Y4
+	VADDPS       Y7, Y6, Y6
+	VPERM2F128   $0x20, Y2, Y0, Y1
+	VPERM2F128   $0x31, Y2, Y0, Y0
+	VADDPS       Y0, Y1, Y1
+	VPERM2F128   $0x20, Y6, Y4, Y0
+	VPERM2F128   $0x31, Y6, Y4, Y2
+	VADDPS       Y2, Y0, Y0
+	VSHUFPS      $0x44, Y0, Y1, Y2
+	VSHUFPS      $0xee, Y0, Y1, Y0
+	VADDPS       Y0, Y2, Y2
+	VSHUFPS      $0x88, Y2, Y2, Y0
+	VSHUFPS      $0xdd, Y2, Y2, Y2
+	VADDPS       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VUNPCKLPS    X1, X0, X0
+
+avxGemv32_quad_tail:
+	TESTQ        DI, DI
+	JZ           avxGemv32_quad_store
+	VMOVSS       (R9), X1
+	VINSERTPS    $0x10, (R9)(DX*1), X1, X1
+	VINSERTPS    $0x20, (R9)(DX*2), X1, X1
+	VINSERTPS    $0x30, (R10), X1, X1
+	VBROADCASTSS (R8), X2
+	VFMADD231PS  X2, X1, X0
+	ADDQ         $0x04, R9
+	ADDQ         $0x04, R10
+	ADDQ         $0x04, R8
+	DECQ         DI
+	JMP          avxGemv32_quad_tail
+
+avxGemv32_quad_store:
+	CMPQ    SI, $0x04
+	JNE     avxGemv32_quad_scatter
+	VMOVUPS X0, (BX)
+	JMP     avxGemv32_quad_next
+
+avxGemv32_quad_scatter:
+	LEAQ       (SI)(SI*2), DI
+	ADDQ       BX, DI
+	VMOVSS     X0, (BX)
+	VEXTRACTPS $0x01, X0, (BX)(SI*1)
+	VEXTRACTPS $0x02, X0, (BX)(SI*2)
+	VEXTRACTPS $0x03, X0, (DI)
+
+avxGemv32_quad_next:
+	LEAQ (BX)(SI*4), BX
+	LEAQ (CX)(DX*4), CX
+	SUBQ $0x04, AX
+	JMP  avxGemv32_quad
+
+avxGemv32_quads_done:
 	TESTQ AX, AX
 	JZ    avxGemv32_done
 

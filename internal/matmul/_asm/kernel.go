@@ -252,9 +252,7 @@ func gemv(e elem) {
 	py := Load(Param("y").Base(), GP64())
 	incy := Load(Param("incy"), GP64())
 	SHLQ(U8(log2(e.size)), incy)
-	if e.size == 8 {
-		gemvQuads(e, name, m, pa, lda, py, incy)
-	}
+	gemvQuads(e, name, m, pa, lda, py, incy)
 	TESTQ(m, m)
 	JZ(LabelRef(name + "_done"))
 
@@ -335,14 +333,17 @@ func gemv(e elem) {
 	RET()
 }
 
-// gemvQuads emits the first loop of avxGemv64: blocks of four rows, each
-// row summed with exactly the operations of the one-row loop after it (two
-// YMM registers of partial sums, one register's step, the sums added in
-// halves, the last steps fused one by one), four rows side by side so that
-// x is loaded once for all four and the halving of four rows shares its
-// shuffles: the low and high halves of rows 0 and 1 (and 2 and 3) are
-// added in one register, then VHADDPD adds each row's two lanes. It leaves
-// m < 4 rows for the one-row loop, with pa and py on the first of them.
+// gemvQuads emits the first loop of avxGemv64 and avxGemv32: blocks of
+// four rows, each row summed with exactly the operations of the one-row
+// loop after it (two YMM registers of partial sums, one register's step,
+// the sums added in halves, the last steps fused one by one), four rows
+// side by side so that x is loaded once for all four and the halving of
+// four rows shares its shuffles: the low and high halves of rows 0 and 1
+// (and 2 and 3) are added in one register, then the rest of each row's
+// halving is done for the four rows at once, leaving row i's sum in lane
+// i of one register, which is stored in one move when y is contiguous.
+// It leaves m < 4 rows for the one-row loop, with pa and py on the first
+// of them.
 func gemvQuads(e elem, name string, m, pa, lda, py, incy reg.Register) {
 	lanes := 32 / e.size
 	Label(name + "_quad")
@@ -416,35 +417,77 @@ func gemvQuads(e elem, name string, m, pa, lda, py, incy reg.Register) {
 		return lo
 	}
 	w01, w23 := halves(0), halves(2)
-	r := YMM()
-	VHADDPD(w23, w01, r)    // rows 0, 2, 1, 3
-	VPERMPD(U8(0xD8), r, r) // rows 0, 1, 2, 3
+	// r holds row i's sum in lane i: a YMM for float64, an XMM for float32.
+	var r reg.Register
+	if e.size == 8 {
+		y := YMM()
+		VHADDPD(w23, w01, y)    // rows 0, 2, 1, 3
+		VPERMPD(U8(0xD8), y, y) // rows 0, 1, 2, 3
+		r = y
+	} else {
+		// Each 128-bit lane of w01 (w23) holds four sums t0..t3 of row 0
+		// (2) and row 1 (3); (t0 + t2) + (t1 + t3) is each row's sum.
+		u1, u2 := YMM(), YMM()
+		VSHUFPS(U8(0x44), w23, w01, u1) // t0 t1 of rows 0|1, then 2|3
+		VSHUFPS(U8(0xEE), w23, w01, u2) // t2 t3
+		VADDPS(u2, u1, u1)
+		VSHUFPS(U8(0x88), u1, u1, u2) // z0, z2 (rows 0, 2 | 1, 3)
+		VSHUFPS(U8(0xDD), u1, u1, u1) // z1, z3
+		VADDPS(u1, u2, u2)            // rows 0, 2, 0, 2 | 1, 3, 1, 3
+		hi, x := XMM(), XMM()
+		VEXTRACTF128(U8(1), u2, hi)
+		VUNPCKLPS(hi, u2.AsX(), x) // rows 0, 1, 2, 3
+		r = x
+	}
 
 	Label(name + "_quad_tail")
 	TESTQ(k, k)
 	JZ(LabelRef(name + "_quad_store"))
-	col, hi, xb := YMM(), XMM(), YMM()
-	VMOVSD(at(0, 0), col.AsX())
-	VMOVHPD(at(1, 0), col.AsX(), col.AsX())
-	VMOVSD(at(2, 0), hi)
-	VMOVHPD(at(3, 0), hi, hi)
-	VINSERTF128(U8(1), hi, col, col)
-	VBROADCASTSD(Mem{Base: px}, xb)
-	VFMADD231PD(xb, col, r)
+	if e.size == 8 {
+		col, hi, xb := YMM(), XMM(), YMM()
+		VMOVSD(at(0, 0), col.AsX())
+		VMOVHPD(at(1, 0), col.AsX(), col.AsX())
+		VMOVSD(at(2, 0), hi)
+		VMOVHPD(at(3, 0), hi, hi)
+		VINSERTF128(U8(1), hi, col, col)
+		VBROADCASTSD(Mem{Base: px}, xb)
+		VFMADD231PD(xb, col, r)
+	} else {
+		col, xb := XMM(), XMM()
+		VMOVSS(at(0, 0), col)
+		VINSERTPS(U8(0x10), at(1, 0), col, col)
+		VINSERTPS(U8(0x20), at(2, 0), col, col)
+		VINSERTPS(U8(0x30), at(3, 0), col, col)
+		VBROADCASTSS(Mem{Base: px}, xb)
+		VFMADD231PS(xb, col, r)
+	}
 	advance(e.size)
 	DECQ(k)
 	JMP(LabelRef(name + "_quad_tail"))
 
 	Label(name + "_quad_store")
+	CMPQ(incy, U8(e.size))
+	JNE(LabelRef(name + "_quad_scatter"))
+	e.move(r, Mem{Base: py})
+	JMP(LabelRef(name + "_quad_next"))
+	Label(name + "_quad_scatter")
 	y3 := GP64()
 	LEAQ(Mem{Base: incy, Index: incy, Scale: 2}, y3)
 	ADDQ(py, y3)
-	lo, up := r.AsX(), XMM()
-	VEXTRACTF128(U8(1), r, up)
-	VMOVSD(lo, Mem{Base: py})
-	VMOVHPD(lo, Mem{Base: py, Index: incy, Scale: 1})
-	VMOVSD(up, Mem{Base: py, Index: incy, Scale: 2})
-	VMOVHPD(up, Mem{Base: y3})
+	if e.size == 8 {
+		lo, up := r.(reg.VecVirtual).AsX(), XMM()
+		VEXTRACTF128(U8(1), r, up)
+		VMOVSD(lo, Mem{Base: py})
+		VMOVHPD(lo, Mem{Base: py, Index: incy, Scale: 1})
+		VMOVSD(up, Mem{Base: py, Index: incy, Scale: 2})
+		VMOVHPD(up, Mem{Base: y3})
+	} else {
+		VMOVSS(r, Mem{Base: py})
+		VEXTRACTPS(U8(1), r, Mem{Base: py, Index: incy, Scale: 1})
+		VEXTRACTPS(U8(2), r, Mem{Base: py, Index: incy, Scale: 2})
+		VEXTRACTPS(U8(3), r, Mem{Base: y3})
+	}
+	Label(name + "_quad_next")
 	LEAQ(Mem{Base: py, Index: incy, Scale: 4}, py)
 	LEAQ(Mem{Base: pa, Index: lda, Scale: 4}, pa)
 	SUBQ(U8(4), m)
