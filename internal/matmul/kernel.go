@@ -40,9 +40,10 @@ type microKernel[F float] struct {
 	// gemvColumns is y[i] = Σ_p a[i+p*lda]·x[p*incx] for i < m, 0 < k, each
 	// sum fused in order of p from zero.
 	gemvColumns func(m, k int, a []F, lda int, x []F, incx int, y []F)
-	// packRows is packB's copy of one row of b into its packed panels:
-	// dst[j/nr*step:][:nr] = row[j:j+nr] for each whole nr-piece of row.
-	packRows func(dst []F, step int, row []F)
+	// packRows is packB's copy of k rows of b into its whole packed
+	// panels: dst[j/nr*step + p*nr:][:nr] = src[p*lds+j:][:nr] for p < k
+	// and each whole nr-piece j of a row of n elements.
+	packRows func(dst []F, k, step int, src []F, lds, n int)
 	// packColumns is packA's copy of a column-major a into panels of mr
 	// rows: dst[q*k*mr + p*mr + i] = a[p*lda + q*mr + i] for p < k,
 	// q < panels, i < mr.
@@ -217,10 +218,13 @@ func goGemvColumns32(m, k int, a []float32, lda int, x []float32, incx int, y []
 }
 
 // goPackRows returns the packRows of the Go variant for panels nr wide.
-func goPackRows[F float](nr int) func(dst []F, step int, row []F) {
-	return func(dst []F, step int, row []F) {
-		for j := 0; j+nr <= len(row); j += nr {
-			copy(dst[j/nr*step:][:nr], row[j:j+nr])
+func goPackRows[F float](nr int) func(dst []F, k, step int, src []F, lds, n int) {
+	return func(dst []F, k, step int, src []F, lds, n int) {
+		for p := range k {
+			row, d := src[p*lds:p*lds+n], dst[p*nr:]
+			for j := 0; j+nr <= n; j += nr {
+				copy(d[j/nr*step:][:nr], row[j:j+nr])
+			}
 		}
 	}
 }

@@ -1395,53 +1395,81 @@ avxGemvColumns32_done:
 	VZEROUPPER
 	RET
 
-// func avxPackRows64(dst []float64, step int, row []float64)
+// func avxPackRows64(dst []float64, k int, step int, src []float64, lds int, n int)
 // Requires: AVX
-TEXT ·avxPackRows64(SB), NOSPLIT, $0-56
+TEXT ·avxPackRows64(SB), NOSPLIT, $0-80
 	MOVQ  dst_base+0(FP), AX
-	MOVQ  step+24(FP), CX
-	SHLQ  $0x03, CX
-	MOVQ  row_base+32(FP), DX
-	MOVQ  row_len+40(FP), BX
-	SHRQ  $0x03, BX
-	TESTQ BX, BX
+	MOVQ  k+24(FP), CX
+	MOVQ  step+32(FP), DX
+	SHLQ  $0x03, DX
+	MOVQ  src_base+40(FP), BX
+	MOVQ  lds+64(FP), SI
+	SHLQ  $0x03, SI
+	MOVQ  n+72(FP), DI
+	SHRQ  $0x03, DI
+	TESTQ DI, DI
+	JZ    avxPackRows64_done
+	TESTQ CX, CX
 	JZ    avxPackRows64_done
 
+avxPackRows64_row:
+	MOVQ BX, R8
+	MOVQ AX, R9
+	MOVQ DI, R10
+
 avxPackRows64_piece:
-	VMOVUPD (DX), Y0
-	VMOVUPD 32(DX), Y1
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	ADDQ    $0x40, DX
-	ADDQ    CX, AX
-	DECQ    BX
+	VMOVUPD (R8), Y0
+	VMOVUPD 32(R8), Y1
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, 32(R9)
+	ADDQ    $0x40, R8
+	ADDQ    DX, R9
+	DECQ    R10
 	JNZ     avxPackRows64_piece
+	ADDQ    SI, BX
+	ADDQ    $0x40, AX
+	DECQ    CX
+	JNZ     avxPackRows64_row
 
 avxPackRows64_done:
 	VZEROUPPER
 	RET
 
-// func avxPackRows32(dst []float32, step int, row []float32)
+// func avxPackRows32(dst []float32, k int, step int, src []float32, lds int, n int)
 // Requires: AVX
-TEXT ·avxPackRows32(SB), NOSPLIT, $0-56
+TEXT ·avxPackRows32(SB), NOSPLIT, $0-80
 	MOVQ  dst_base+0(FP), AX
-	MOVQ  step+24(FP), CX
-	SHLQ  $0x02, CX
-	MOVQ  row_base+32(FP), DX
-	MOVQ  row_len+40(FP), BX
-	SHRQ  $0x04, BX
-	TESTQ BX, BX
+	MOVQ  k+24(FP), CX
+	MOVQ  step+32(FP), DX
+	SHLQ  $0x02, DX
+	MOVQ  src_base+40(FP), BX
+	MOVQ  lds+64(FP), SI
+	SHLQ  $0x02, SI
+	MOVQ  n+72(FP), DI
+	SHRQ  $0x04, DI
+	TESTQ DI, DI
+	JZ    avxPackRows32_done
+	TESTQ CX, CX
 	JZ    avxPackRows32_done
 
+avxPackRows32_row:
+	MOVQ BX, R8
+	MOVQ AX, R9
+	MOVQ DI, R10
+
 avxPackRows32_piece:
-	VMOVUPS (DX), Y0
-	VMOVUPS 32(DX), Y1
-	VMOVUPS Y0, (AX)
-	VMOVUPS Y1, 32(AX)
-	ADDQ    $0x40, DX
-	ADDQ    CX, AX
-	DECQ    BX
+	VMOVUPS (R8), Y0
+	VMOVUPS 32(R8), Y1
+	VMOVUPS Y0, (R9)
+	VMOVUPS Y1, 32(R9)
+	ADDQ    $0x40, R8
+	ADDQ    DX, R9
+	DECQ    R10
 	JNZ     avxPackRows32_piece
+	ADDQ    SI, BX
+	ADDQ    $0x40, AX
+	DECQ    CX
+	JNZ     avxPackRows32_row
 
 avxPackRows32_done:
 	VZEROUPPER

@@ -69,9 +69,7 @@ func packB[F float](buf []F, b Matrix[F], nr int) {
 	if b.ColStride == 1 {
 		kern := ops[F]()
 		if full > 0 {
-			for p := range k {
-				kern.packRows(buf[p*nr:], k*nr, b.Data[b.Offset+p*b.RowStride:][:full])
-			}
+			kern.packRows(buf, k, k*nr, b.Data[b.Offset:], b.RowStride, full)
 		}
 		if full < n {
 			kern.packTail(buf[full*k:full*k+k*nr], k, b.Data[b.Offset+full:], b.RowStride, n-full)

@@ -579,36 +579,51 @@ func gemvColumns(e elem) {
 	RET()
 }
 
-// packRows emits avxPackRows32 or avxPackRows64: the row of b that packB
-// copies into each packed panel, one 64-byte piece (nr elements, two YMM
-// registers) per panel: dst[j/nr*step:][:nr] = row[j:j+nr] for each whole
-// piece of row.
+// packRows emits avxPackRows32 or avxPackRows64: the rows of b that packB
+// copies into its whole packed panels, one 64-byte piece (nr elements,
+// two YMM registers) per panel and row: dst[j/nr*step + p*nr:][:nr] =
+// src[p*lds+j:][:nr] for each row p < k and each whole piece j of its n
+// elements, all rows in one call.
 func packRows(e elem) {
 	lanes := 32 / e.size
 	nr := cols * lanes
 	bits := e.name[len("float"):]
 	name := "avxPackRows" + bits
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst []%s, step int, row []%s)", e.name, e.name))
-	Doc(fmt.Sprintf("%s is goPackRows(%d) in AVX: dst[j/%d*step:][:%d] = row[j:j+%d] for j = 0, %d, ... while j+%d <= len(row).", name, nr, nr, nr, nr, nr, nr),
-		fmt.Sprintf("dst holds (len(row)/%d - 1)*step + %d elements: the caller's.", nr, nr))
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst []%s, k, step int, src []%s, lds, n int)", e.name, e.name))
+	Doc(fmt.Sprintf("%s is goPackRows(%d) in AVX: dst[j/%d*step + p*%d:][:%d] = src[p*lds+j:][:%d] for p < k and j = 0, %d, ... while j+%d <= n.", name, nr, nr, nr, nr, nr, nr, nr),
+		fmt.Sprintf("dst holds (n/%d - 1)*step + k*%d elements and src k rows of n at stride lds: the caller's.", nr, nr))
 	pd := Load(Param("dst").Base(), GP64())
+	k := Load(Param("k"), GP64())
 	step := Load(Param("step"), GP64())
 	SHLQ(U8(log2(e.size)), step)
-	ps := Load(Param("row").Base(), GP64())
-	n := Load(Param("row").Len(), GP64())
-	SHRQ(U8(log2(nr)), n)
-	TESTQ(n, n)
+	pr := Load(Param("src").Base(), GP64())
+	lds := Load(Param("lds"), GP64())
+	SHLQ(U8(log2(e.size)), lds)
+	pieces := Load(Param("n"), GP64())
+	SHRQ(U8(log2(nr)), pieces)
+	TESTQ(pieces, pieces)
+	JZ(LabelRef(name + "_done"))
+	TESTQ(k, k)
 	JZ(LabelRef(name + "_done"))
 	x, y := YMM(), YMM()
+	ps, d, n := GP64(), GP64(), GP64()
+	Label(name + "_row")
+	MOVQ(pr, ps)
+	MOVQ(pd, d)
+	MOVQ(pieces, n)
 	Label(name + "_piece")
 	e.move(Mem{Base: ps}, x)
 	e.move(Mem{Base: ps, Disp: 32}, y)
-	e.move(x, Mem{Base: pd})
-	e.move(y, Mem{Base: pd, Disp: 32})
+	e.move(x, Mem{Base: d})
+	e.move(y, Mem{Base: d, Disp: 32})
 	ADDQ(U8(64), ps)
-	ADDQ(step, pd)
+	ADDQ(step, d)
 	DECQ(n)
 	JNZ(LabelRef(name + "_piece"))
+	ADDQ(lds, pr)
+	ADDQ(U8(64), pd)
+	DECQ(k)
+	JNZ(LabelRef(name + "_row"))
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
