@@ -84,6 +84,22 @@ func blockingFor(c caches, size, mr, nr int) blocking {
 	return blocking{kc: kc, mc: mc, nc: nc}
 }
 
+// kcFor is the step of the inner dimension for a product of k steps: kc,
+// or, when k takes several steps of kc, the k steps cut into that many
+// blocks of equal size (rounded up to a multiple of 8), so that the last
+// block is not a sliver: 784 is 200+200+200+184 rather than
+// 256+256+256+16, whose last pass over the result does a sixteenth of the
+// work of the others for the same traffic of C. It depends on k and kc
+// alone, so it orders every sum as kc does: the same for any number of
+// workers and any number of rows (a stacked batch sums as its products).
+func (bl blocking) kcFor(k int) int {
+	if k <= bl.kc {
+		return k
+	}
+	steps := (k + bl.kc - 1) / bl.kc
+	return min(bl.kc, roundUp((k+steps-1)/steps, 8))
+}
+
 func clamp(x, lo, hi int) int {
 	return max(lo, min(x, hi))
 }

@@ -26,11 +26,12 @@ func gemmComplex128(dst, a, b Matrix[complex128], r Runner) {
 // the parts interleaved: dst' is dst's own memory, a' is a's when a has unit
 // column stride (read in place or packed as any real a), and b' exists only
 // in the packed panels of b. The blocking is the real kernel's, whose kc and
-// nc are even, so no block splits a complex element.
+// nc are even (and kcFor's blocks multiples of 8), so no block splits a
+// complex element.
 //
 // Each part of dst is then summed by fused multiply-adds in order of p (the
-// real part of term p, then its imaginary part), cut into blocks of kc/2
-// terms, as a real product sums: bit-identical for any worker count and
+// real part of term p, then its imaginary part), cut into blocks of half
+// the real product's (kcFor of 2k), as a real product sums: bit-identical for any worker count and
 // exact for integer-valued inputs whose sums are exact.
 func gemmComplex[C complex64 | complex128, F float](dst, a, b Matrix[C], r Runner, kern microKernel[F], bl blocking) {
 	d := Matrix[F]{Data: realParts[C, F](dst.Data), Offset: 2 * dst.Offset, Rows: dst.Rows, Cols: 2 * dst.Cols,

@@ -40,17 +40,26 @@ type microKernel[F float] struct {
 	// gemvColumns is y[i] = Σ_p a[i+p*lda]·x[p*incx] for i < m, 0 < k, each
 	// sum fused in order of p from zero.
 	gemvColumns func(m, k int, a []F, lda int, x []F, incx int, y []F)
-	// packRows is packB's copy of one row of b into its packed panels:
-	// dst[j/nr*step:][:nr] = row[j:j+nr] for each whole nr-piece of row.
-	packRows func(dst []F, step int, row []F)
+	// packRows is packB's copy of k rows of b into its whole packed
+	// panels: dst[j/nr*step + p*nr:][:nr] = src[p*lds+j:][:nr] for p < k
+	// and each whole nr-piece j of a row of n elements.
+	packRows func(dst []F, k, step int, src []F, lds, n int)
+	// packColumns is packA's copy of a column-major a into panels of mr
+	// rows: dst[q*k*mr + p*mr + i] = a[p*lda + q*mr + i] for p < k,
+	// q < panels, i < mr.
+	packColumns func(dst []F, k, panels int, a []F, lda int)
+	// packTail is packB's copy of the last, partial panel of a row-major
+	// b: dst[p*nr + j] = src[p*lds + j] for j < cols and 0 for cols <= j < nr,
+	// p < k, with 0 < cols < nr.
+	packTail func(dst []F, k int, src []F, lds, cols int)
 }
 
 // The kernels gemmPacked uses; kernels64 and kernels32 list every variant
 // this CPU can run, the Go kernel first. Tests set kernel64 and kernel32 to
 // each in turn.
 var (
-	kernels64 = []microKernel[float64]{{"go", 6, 8, goKernel64, goKernelRows64, goGemv64, goGemvColumns64, goPackRows[float64](8)}}
-	kernels32 = []microKernel[float32]{{"go", 6, 16, goKernel32, goKernelRows32, goGemv32, goGemvColumns32, goPackRows[float32](16)}}
+	kernels64 = []microKernel[float64]{{"go", 6, 8, goKernel64, goKernelRows64, goGemv64, goGemvColumns64, goPackRows[float64](8), goPackColumns[float64], goPackTail[float64](8)}}
+	kernels32 = []microKernel[float32]{{"go", 6, 16, goKernel32, goKernelRows32, goGemv32, goGemvColumns32, goPackRows[float32](16), goPackColumns[float32], goPackTail[float32](16)}}
 	kernel64  = kernels64[0]
 	kernel32  = kernels32[0]
 )
@@ -209,10 +218,38 @@ func goGemvColumns32(m, k int, a []float32, lda int, x []float32, incx int, y []
 }
 
 // goPackRows returns the packRows of the Go variant for panels nr wide.
-func goPackRows[F float](nr int) func(dst []F, step int, row []F) {
-	return func(dst []F, step int, row []F) {
-		for j := 0; j+nr <= len(row); j += nr {
-			copy(dst[j/nr*step:][:nr], row[j:j+nr])
+func goPackRows[F float](nr int) func(dst []F, k, step int, src []F, lds, n int) {
+	return func(dst []F, k, step int, src []F, lds, n int) {
+		for p := range k {
+			row, d := src[p*lds:p*lds+n], dst[p*nr:]
+			for j := 0; j+nr <= n; j += nr {
+				copy(d[j/nr*step:][:nr], row[j:j+nr])
+			}
+		}
+	}
+}
+
+// goPackColumns is the packColumns of the Go variant (mr = 6).
+func goPackColumns[F float](dst []F, k, panels int, a []F, lda int) {
+	const mr = 6
+	for p := range k {
+		col, d := a[p*lda:p*lda+panels*mr], dst[p*mr:]
+		for q := range panels {
+			c, t := col[q*mr:q*mr+mr], d[q*k*mr:q*k*mr+mr]
+			t[0], t[1], t[2], t[3], t[4], t[5] = c[0], c[1], c[2], c[3], c[4], c[5]
+		}
+	}
+}
+
+// goPackTail returns the packTail of the Go variant for panels nr wide.
+func goPackTail[F float](nr int) func(dst []F, k int, src []F, lds, cols int) {
+	return func(dst []F, k int, src []F, lds, cols int) {
+		for p := range k {
+			d, s := dst[p*nr:p*nr+nr], src[p*lds:p*lds+cols]
+			for j, v := range s {
+				d[j] = v
+			}
+			clear(d[cols:])
 		}
 	}
 }

@@ -42,10 +42,26 @@ func avxGemvColumns64(m int, k int, a []float64, lda int, x []float64, incx int,
 // a holds k columns of m at stride lda, x k elements at stride incx and len(y) >= m: the caller's.
 func avxGemvColumns32(m int, k int, a []float32, lda int, x []float32, incx int, y []float32)
 
-// avxPackRows64 is goPackRows(8) in AVX: dst[j/8*step:][:8] = row[j:j+8] for j = 0, 8, ... while j+8 <= len(row).
-// dst holds (len(row)/8 - 1)*step + 8 elements: the caller's.
-func avxPackRows64(dst []float64, step int, row []float64)
+// avxPackRows64 is goPackRows(8) in AVX: dst[j/8*step + p*8:][:8] = src[p*lds+j:][:8] for p < k and j = 0, 8, ... while j+8 <= n.
+// dst holds (n/8 - 1)*step + k*8 elements and src k rows of n at stride lds: the caller's.
+func avxPackRows64(dst []float64, k int, step int, src []float64, lds int, n int)
 
-// avxPackRows32 is goPackRows(16) in AVX: dst[j/16*step:][:16] = row[j:j+16] for j = 0, 16, ... while j+16 <= len(row).
-// dst holds (len(row)/16 - 1)*step + 16 elements: the caller's.
-func avxPackRows32(dst []float32, step int, row []float32)
+// avxPackRows32 is goPackRows(16) in AVX: dst[j/16*step + p*16:][:16] = src[p*lds+j:][:16] for p < k and j = 0, 16, ... while j+16 <= n.
+// dst holds (n/16 - 1)*step + k*16 elements and src k rows of n at stride lds: the caller's.
+func avxPackRows32(dst []float32, k int, step int, src []float32, lds int, n int)
+
+// avxPackColumns64 is goPackColumns in AVX: dst[q*k*6 + p*6 + i] = a[p*lda + q*6 + i] for p < k, q < panels, i < 6.
+// dst holds panels*k*6 elements and a k columns of panels*6 at stride lda: the caller's.
+func avxPackColumns64(dst []float64, k int, panels int, a []float64, lda int)
+
+// avxPackColumns32 is goPackColumns in AVX: dst[q*k*6 + p*6 + i] = a[p*lda + q*6 + i] for p < k, q < panels, i < 6.
+// dst holds panels*k*6 elements and a k columns of panels*6 at stride lda: the caller's.
+func avxPackColumns32(dst []float32, k int, panels int, a []float32, lda int)
+
+// avxPackTail64 is goPackTail in AVX: dst[p*8 + j] = src[p*lds + j] for j < cols, 0 for cols <= j < 8, p < k.
+// 0 < cols < 8, dst holds k*8 elements and src k rows of cols at stride lds: the caller's.
+func avxPackTail64(dst []float64, k int, src []float64, lds int, cols int)
+
+// avxPackTail32 is goPackTail in AVX: dst[p*16 + j] = src[p*lds + j] for j < cols, 0 for cols <= j < 16, p < k.
+// 0 < cols < 16, dst holds k*16 elements and src k rows of cols at stride lds: the caller's.
+func avxPackTail32(dst []float32, k int, src []float32, lds int, cols int)

@@ -940,6 +940,12 @@ avxGemv64_quad_tail:
 	JMP          avxGemv64_quad_tail
 
 avxGemv64_quad_store:
+	CMPQ    SI, $0x08
+	JNE     avxGemv64_quad_scatter
+	VMOVUPD Y0, (BX)
+	JMP     avxGemv64_quad_next
+
+avxGemv64_quad_scatter:
 	LEAQ         (SI)(SI*2), DI
 	ADDQ         BX, DI
 	VEXTRACTF128 $0x01, Y0, X1
@@ -947,10 +953,12 @@ avxGemv64_quad_store:
 	VMOVHPD      X0, (BX)(SI*1)
 	VMOVSD       X1, (BX)(SI*2)
 	VMOVHPD      X1, (DI)
-	LEAQ         (BX)(SI*4), BX
-	LEAQ         (CX)(DX*4), CX
-	SUBQ         $0x04, AX
-	JMP          avxGemv64_quad
+
+avxGemv64_quad_next:
+	LEAQ (BX)(SI*4), BX
+	LEAQ (CX)(DX*4), CX
+	SUBQ $0x04, AX
+	JMP  avxGemv64_quad
 
 avxGemv64_quads_done:
 	TESTQ AX, AX
@@ -1015,13 +1023,119 @@ avxGemv64_done:
 // func avxGemv32(m int, k int, a []float32, lda int, x []float32, y []float32, incy int)
 // Requires: AVX, FMA3
 TEXT ·avxGemv32(SB), NOSPLIT, $0-104
-	MOVQ  m+0(FP), AX
-	MOVQ  a_base+16(FP), CX
-	MOVQ  lda+40(FP), DX
-	SHLQ  $0x02, DX
-	MOVQ  y_base+72(FP), BX
-	MOVQ  incy+96(FP), SI
-	SHLQ  $0x02, SI
+	MOVQ m+0(FP), AX
+	MOVQ a_base+16(FP), CX
+	MOVQ lda+40(FP), DX
+	SHLQ $0x02, DX
+	MOVQ y_base+72(FP), BX
+	MOVQ incy+96(FP), SI
+	SHLQ $0x02, SI
+
+avxGemv32_quad:
+	CMPQ   AX, $0x04
+	JL     avxGemv32_quads_done
+	MOVQ   k+8(FP), DI
+	MOVQ   x_base+48(FP), R8
+	MOVQ   CX, R9
+	LEAQ   (DX)(DX*2), R10
+	ADDQ   R9, R10
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+avxGemv32_quad_pair:
+	CMPQ        DI, $0x10
+	JL          avxGemv32_quad_single
+	VMOVUPS     (R8), Y8
+	VMOVUPS     32(R8), Y9
+	VFMADD231PS (R9), Y8, Y0
+	VFMADD231PS 32(R9), Y9, Y1
+	VFMADD231PS (R9)(DX*1), Y8, Y2
+	VFMADD231PS 32(R9)(DX*1), Y9, Y3
+	VFMADD231PS (R9)(DX*2), Y8, Y4
+	VFMADD231PS 32(R9)(DX*2), Y9, Y5
+	VFMADD231PS (R10), Y8, Y6
+	VFMADD231PS 32(R10), Y9, Y7
+	ADDQ        $0x40, R9
+	ADDQ        $0x40, R10
+	ADDQ        $0x40, R8
+	SUBQ        $0x10, DI
+	JMP         avxGemv32_quad_pair
+
+avxGemv32_quad_single:
+	CMPQ        DI, $0x08
+	JL          avxGemv32_quad_reduce
+	VMOVUPS     (R8), Y8
+	VFMADD231PS (R9), Y8, Y0
+	VFMADD231PS (R9)(DX*1), Y8, Y2
+	VFMADD231PS (R9)(DX*2), Y8, Y4
+	VFMADD231PS (R10), Y8, Y6
+	ADDQ        $0x20, R9
+	ADDQ        $0x20, R10
+	ADDQ        $0x20, R8
+	SUBQ        $0x08, DI
+
+avxGemv32_quad_reduce:
+	VADDPS       Y1, Y0, Y0
+	VADDPS       Y3, Y2, Y2
+	VADDPS       Y5, Y4, Y4
+	VADDPS       Y7, Y6, Y6
+	VPERM2F128   $0x20, Y2, Y0, Y1
+	VPERM2F128   $0x31, Y2, Y0, Y0
+	VADDPS       Y0, Y1, Y1
+	VPERM2F128   $0x20, Y6, Y4, Y0
+	VPERM2F128   $0x31, Y6, Y4, Y2
+	VADDPS       Y2, Y0, Y0
+	VSHUFPS      $0x44, Y0, Y1, Y2
+	VSHUFPS      $0xee, Y0, Y1, Y0
+	VADDPS       Y0, Y2, Y2
+	VSHUFPS      $0x88, Y2, Y2, Y0
+	VSHUFPS      $0xdd, Y2, Y2, Y2
+	VADDPS       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VUNPCKLPS    X1, X0, X0
+
+avxGemv32_quad_tail:
+	TESTQ        DI, DI
+	JZ           avxGemv32_quad_store
+	VMOVSS       (R9), X1
+	VINSERTPS    $0x10, (R9)(DX*1), X1, X1
+	VINSERTPS    $0x20, (R9)(DX*2), X1, X1
+	VINSERTPS    $0x30, (R10), X1, X1
+	VBROADCASTSS (R8), X2
+	VFMADD231PS  X2, X1, X0
+	ADDQ         $0x04, R9
+	ADDQ         $0x04, R10
+	ADDQ         $0x04, R8
+	DECQ         DI
+	JMP          avxGemv32_quad_tail
+
+avxGemv32_quad_store:
+	CMPQ    SI, $0x04
+	JNE     avxGemv32_quad_scatter
+	VMOVUPS X0, (BX)
+	JMP     avxGemv32_quad_next
+
+avxGemv32_quad_scatter:
+	LEAQ       (SI)(SI*2), DI
+	ADDQ       BX, DI
+	VMOVSS     X0, (BX)
+	VEXTRACTPS $0x01, X0, (BX)(SI*1)
+	VEXTRACTPS $0x02, X0, (BX)(SI*2)
+	VEXTRACTPS $0x03, X0, (DI)
+
+avxGemv32_quad_next:
+	LEAQ (BX)(SI*4), BX
+	LEAQ (CX)(DX*4), CX
+	SUBQ $0x04, AX
+	JMP  avxGemv32_quad
+
+avxGemv32_quads_done:
 	TESTQ AX, AX
 	JZ    avxGemv32_done
 
@@ -1281,54 +1395,276 @@ avxGemvColumns32_done:
 	VZEROUPPER
 	RET
 
-// func avxPackRows64(dst []float64, step int, row []float64)
+// func avxPackRows64(dst []float64, k int, step int, src []float64, lds int, n int)
 // Requires: AVX
-TEXT ·avxPackRows64(SB), NOSPLIT, $0-56
+TEXT ·avxPackRows64(SB), NOSPLIT, $0-80
 	MOVQ  dst_base+0(FP), AX
-	MOVQ  step+24(FP), CX
-	SHLQ  $0x03, CX
-	MOVQ  row_base+32(FP), DX
-	MOVQ  row_len+40(FP), BX
-	SHRQ  $0x03, BX
-	TESTQ BX, BX
+	MOVQ  k+24(FP), CX
+	MOVQ  step+32(FP), DX
+	SHLQ  $0x03, DX
+	MOVQ  src_base+40(FP), BX
+	MOVQ  lds+64(FP), SI
+	SHLQ  $0x03, SI
+	MOVQ  n+72(FP), DI
+	SHRQ  $0x03, DI
+	TESTQ DI, DI
+	JZ    avxPackRows64_done
+	TESTQ CX, CX
 	JZ    avxPackRows64_done
 
+avxPackRows64_row:
+	MOVQ BX, R8
+	MOVQ AX, R9
+	MOVQ DI, R10
+
 avxPackRows64_piece:
-	VMOVUPD (DX), Y0
-	VMOVUPD 32(DX), Y1
-	VMOVUPD Y0, (AX)
-	VMOVUPD Y1, 32(AX)
-	ADDQ    $0x40, DX
-	ADDQ    CX, AX
-	DECQ    BX
+	VMOVUPD (R8), Y0
+	VMOVUPD 32(R8), Y1
+	VMOVUPD Y0, (R9)
+	VMOVUPD Y1, 32(R9)
+	ADDQ    $0x40, R8
+	ADDQ    DX, R9
+	DECQ    R10
 	JNZ     avxPackRows64_piece
+	ADDQ    SI, BX
+	ADDQ    $0x40, AX
+	DECQ    CX
+	JNZ     avxPackRows64_row
 
 avxPackRows64_done:
 	VZEROUPPER
 	RET
 
-// func avxPackRows32(dst []float32, step int, row []float32)
+// func avxPackRows32(dst []float32, k int, step int, src []float32, lds int, n int)
 // Requires: AVX
-TEXT ·avxPackRows32(SB), NOSPLIT, $0-56
+TEXT ·avxPackRows32(SB), NOSPLIT, $0-80
 	MOVQ  dst_base+0(FP), AX
-	MOVQ  step+24(FP), CX
-	SHLQ  $0x02, CX
-	MOVQ  row_base+32(FP), DX
-	MOVQ  row_len+40(FP), BX
-	SHRQ  $0x04, BX
-	TESTQ BX, BX
+	MOVQ  k+24(FP), CX
+	MOVQ  step+32(FP), DX
+	SHLQ  $0x02, DX
+	MOVQ  src_base+40(FP), BX
+	MOVQ  lds+64(FP), SI
+	SHLQ  $0x02, SI
+	MOVQ  n+72(FP), DI
+	SHRQ  $0x04, DI
+	TESTQ DI, DI
+	JZ    avxPackRows32_done
+	TESTQ CX, CX
 	JZ    avxPackRows32_done
 
+avxPackRows32_row:
+	MOVQ BX, R8
+	MOVQ AX, R9
+	MOVQ DI, R10
+
 avxPackRows32_piece:
-	VMOVUPS (DX), Y0
-	VMOVUPS 32(DX), Y1
-	VMOVUPS Y0, (AX)
-	VMOVUPS Y1, 32(AX)
-	ADDQ    $0x40, DX
-	ADDQ    CX, AX
-	DECQ    BX
+	VMOVUPS (R8), Y0
+	VMOVUPS 32(R8), Y1
+	VMOVUPS Y0, (R9)
+	VMOVUPS Y1, 32(R9)
+	ADDQ    $0x40, R8
+	ADDQ    DX, R9
+	DECQ    R10
 	JNZ     avxPackRows32_piece
+	ADDQ    SI, BX
+	ADDQ    $0x40, AX
+	DECQ    CX
+	JNZ     avxPackRows32_row
 
 avxPackRows32_done:
+	VZEROUPPER
+	RET
+
+// func avxPackColumns64(dst []float64, k int, panels int, a []float64, lda int)
+// Requires: AVX
+TEXT ·avxPackColumns64(SB), NOSPLIT, $0-72
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   k+24(FP), CX
+	MOVQ   a_base+40(FP), DX
+	MOVQ   lda+64(FP), BX
+	SHLQ   $0x03, BX
+	MOVQ   CX, SI
+	IMUL3Q $0x00000030, SI, SI
+	TESTQ  CX, CX
+	JZ     avxPackColumns64_done
+
+avxPackColumns64_column:
+	MOVQ  panels+32(FP), DI
+	TESTQ DI, DI
+	JZ    avxPackColumns64_done
+	MOVQ  DX, R8
+	MOVQ  AX, R9
+
+avxPackColumns64_panel:
+	VMOVUPD (R8), Y0
+	VMOVUPD 32(R8), X1
+	VMOVUPD Y0, (R9)
+	VMOVUPD X1, 32(R9)
+	ADDQ    $0x30, R8
+	ADDQ    SI, R9
+	DECQ    DI
+	JNZ     avxPackColumns64_panel
+	ADDQ    BX, DX
+	ADDQ    $0x30, AX
+	DECQ    CX
+	JNZ     avxPackColumns64_column
+
+avxPackColumns64_done:
+	VZEROUPPER
+	RET
+
+// func avxPackColumns32(dst []float32, k int, panels int, a []float32, lda int)
+// Requires: AVX
+TEXT ·avxPackColumns32(SB), NOSPLIT, $0-72
+	MOVQ   dst_base+0(FP), AX
+	MOVQ   k+24(FP), CX
+	MOVQ   a_base+40(FP), DX
+	MOVQ   lda+64(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   CX, SI
+	IMUL3Q $0x00000018, SI, SI
+	TESTQ  CX, CX
+	JZ     avxPackColumns32_done
+
+avxPackColumns32_column:
+	MOVQ  panels+32(FP), DI
+	TESTQ DI, DI
+	JZ    avxPackColumns32_done
+	MOVQ  DX, R8
+	MOVQ  AX, R9
+
+avxPackColumns32_panel:
+	VMOVUPS (R8), X0
+	VMOVSD  16(R8), X1
+	VMOVUPS X0, (R9)
+	VMOVSD  X1, 16(R9)
+	ADDQ    $0x18, R8
+	ADDQ    SI, R9
+	DECQ    DI
+	JNZ     avxPackColumns32_panel
+	ADDQ    BX, DX
+	ADDQ    $0x18, AX
+	DECQ    CX
+	JNZ     avxPackColumns32_column
+
+avxPackColumns32_done:
+	VZEROUPPER
+	RET
+
+DATA packTailMask64<>+0(SB)/8, $0xffffffffffffffff
+DATA packTailMask64<>+8(SB)/8, $0xffffffffffffffff
+DATA packTailMask64<>+16(SB)/8, $0xffffffffffffffff
+DATA packTailMask64<>+24(SB)/8, $0xffffffffffffffff
+DATA packTailMask64<>+32(SB)/8, $0xffffffffffffffff
+DATA packTailMask64<>+40(SB)/8, $0xffffffffffffffff
+DATA packTailMask64<>+48(SB)/8, $0xffffffffffffffff
+DATA packTailMask64<>+56(SB)/8, $0xffffffffffffffff
+DATA packTailMask64<>+64(SB)/8, $0x0000000000000000
+DATA packTailMask64<>+72(SB)/8, $0x0000000000000000
+DATA packTailMask64<>+80(SB)/8, $0x0000000000000000
+DATA packTailMask64<>+88(SB)/8, $0x0000000000000000
+DATA packTailMask64<>+96(SB)/8, $0x0000000000000000
+DATA packTailMask64<>+104(SB)/8, $0x0000000000000000
+DATA packTailMask64<>+112(SB)/8, $0x0000000000000000
+DATA packTailMask64<>+120(SB)/8, $0x0000000000000000
+GLOBL packTailMask64<>(SB), RODATA|NOPTR, $128
+
+// func avxPackTail64(dst []float64, k int, src []float64, lds int, cols int)
+// Requires: AVX
+TEXT ·avxPackTail64(SB), NOSPLIT, $0-72
+	MOVQ    dst_base+0(FP), AX
+	MOVQ    k+24(FP), CX
+	MOVQ    src_base+32(FP), DX
+	MOVQ    lds+56(FP), BX
+	SHLQ    $0x03, BX
+	MOVQ    cols+64(FP), SI
+	MOVQ    $0x00000008, DI
+	SUBQ    SI, DI
+	SHLQ    $0x03, DI
+	LEAQ    packTailMask64<>+0(SB), SI
+	ADDQ    SI, DI
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	TESTQ   CX, CX
+	JZ      avxPackTail64_done
+
+avxPackTail64_row:
+	VMASKMOVPD (DX), Y0, Y2
+	VMASKMOVPD 32(DX), Y1, Y3
+	VMOVUPD    Y2, (AX)
+	VMOVUPD    Y3, 32(AX)
+	ADDQ       BX, DX
+	ADDQ       $0x40, AX
+	DECQ       CX
+	JNZ        avxPackTail64_row
+
+avxPackTail64_done:
+	VZEROUPPER
+	RET
+
+DATA packTailMask32<>+0(SB)/4, $0xffffffff
+DATA packTailMask32<>+4(SB)/4, $0xffffffff
+DATA packTailMask32<>+8(SB)/4, $0xffffffff
+DATA packTailMask32<>+12(SB)/4, $0xffffffff
+DATA packTailMask32<>+16(SB)/4, $0xffffffff
+DATA packTailMask32<>+20(SB)/4, $0xffffffff
+DATA packTailMask32<>+24(SB)/4, $0xffffffff
+DATA packTailMask32<>+28(SB)/4, $0xffffffff
+DATA packTailMask32<>+32(SB)/4, $0xffffffff
+DATA packTailMask32<>+36(SB)/4, $0xffffffff
+DATA packTailMask32<>+40(SB)/4, $0xffffffff
+DATA packTailMask32<>+44(SB)/4, $0xffffffff
+DATA packTailMask32<>+48(SB)/4, $0xffffffff
+DATA packTailMask32<>+52(SB)/4, $0xffffffff
+DATA packTailMask32<>+56(SB)/4, $0xffffffff
+DATA packTailMask32<>+60(SB)/4, $0xffffffff
+DATA packTailMask32<>+64(SB)/4, $0x00000000
+DATA packTailMask32<>+68(SB)/4, $0x00000000
+DATA packTailMask32<>+72(SB)/4, $0x00000000
+DATA packTailMask32<>+76(SB)/4, $0x00000000
+DATA packTailMask32<>+80(SB)/4, $0x00000000
+DATA packTailMask32<>+84(SB)/4, $0x00000000
+DATA packTailMask32<>+88(SB)/4, $0x00000000
+DATA packTailMask32<>+92(SB)/4, $0x00000000
+DATA packTailMask32<>+96(SB)/4, $0x00000000
+DATA packTailMask32<>+100(SB)/4, $0x00000000
+DATA packTailMask32<>+104(SB)/4, $0x00000000
+DATA packTailMask32<>+108(SB)/4, $0x00000000
+DATA packTailMask32<>+112(SB)/4, $0x00000000
+DATA packTailMask32<>+116(SB)/4, $0x00000000
+DATA packTailMask32<>+120(SB)/4, $0x00000000
+DATA packTailMask32<>+124(SB)/4, $0x00000000
+GLOBL packTailMask32<>(SB), RODATA|NOPTR, $128
+
+// func avxPackTail32(dst []float32, k int, src []float32, lds int, cols int)
+// Requires: AVX
+TEXT ·avxPackTail32(SB), NOSPLIT, $0-72
+	MOVQ    dst_base+0(FP), AX
+	MOVQ    k+24(FP), CX
+	MOVQ    src_base+32(FP), DX
+	MOVQ    lds+56(FP), BX
+	SHLQ    $0x02, BX
+	MOVQ    cols+64(FP), SI
+	MOVQ    $0x00000010, DI
+	SUBQ    SI, DI
+	SHLQ    $0x02, DI
+	LEAQ    packTailMask32<>+0(SB), SI
+	ADDQ    SI, DI
+	VMOVUPS (DI), Y0
+	VMOVUPS 32(DI), Y1
+	TESTQ   CX, CX
+	JZ      avxPackTail32_done
+
+avxPackTail32_row:
+	VMASKMOVPS (DX), Y0, Y2
+	VMASKMOVPS 32(DX), Y1, Y3
+	VMOVUPS    Y2, (AX)
+	VMOVUPS    Y3, 32(AX)
+	ADDQ       BX, DX
+	ADDQ       $0x40, AX
+	DECQ       CX
+	JNZ        avxPackTail32_row
+
+avxPackTail32_done:
 	VZEROUPPER
 	RET

@@ -7,6 +7,19 @@ import "sync"
 // The rows of the last panel past m are zero.
 func packA[F float](buf []F, a Matrix[F], mr int) {
 	m, k := a.Rows, a.Cols
+	if a.RowStride == 1 && mr == 6 && m >= mr {
+		// A column-major a: down each column once, six elements to each
+		// panel (packColumns), rather than six from every column for each
+		// panel, one cache line per column per panel; the last partial
+		// panel below.
+		whole := m / mr
+		ops[F]().packColumns(buf, k, whole, a.Data[a.Offset:], a.ColStride)
+		if whole*mr == m {
+			return
+		}
+		buf, a = buf[whole*mr*k:], a.Slice(whole*mr, m, 0, k)
+		m = a.Rows
+	}
 	for i0 := 0; i0 < m; i0 += mr {
 		panel := buf[i0*k : (i0+mr)*k]
 		rows := min(mr, m-i0)
@@ -54,24 +67,12 @@ func packB[F float](buf []F, b Matrix[F], nr int) {
 	k, n := b.Rows, b.Cols
 	full := n / nr * nr
 	if b.ColStride == 1 {
-		rows := packRows[F]()
-		var last []F // the partial last panel, zeroed first
-		if full < n {
-			last = buf[full*k : full*k+k*nr]
-			clear(last)
+		kern := ops[F]()
+		if full > 0 {
+			kern.packRows(buf, k, k*nr, b.Data[b.Offset:], b.RowStride, full)
 		}
-		for p := range k {
-			row := b.Data[b.Offset+p*b.RowStride:][:n]
-			if full > 0 {
-				rows(buf[p*nr:], k*nr, row[:full])
-			}
-			if last != nil {
-				// A loop, not copy: a few elements, every row.
-				d := last[p*nr:]
-				for j, v := range row[full:] {
-					d[j] = v
-				}
-			}
+		if full < n {
+			kern.packTail(buf[full*k:full*k+k*nr], k, b.Data[b.Offset+full:], b.RowStride, n-full)
 		}
 		return
 	}
@@ -89,12 +90,13 @@ func packB[F float](buf []F, b Matrix[F], nr int) {
 	}
 }
 
-// packRows returns the default kernels' packRows for F (see microKernel).
-func packRows[F float]() func(dst []F, step int, row []F) {
-	if f, ok := any(kernel32.packRows).(func([]F, int, []F)); ok {
-		return f
+// ops returns the default kernel for F, whose packing routines packA and
+// packB use.
+func ops[F float]() microKernel[F] {
+	if k, ok := any(kernel32).(microKernel[F]); ok {
+		return k
 	}
-	return any(kernel64.packRows).(func([]F, int, []F))
+	return any(kernel64).(microKernel[F])
 }
 
 // Packing buffers are reused across calls: a 256×4096 block of b is 8 MiB.

@@ -61,7 +61,7 @@ func packedProduct[F float](dst Matrix[F], ops operands[F], k int, r Runner, ker
 func packedBand[F float](dst Matrix[F], ops operands[F], k, i0, i1, j0, j1 int, kern microKernel[F], bl blocking, epi Epilogue) {
 	m, n := i1-i0, j1-j0
 	mr, nr := kern.mr, kern.nr
-	kc := min(bl.kc, k)
+	kc := bl.kcFor(k)
 	mc := min(bl.mc, roundUp(m, mr))
 	nc := min(bl.nc, roundUp(n, nr))
 	// The tile for partial blocks rides at the end of a's buffer, so that

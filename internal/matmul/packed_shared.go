@@ -20,7 +20,7 @@ func packedShared[F float](dst Matrix[F], ops operands[F], k int, r Runner, kern
 	m, n := dst.Rows, dst.Cols
 	mr, nr := kern.mr, kern.nr
 	workers := r.Workers()
-	kc := min(bl.kc, k)
+	kc := bl.kcFor(k)
 	nc := min(bl.nc, roundUp(n, nr))
 	rowBlocks := (m + mr - 1) / mr
 	per := clamp((rowBlocks+sharedTasks*workers-1)/(sharedTasks*workers), 1, max(1, bl.mc/mr))

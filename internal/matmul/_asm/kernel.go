@@ -55,6 +55,10 @@ func main() {
 	gemvColumns(f32)
 	packRows(f64)
 	packRows(f32)
+	packColumns(f64)
+	packColumns(f32)
+	packTail(f64)
+	packTail(f32)
 	Generate()
 }
 
@@ -248,9 +252,7 @@ func gemv(e elem) {
 	py := Load(Param("y").Base(), GP64())
 	incy := Load(Param("incy"), GP64())
 	SHLQ(U8(log2(e.size)), incy)
-	if e.size == 8 {
-		gemvQuads(e, name, m, pa, lda, py, incy)
-	}
+	gemvQuads(e, name, m, pa, lda, py, incy)
 	TESTQ(m, m)
 	JZ(LabelRef(name + "_done"))
 
@@ -331,14 +333,17 @@ func gemv(e elem) {
 	RET()
 }
 
-// gemvQuads emits the first loop of avxGemv64: blocks of four rows, each
-// row summed with exactly the operations of the one-row loop after it (two
-// YMM registers of partial sums, one register's step, the sums added in
-// halves, the last steps fused one by one), four rows side by side so that
-// x is loaded once for all four and the halving of four rows shares its
-// shuffles: the low and high halves of rows 0 and 1 (and 2 and 3) are
-// added in one register, then VHADDPD adds each row's two lanes. It leaves
-// m < 4 rows for the one-row loop, with pa and py on the first of them.
+// gemvQuads emits the first loop of avxGemv64 and avxGemv32: blocks of
+// four rows, each row summed with exactly the operations of the one-row
+// loop after it (two YMM registers of partial sums, one register's step,
+// the sums added in halves, the last steps fused one by one), four rows
+// side by side so that x is loaded once for all four and the halving of
+// four rows shares its shuffles: the low and high halves of rows 0 and 1
+// (and 2 and 3) are added in one register, then the rest of each row's
+// halving is done for the four rows at once, leaving row i's sum in lane
+// i of one register, which is stored in one move when y is contiguous.
+// It leaves m < 4 rows for the one-row loop, with pa and py on the first
+// of them.
 func gemvQuads(e elem, name string, m, pa, lda, py, incy reg.Register) {
 	lanes := 32 / e.size
 	Label(name + "_quad")
@@ -412,35 +417,77 @@ func gemvQuads(e elem, name string, m, pa, lda, py, incy reg.Register) {
 		return lo
 	}
 	w01, w23 := halves(0), halves(2)
-	r := YMM()
-	VHADDPD(w23, w01, r)    // rows 0, 2, 1, 3
-	VPERMPD(U8(0xD8), r, r) // rows 0, 1, 2, 3
+	// r holds row i's sum in lane i: a YMM for float64, an XMM for float32.
+	var r reg.Register
+	if e.size == 8 {
+		y := YMM()
+		VHADDPD(w23, w01, y)    // rows 0, 2, 1, 3
+		VPERMPD(U8(0xD8), y, y) // rows 0, 1, 2, 3
+		r = y
+	} else {
+		// Each 128-bit lane of w01 (w23) holds four sums t0..t3 of row 0
+		// (2) and row 1 (3); (t0 + t2) + (t1 + t3) is each row's sum.
+		u1, u2 := YMM(), YMM()
+		VSHUFPS(U8(0x44), w23, w01, u1) // t0 t1 of rows 0|1, then 2|3
+		VSHUFPS(U8(0xEE), w23, w01, u2) // t2 t3
+		VADDPS(u2, u1, u1)
+		VSHUFPS(U8(0x88), u1, u1, u2) // z0, z2 (rows 0, 2 | 1, 3)
+		VSHUFPS(U8(0xDD), u1, u1, u1) // z1, z3
+		VADDPS(u1, u2, u2)            // rows 0, 2, 0, 2 | 1, 3, 1, 3
+		hi, x := XMM(), XMM()
+		VEXTRACTF128(U8(1), u2, hi)
+		VUNPCKLPS(hi, u2.AsX(), x) // rows 0, 1, 2, 3
+		r = x
+	}
 
 	Label(name + "_quad_tail")
 	TESTQ(k, k)
 	JZ(LabelRef(name + "_quad_store"))
-	col, hi, xb := YMM(), XMM(), YMM()
-	VMOVSD(at(0, 0), col.AsX())
-	VMOVHPD(at(1, 0), col.AsX(), col.AsX())
-	VMOVSD(at(2, 0), hi)
-	VMOVHPD(at(3, 0), hi, hi)
-	VINSERTF128(U8(1), hi, col, col)
-	VBROADCASTSD(Mem{Base: px}, xb)
-	VFMADD231PD(xb, col, r)
+	if e.size == 8 {
+		col, hi, xb := YMM(), XMM(), YMM()
+		VMOVSD(at(0, 0), col.AsX())
+		VMOVHPD(at(1, 0), col.AsX(), col.AsX())
+		VMOVSD(at(2, 0), hi)
+		VMOVHPD(at(3, 0), hi, hi)
+		VINSERTF128(U8(1), hi, col, col)
+		VBROADCASTSD(Mem{Base: px}, xb)
+		VFMADD231PD(xb, col, r)
+	} else {
+		col, xb := XMM(), XMM()
+		VMOVSS(at(0, 0), col)
+		VINSERTPS(U8(0x10), at(1, 0), col, col)
+		VINSERTPS(U8(0x20), at(2, 0), col, col)
+		VINSERTPS(U8(0x30), at(3, 0), col, col)
+		VBROADCASTSS(Mem{Base: px}, xb)
+		VFMADD231PS(xb, col, r)
+	}
 	advance(e.size)
 	DECQ(k)
 	JMP(LabelRef(name + "_quad_tail"))
 
 	Label(name + "_quad_store")
+	CMPQ(incy, U8(e.size))
+	JNE(LabelRef(name + "_quad_scatter"))
+	e.move(r, Mem{Base: py})
+	JMP(LabelRef(name + "_quad_next"))
+	Label(name + "_quad_scatter")
 	y3 := GP64()
 	LEAQ(Mem{Base: incy, Index: incy, Scale: 2}, y3)
 	ADDQ(py, y3)
-	lo, up := r.AsX(), XMM()
-	VEXTRACTF128(U8(1), r, up)
-	VMOVSD(lo, Mem{Base: py})
-	VMOVHPD(lo, Mem{Base: py, Index: incy, Scale: 1})
-	VMOVSD(up, Mem{Base: py, Index: incy, Scale: 2})
-	VMOVHPD(up, Mem{Base: y3})
+	if e.size == 8 {
+		lo, up := r.(reg.VecVirtual).AsX(), XMM()
+		VEXTRACTF128(U8(1), r, up)
+		VMOVSD(lo, Mem{Base: py})
+		VMOVHPD(lo, Mem{Base: py, Index: incy, Scale: 1})
+		VMOVSD(up, Mem{Base: py, Index: incy, Scale: 2})
+		VMOVHPD(up, Mem{Base: y3})
+	} else {
+		VMOVSS(r, Mem{Base: py})
+		VEXTRACTPS(U8(1), r, Mem{Base: py, Index: incy, Scale: 1})
+		VEXTRACTPS(U8(2), r, Mem{Base: py, Index: incy, Scale: 2})
+		VEXTRACTPS(U8(3), r, Mem{Base: y3})
+	}
+	Label(name + "_quad_next")
 	LEAQ(Mem{Base: py, Index: incy, Scale: 4}, py)
 	LEAQ(Mem{Base: pa, Index: lda, Scale: 4}, pa)
 	SUBQ(U8(4), m)
@@ -532,36 +579,171 @@ func gemvColumns(e elem) {
 	RET()
 }
 
-// packRows emits avxPackRows32 or avxPackRows64: the row of b that packB
-// copies into each packed panel, one 64-byte piece (nr elements, two YMM
-// registers) per panel: dst[j/nr*step:][:nr] = row[j:j+nr] for each whole
-// piece of row.
+// packRows emits avxPackRows32 or avxPackRows64: the rows of b that packB
+// copies into its whole packed panels, one 64-byte piece (nr elements,
+// two YMM registers) per panel and row: dst[j/nr*step + p*nr:][:nr] =
+// src[p*lds+j:][:nr] for each row p < k and each whole piece j of its n
+// elements, all rows in one call.
 func packRows(e elem) {
 	lanes := 32 / e.size
 	nr := cols * lanes
 	bits := e.name[len("float"):]
 	name := "avxPackRows" + bits
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst []%s, step int, row []%s)", e.name, e.name))
-	Doc(fmt.Sprintf("%s is goPackRows(%d) in AVX: dst[j/%d*step:][:%d] = row[j:j+%d] for j = 0, %d, ... while j+%d <= len(row).", name, nr, nr, nr, nr, nr, nr),
-		fmt.Sprintf("dst holds (len(row)/%d - 1)*step + %d elements: the caller's.", nr, nr))
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst []%s, k, step int, src []%s, lds, n int)", e.name, e.name))
+	Doc(fmt.Sprintf("%s is goPackRows(%d) in AVX: dst[j/%d*step + p*%d:][:%d] = src[p*lds+j:][:%d] for p < k and j = 0, %d, ... while j+%d <= n.", name, nr, nr, nr, nr, nr, nr, nr),
+		fmt.Sprintf("dst holds (n/%d - 1)*step + k*%d elements and src k rows of n at stride lds: the caller's.", nr, nr))
 	pd := Load(Param("dst").Base(), GP64())
+	k := Load(Param("k"), GP64())
 	step := Load(Param("step"), GP64())
 	SHLQ(U8(log2(e.size)), step)
-	ps := Load(Param("row").Base(), GP64())
-	n := Load(Param("row").Len(), GP64())
-	SHRQ(U8(log2(nr)), n)
-	TESTQ(n, n)
+	pr := Load(Param("src").Base(), GP64())
+	lds := Load(Param("lds"), GP64())
+	SHLQ(U8(log2(e.size)), lds)
+	pieces := Load(Param("n"), GP64())
+	SHRQ(U8(log2(nr)), pieces)
+	TESTQ(pieces, pieces)
+	JZ(LabelRef(name + "_done"))
+	TESTQ(k, k)
 	JZ(LabelRef(name + "_done"))
 	x, y := YMM(), YMM()
+	ps, d, n := GP64(), GP64(), GP64()
+	Label(name + "_row")
+	MOVQ(pr, ps)
+	MOVQ(pd, d)
+	MOVQ(pieces, n)
 	Label(name + "_piece")
 	e.move(Mem{Base: ps}, x)
 	e.move(Mem{Base: ps, Disp: 32}, y)
-	e.move(x, Mem{Base: pd})
-	e.move(y, Mem{Base: pd, Disp: 32})
+	e.move(x, Mem{Base: d})
+	e.move(y, Mem{Base: d, Disp: 32})
 	ADDQ(U8(64), ps)
-	ADDQ(step, pd)
+	ADDQ(step, d)
 	DECQ(n)
 	JNZ(LabelRef(name + "_piece"))
+	ADDQ(lds, pr)
+	ADDQ(U8(64), pd)
+	DECQ(k)
+	JNZ(LabelRef(name + "_row"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// packColumns emits avxPackColumns32 or avxPackColumns64: packA's copy of
+// a column-major a into panels of mr rows, going down each column once:
+// dst[q*k*mr + p*mr + i] = a[p*lda + q*mr + i] for p < k, q < panels,
+// i < mr, each column's whole panels one after another (mr elements are
+// one XMM and one 8-byte move for float32, one YMM and one XMM for
+// float64).
+func packColumns(e elem) {
+	bits := e.name[len("float"):]
+	name := "avxPackColumns" + bits
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst []%s, k, panels int, a []%s, lda int)", e.name, e.name))
+	Doc(fmt.Sprintf("%s is goPackColumns in AVX: dst[q*k*%d + p*%d + i] = a[p*lda + q*%d + i] for p < k, q < panels, i < %d.", name, mr, mr, mr, mr),
+		fmt.Sprintf("dst holds panels*k*%d elements and a k columns of panels*%d at stride lda: the caller's.", mr, mr))
+	pd := Load(Param("dst").Base(), GP64())
+	k := Load(Param("k"), GP64())
+	pa := Load(Param("a").Base(), GP64())
+	lda := Load(Param("lda"), GP64())
+	SHLQ(U8(log2(e.size)), lda)
+	panelBytes := GP64()
+	MOVQ(k, panelBytes)
+	IMUL3Q(U32(mr*e.size), panelBytes, panelBytes)
+	TESTQ(k, k)
+	JZ(LabelRef(name + "_done"))
+	Label(name + "_column")
+	q := Load(Param("panels"), GP64())
+	TESTQ(q, q)
+	JZ(LabelRef(name + "_done"))
+	src, dst := GP64(), GP64()
+	MOVQ(pa, src)
+	MOVQ(pd, dst)
+	Label(name + "_panel")
+	if e.size == 4 {
+		x, y := XMM(), XMM()
+		VMOVUPS(Mem{Base: src}, x)
+		VMOVSD(Mem{Base: src, Disp: 16}, y)
+		VMOVUPS(x, Mem{Base: dst})
+		VMOVSD(y, Mem{Base: dst, Disp: 16})
+	} else {
+		x, y := YMM(), XMM()
+		VMOVUPD(Mem{Base: src}, x)
+		VMOVUPD(Mem{Base: src, Disp: 32}, y)
+		VMOVUPD(x, Mem{Base: dst})
+		VMOVUPD(y, Mem{Base: dst, Disp: 32})
+	}
+	ADDQ(U8(mr*e.size), src)
+	ADDQ(panelBytes, dst)
+	DECQ(q)
+	JNZ(LabelRef(name + "_panel"))
+	ADDQ(lda, pa)
+	ADDQ(U8(mr*e.size), pd)
+	DECQ(k)
+	JNZ(LabelRef(name + "_column"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// packTail emits avxPackTail32 or avxPackTail64: packB's copy of the last,
+// partial panel of a row-major b, by masked loads, which read only the
+// first cols elements of each row and zero the rest: dst[p*nr + j] =
+// src[p*lds + j] for j < cols, 0 for cols <= j < nr, p < k, 0 < cols < nr.
+func packTail(e elem) {
+	lanes := 32 / e.size
+	nr := cols * lanes
+	bits := e.name[len("float"):]
+	name := "avxPackTail" + bits
+	// masks: nr lanes of all ones, then nr of zeros; the mask of the
+	// first cols lanes of a register starts nr-cols lanes in.
+	masks := GLOBL("packTailMask"+bits, RODATA|NOPTR)
+	for i := range 2 * nr {
+		v := 0
+		if i < nr {
+			v = -1
+		}
+		if e.size == 8 {
+			DATA(i*8, U64(uint64(int64(v))))
+		} else {
+			DATA(i*4, U32(uint32(int32(v))))
+		}
+	}
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst []%s, k int, src []%s, lds, cols int)", e.name, e.name))
+	Doc(fmt.Sprintf("%s is goPackTail in AVX: dst[p*%d + j] = src[p*lds + j] for j < cols, 0 for cols <= j < %d, p < k.", name, nr, nr),
+		fmt.Sprintf("0 < cols < %d, dst holds k*%d elements and src k rows of cols at stride lds: the caller's.", nr, nr))
+	pd := Load(Param("dst").Base(), GP64())
+	k := Load(Param("k"), GP64())
+	ps := Load(Param("src").Base(), GP64())
+	lds := Load(Param("lds"), GP64())
+	SHLQ(U8(log2(e.size)), lds)
+	c := Load(Param("cols"), GP64())
+	off := GP64()
+	MOVQ(U32(nr), off)
+	SUBQ(c, off)
+	SHLQ(U8(log2(e.size)), off)
+	base := GP64()
+	LEAQ(masks, base)
+	ADDQ(base, off)
+	m0, m1 := YMM(), YMM()
+	e.move(Mem{Base: off}, m0)
+	e.move(Mem{Base: off, Disp: 32}, m1)
+	TESTQ(k, k)
+	JZ(LabelRef(name + "_done"))
+	x, y := YMM(), YMM()
+	Label(name + "_row")
+	if e.size == 8 {
+		VMASKMOVPD(Mem{Base: ps}, m0, x)
+		VMASKMOVPD(Mem{Base: ps, Disp: 32}, m1, y)
+	} else {
+		VMASKMOVPS(Mem{Base: ps}, m0, x)
+		VMASKMOVPS(Mem{Base: ps, Disp: 32}, m1, y)
+	}
+	e.move(x, Mem{Base: pd})
+	e.move(y, Mem{Base: pd, Disp: 32})
+	ADDQ(lds, ps)
+	ADDQ(U8(nr*e.size), pd)
+	DECQ(k)
+	JNZ(LabelRef(name + "_row"))
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
