@@ -137,10 +137,14 @@ func (m *impl[T]) reduceRows(rs *reduceStep, st *regionState, task int, outAny t
 					}
 				}
 				outIdx[off] = max(bestI, 0)
+			case rs.dot && n > 0 && n <= reduceLeaf:
+				out[off] = acc.leafOnly(rop, m.reduces.dot, rowValues(a, i, n, &sc.fill), rowValues(b, i, n, &sc.fillB))
 			case rs.dot:
 				acc.reset(rop)
 				acc.feed(rop, m.reduces.dot, rowValues(a, i, n, &sc.fill), rowValues(b, i, n, &sc.fillB))
 				out[off] = acc.total(rop)
+			case n > 0 && n <= reduceLeaf:
+				out[off] = acc.leafOnly(rop, nil, rowValues(src, i, n, &sc.fill), nil)
 			default:
 				acc.reset(rop)
 				acc.feed(rop, nil, rowValues(src, i, n, &sc.fill), nil)

@@ -50,6 +50,12 @@ func shortRowsCases(t *testing.T) []rowsCase {
 		{"max f32 64x10", func() expr.Any { return expr.Of(x).MaxKeepDims(1) }, true},
 		{"min f64 5x3x7", func() expr.Any { return expr.Of(f64(3, 5, 3, 7)).Min(2) }, true},
 		{"mean f64 3x200", func() expr.Any { return expr.Of(f64(4, 3, 200)).Mean(1) }, true},
+		{"sum f32 5x128 (one whole leaf)", func() expr.Any { return expr.Of(f32(16, 5, 128)).Sum(1) }, true},
+		{"max f32 4x129 (a leaf and one)", func() expr.Any { return expr.Of(f32(17, 4, 129)).Max(1) }, true},
+		{"dot f32 6x128 (one whole leaf)", func() expr.Any {
+			a := expr.Of(f32(18, 6, 128))
+			return a.Mul(expr.Of(f32(19, 1, 128))).Sum(1)
+		}, true},
 		{"prod f64 9x5", func() expr.Any { return expr.Of(f64(5, 9, 5)).Prod(1) }, true},
 		{"softmax denominator", func() expr.Any {
 			xs := expr.Of(x)

@@ -90,6 +90,19 @@ func (a *leafAcc[T]) flush(r *reduceOp[T]) {
 	a.n = 0
 }
 
+// leafOnly is reset, feed and total of 0 < len(v) <= reduceLeaf elements,
+// which make one leaf: that leaf's value, the same bits, without the
+// binary counter (a short row's whole fold).
+func (a *leafAcc[T]) leafOnly(r *reduceOp[T], dot func(s *[8]T, lane int, a, b []T), v, b []T) T {
+	a.s = [8]T{r.identity, r.identity, r.identity, r.identity, r.identity, r.identity, r.identity, r.identity}
+	if dot != nil {
+		dot(&a.s, 0, v, b)
+	} else {
+		r.lanes(&a.s, 0, v)
+	}
+	return r.leaf(&a.s)
+}
+
 func (a *leafAcc[T]) total(r *reduceOp[T]) T {
 	a.flush(r)
 	return a.ps.total(r.identity, r.combine)

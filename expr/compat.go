@@ -18,7 +18,7 @@ func broadcastOperands(a, b *Node) (tensor.Shape, *Node, compat.Kind, error) {
 	case len(b.shape) == 0 && !compat.BroadcastWarning():
 		return a.shape, b, "", nil // a scalar operand
 	}
-	shape, err := tensor.BroadcastShapes(a.shape, b.shape)
+	shape, err := broadcastShape(a.shape, b.shape)
 	na, _ := a.shape.Numel()
 	nb, _ := b.shape.Numel()
 	if err != nil {
@@ -39,6 +39,34 @@ func broadcastOperands(a, b *Node) (tensor.Shape, *Node, compat.Kind, error) {
 		return shape, b, compat.BackcompatBroadcast, nil
 	}
 	return shape, b, "", nil
+}
+
+// broadcastShape is tensor.BroadcastShapes of two shapes, returning a or
+// b itself, not a copy, when the other broadcasts to it (shapes are never
+// modified once made): [n, c] with [n, 1] or [c] allocates nothing.
+func broadcastShape(a, b tensor.Shape) (tensor.Shape, error) {
+	switch {
+	case covers(a, b):
+		return a, nil
+	case covers(b, a):
+		return b, nil
+	}
+	return tensor.BroadcastShapes(a, b)
+}
+
+// covers reports whether small broadcasts to big: no more axes, each of
+// its extents 1 or big's (big's extents are valid, as every node's are).
+func covers(big, small tensor.Shape) bool {
+	if len(small) > len(big) {
+		return false
+	}
+	off := len(big) - len(small)
+	for i, d := range small {
+		if d != 1 && d != big[off+i] {
+			return false
+		}
+	}
+	return true
 }
 
 // warnBuilt emits the warning of kind k for an op that has been built.

@@ -57,11 +57,11 @@ func matmulShape(a, b tensor.Shape) (tensor.Shape, error) {
 	if k != k2 {
 		return nil, &ShapeOpError{Op: "matmul", Reason: fmt.Sprintf("shapes %v and %v cannot be multiplied (%d != %d)", a, b, k, k2)}
 	}
-	batch, err := tensor.BroadcastShapes(am[:len(am)-2], bm[:len(bm)-2])
+	batch, err := broadcastShape(am[:len(am)-2], bm[:len(bm)-2])
 	if err != nil {
 		return nil, &ShapeOpError{Op: "matmul", Reason: fmt.Sprintf("batch dimensions of %v and %v do not broadcast: %v", a, b, err)}
 	}
-	out := batch.Clone()
+	out := append(make(tensor.Shape, 0, len(batch)+2), batch...) // one allocation
 	if len(a) > 1 {
 		out = append(out, n)
 	}

@@ -41,8 +41,19 @@ func reduce(op Op, a *Node, axes []int, keepDim bool) *Node {
 		}
 		red[p] = true
 	}
-	var shape tensor.Shape
-	var list []int
+	// The shape and the axis list share one allocation.
+	nred := 0
+	for _, r := range red {
+		if r {
+			nred++
+		}
+	}
+	rank := len(a.shape) - nred
+	if keepDim {
+		rank = len(a.shape)
+	}
+	buf := make([]int, rank+nred)
+	shape, list := tensor.Shape(buf[:0:rank]), buf[rank:rank:rank+nred]
 	for i, d := range a.shape {
 		if red[i] {
 			list = append(list, i)
@@ -57,8 +68,8 @@ func reduce(op Op, a *Node, axes []int, keepDim bool) *Node {
 		}
 		shape = append(shape, d)
 	}
-	if shape == nil {
-		shape = tensor.Shape{}
+	if nred == 0 {
+		list = nil
 	}
 	n.dt, n.axes, n.keepDim = resultDType(op, a.dt), list, keepDim
 	if op == OpArgMax || op == OpArgMin {

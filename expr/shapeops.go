@@ -81,10 +81,11 @@ func permute(a *Node, axes []int) *Node {
 		return n
 	}
 	if len(axes) != len(a.shape) {
-		n.err = &ShapeOpError{Op: "permute", Reason: fmt.Sprintf("%d axes %v for a tensor of shape %v", len(axes), axes, a.shape)}
+		n.err = &ShapeOpError{Op: "permute", Reason: fmt.Sprintf("%d axes %v for a tensor of shape %v", len(axes), slices.Clone(axes), a.shape)}
 		return n
 	}
-	perm := make([]int, len(axes))
+	buf := make([]int, 2*len(axes)) // the permutation and the shape
+	perm := buf[:len(axes):len(axes)]
 	seen := make([]bool, len(axes))
 	identity := true
 	for i, ax := range axes {
@@ -94,7 +95,7 @@ func permute(a *Node, axes []int) *Node {
 			return n
 		}
 		if seen[p] {
-			n.err = &ShapeOpError{Op: "permute", Reason: fmt.Sprintf("axis %d repeated in %v", ax, axes)}
+			n.err = &ShapeOpError{Op: "permute", Reason: fmt.Sprintf("axis %d repeated in %v", ax, slices.Clone(axes))}
 			return n
 		}
 		seen[p] = true
@@ -104,7 +105,7 @@ func permute(a *Node, axes []int) *Node {
 	if identity {
 		return a
 	}
-	shape := make(tensor.Shape, len(perm))
+	shape := tensor.Shape(buf[len(perm):])
 	for i, p := range perm {
 		shape[i] = a.shape[p]
 	}
@@ -136,9 +137,13 @@ func (x Expr[T]) Transpose(i, j int) Expr[T] {
 	if err != nil {
 		return Expr[T]{errNode(OpPermute, err)}
 	}
-	perm := make([]int, r)
-	for k := range perm {
-		perm[k] = k
+	var small [8]int // permute copies the permutation
+	perm := small[:0]
+	if r > len(small) {
+		perm = make([]int, 0, r)
+	}
+	for k := range r {
+		perm = append(perm, k)
 	}
 	perm[pi], perm[pj] = pj, pi
 	return x.Permute(perm...)
