@@ -35,5 +35,5 @@ func ExampleExpr_Idx_separated() {
 	// Output:
 	// [[15. 19. 23.]
 	//  [12. 16. 20.]] <nil>
-	// index 4 is out of bounds for dimension 0 with size 3
+	// index 4 is out of bounds for dimension 1 with size 3
 }
