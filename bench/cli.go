@@ -61,7 +61,7 @@ Examples:
   %[1]s                                 # the standard set at 1e6 elements
   %[1]s -size 1e7 -run 'W[1-3]$'        # the issue's sizes, a subset
   %[1]s -suite pipelines                # eight NumPy programs, against NumPy and PyTorch
-  %[1]s -suite matmul -peerlib /tmp/mm/ob   # products, NumPy on an OpenBLAS
+  %[1]s -suite matmul -peerlib /usr/lib/x86_64-linux-gnu/openblas-pthread   # products, NumPy on an OpenBLAS
   %[1]s -suite conv -workers 2          # convolutions, against PyTorch
   %[1]s -format json -o base.json       # save a run (the table still goes to stdout)
   %[1]s -compare base.json              # compare against it
