@@ -156,7 +156,9 @@ func readInPlace[F float](a Matrix[F], n, nr int) bool {
 // the whole blocks of mr rows read from a itself and only a partial last
 // block packed in pa. Whole blocks of dst are written in place; a partial
 // block at the right or bottom edge is computed into tile and only its part
-// inside dst copied (or added) out.
+// inside dst copied (or added) out. A last panel of b at most nr/2 columns
+// wide runs the half kernels, which compute only the first nr/2 columns
+// of the block, each element as the whole kernel does.
 func macroKernel[F float](dst, a Matrix[F], inPlace bool, pa, pb []F, kb int, add bool, kern microKernel[F], tile []F) {
 	mr, nr := kern.mr, kern.nr
 	rs := dst.RowStride
@@ -172,18 +174,22 @@ func macroKernel[F float](dst, a Matrix[F], inPlace bool, pa, pb []F, kb int, ad
 				c, ldc, cAdd = tile, nr, false
 			}
 			skip := 0 // rows of tile above the block's
+			run, runRows := kern.run, kern.rows
+			if cols <= nr/2 {
+				run, runRows = kern.runHalf, kern.rowsHalf // c is the tile
+			}
 			switch {
 			case inPlace && rows == mr:
-				kern.rows(kb, a.Data[a.Offset+ir*a.RowStride:], a.RowStride, bp, c, ldc, cAdd)
+				runRows(kb, a.Data[a.Offset+ir*a.RowStride:], a.RowStride, bp, c, ldc, cAdd)
 			case inPlace:
 				if s, ok := shiftedLast(a, mr); ok {
-					kern.rows(kb, a.Data[s:], a.RowStride, bp, c, ldc, cAdd)
+					runRows(kb, a.Data[s:], a.RowStride, bp, c, ldc, cAdd)
 					skip = mr - rows
 					break
 				}
-				kern.run(kb, pa[(ir-whole)*kb:], bp, c, ldc, cAdd)
+				run(kb, pa[(ir-whole)*kb:], bp, c, ldc, cAdd)
 			default:
-				kern.run(kb, pa[ir*kb:], bp, c, ldc, cAdd)
+				run(kb, pa[ir*kb:], bp, c, ldc, cAdd)
 			}
 			if rows == mr && cols == nr {
 				continue
