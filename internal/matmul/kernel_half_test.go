@@ -55,3 +55,29 @@ func testHalfKernels[F float](t *testing.T) {
 		}
 	}
 }
+
+// TestColumnTasks checks how many bands a product split by columns is cut
+// into: four per worker, of at most one panel each, when a is read in
+// place by every band, one per worker when a is packed.
+func TestColumnTasks(t *testing.T) {
+	rowMajor := RowMajor(make([]float64, 64*784), 64, 784)
+	tests := []struct {
+		name                   string
+		a                      Matrix[float64]
+		colBlocks, parts, want int
+	}{
+		{"in place, 16 panels, 2 workers", rowMajor, 16, 2, 8},
+		{"in place, 3 panels, 2 workers", rowMajor, 3, 2, 3},
+		{"in place, 100 panels: bands too wide to read a in place", rowMajor, 100, 2, 2},
+		{"in place, 64 panels, 2 workers: 8 panels a band", rowMajor, 64, 2, 8},
+		{"in place, 65 panels, 2 workers: 9 panels a band", rowMajor, 65, 2, 2},
+		{"packed a", rowMajor.T(), 16, 2, 2},
+		{"in place, 16 panels, 3 workers", rowMajor, 16, 3, 12},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ops := realOperands[float64]{a: tc.a}
+			assert.Equal(t, tc.want, columnTasks[float64](ops, tc.colBlocks, tc.parts, 8))
+		})
+	}
+}
