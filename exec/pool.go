@@ -10,9 +10,18 @@ type tasker interface {
 	runTask(i int)
 }
 
-// pool is a fixed set of worker goroutines. A job wakes at most n-1 of them
-// with one channel send each; they and the caller take task indices from an
-// atomic counter until none are left. No goroutine is started per job or task.
+// pool is a fixed set of worker goroutines. A job offers itself to at most
+// n-1 of them with one channel send each; they and the caller take task
+// indices from an atomic counter until none are left. No goroutine is
+// started per job or task.
+//
+// The caller waits for the tasks, not for the workers: a worker that
+// wakes only after the caller has taken every task (on a loaded machine,
+// or when the job is short) is not waited for, and drops the job when it
+// gets to it. A job is recycled once the caller and every worker it was
+// offered to are done with it (job.refs). A job that finds every worker
+// already offered another job (the channel full: they are late) takes
+// the place of the oldest offer (see offer).
 //
 // The workers hold the pool, never the Executor, so that an executor
 // dropped without Close can be collected; its cleanup closes the pool (see
@@ -28,7 +37,8 @@ type job struct {
 	next  atomic.Int64
 	tasks int64
 	t     tasker
-	wg    sync.WaitGroup
+	left  sync.WaitGroup // tasks neither finished nor skipped
+	refs  atomic.Int32   // the caller and each worker the job was sent to, until done with it
 
 	mu  sync.Mutex
 	err error // the first task's failure (see fail)
@@ -46,7 +56,7 @@ func newPool(workers int) *pool {
 		go func() {
 			for j := range p.work {
 				j.drain(true)
-				j.wg.Done()
+				j.release()
 			}
 		}()
 	}
@@ -76,30 +86,63 @@ func (p *pool) parallel(tasks int, t tasker) {
 	j := jobs.Get().(*job)
 	j.t, j.tasks = t, int64(tasks)
 	j.next.Store(0)
-	helpers := 0
+	j.refs.Store(1)
+	j.left.Add(tasks)
 	if p != nil {
 		p.mu.RLock()
 		if !p.closed {
-			helpers = min(p.n-1, tasks-1)
-			j.wg.Add(helpers)
-			for i := 0; i < helpers; i++ {
-				p.work <- j
+		offer:
+			for range min(p.n-1, tasks-1) {
+				j.refs.Add(1)
+				if !p.offer(j) {
+					j.refs.Add(-1)
+					break offer
+				}
 			}
 		}
 		p.mu.RUnlock()
 	}
 	j.drain(false)
-	j.wg.Wait()
+	j.left.Wait()
 	err := j.err
-	j.t, j.err = nil, nil
-	jobs.Put(j)
+	j.release()
 	if err != nil {
 		panic(failure{err})
 	}
 }
 
+// offer sends j to a worker, or reports that it could not. When every
+// worker already has a job waiting (the channel is full: the workers are
+// late), it drops the oldest of those, whose caller runs its tasks itself
+// (a job's caller never needs a worker), so that a late worker finds the
+// newest job first.
+func (p *pool) offer(j *job) bool {
+	for range 2 {
+		select {
+		case p.work <- j:
+			return true
+		default:
+		}
+		select {
+		case old := <-p.work:
+			old.release()
+		default:
+		}
+	}
+	return false
+}
+
+// release drops a reference to j, recycling it with the last.
+func (j *job) release() {
+	if j.refs.Add(-1) == 0 {
+		j.t, j.err = nil, nil
+		jobs.Put(j)
+	}
+}
+
 // drain runs tasks until none are left. A panic in a task is recovered
-// here, on the goroutine that ran it, and recorded as the job's failure.
+// here, on the goroutine that ran it, and recorded as the job's failure;
+// the tasks not yet started are skipped.
 func (j *job) drain(worker bool) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -109,7 +152,11 @@ func (j *job) drain(worker bool) {
 				j.err = err
 			}
 			j.mu.Unlock()
-			j.next.Store(j.tasks) // start no more tasks
+			// Start no more tasks: those not yet taken count as done.
+			if taken := j.next.Swap(j.tasks); taken < j.tasks {
+				j.left.Add(-int(j.tasks - taken))
+			}
+			j.left.Done()
 		}
 	}()
 	for {
@@ -121,5 +168,6 @@ func (j *job) drain(worker bool) {
 			h(worker)
 		}
 		j.t.runTask(int(i))
+		j.left.Done()
 	}
 }

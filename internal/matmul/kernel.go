@@ -52,16 +52,23 @@ type microKernel[F float] struct {
 	// b: dst[p*nr + j] = src[p*lds + j] for j < cols and 0 for cols <= j < nr,
 	// p < k, with 0 < cols < nr.
 	packTail func(dst []F, k int, src []F, lds, cols int)
+	// runHalf and rowsHalf are run and rows on the first nr/2 columns of
+	// b's panel only (still nr wide), writing nr/2 columns of each row of
+	// c: for a last panel of b at most half full, half the work.
+	runHalf  func(k int, a, b, c []F, ldc int, add bool)
+	rowsHalf func(k int, a []F, lda int, b, c []F, ldc int, add bool)
 }
 
 // The kernels gemmPacked uses; kernels64 and kernels32 list every variant
 // this CPU can run, the Go kernel first. Tests set kernel64 and kernel32 to
 // each in turn.
 var (
-	kernels64 = []microKernel[float64]{{"go", 6, 8, goKernel64, goKernelRows64, goGemv64, goGemvColumns64, goPackRows[float64](8), goPackColumns[float64], goPackTail[float64](8)}}
-	kernels32 = []microKernel[float32]{{"go", 6, 16, goKernel32, goKernelRows32, goGemv32, goGemvColumns32, goPackRows[float32](16), goPackColumns[float32], goPackTail[float32](16)}}
-	kernel64  = kernels64[0]
-	kernel32  = kernels32[0]
+	kernels64 = []microKernel[float64]{{"go", 6, 8, goKernel64, goKernelRows64, goGemv64, goGemvColumns64, goPackRows[float64](8), goPackColumns[float64], goPackTail[float64](8),
+		goHalf(goKernel64, 8), goHalfRows(goKernelRows64, 8)}}
+	kernels32 = []microKernel[float32]{{"go", 6, 16, goKernel32, goKernelRows32, goGemv32, goGemvColumns32, goPackRows[float32](16), goPackColumns[float32], goPackTail[float32](16),
+		goHalf(goKernel32, 16), goHalfRows(goKernelRows32, 16)}}
+	kernel64 = kernels64[0]
+	kernel32 = kernels32[0]
 )
 
 // goKernel64 is the microKernel reference loop for float64 on 6×8 blocks.
@@ -128,6 +135,41 @@ func goKernelRows32(k int, a []float32, lda int, b, c []float32, ldc int, add bo
 		}
 	}
 	writeBlock(c, ldc, acc[:], nr, add)
+}
+
+// goHalf is the runHalf of the Go variant: full computes the whole mr×nr
+// block (mr = 6) into a scratch block, of which the first nr/2 columns are
+// written out.
+func goHalf[F float](full func(k int, a, b, c []F, ldc int, add bool), nr int) func(k int, a, b, c []F, ldc int, add bool) {
+	return func(k int, a, b, c []F, ldc int, add bool) {
+		var t [6 * 16]F
+		full(k, a, b, t[:], nr, false)
+		writeHalf(c, ldc, t[:6*nr], nr, add)
+	}
+}
+
+// goHalfRows is goHalf for the rowsHalf of the Go variant.
+func goHalfRows[F float](full func(k int, a []F, lda int, b, c []F, ldc int, add bool), nr int) func(k int, a []F, lda int, b, c []F, ldc int, add bool) {
+	return func(k int, a []F, lda int, b, c []F, ldc int, add bool) {
+		var t [6 * 16]F
+		full(k, a, lda, b, t[:], nr, false)
+		writeHalf(c, ldc, t[:6*nr], nr, add)
+	}
+}
+
+// writeHalf writes (or adds) the first nr/2 columns of each row of the
+// block acc, nr wide, to c at stride ldc.
+func writeHalf[F float](c []F, ldc int, acc []F, nr int, add bool) {
+	for i := range len(acc) / nr {
+		ci, ai := c[i*ldc:i*ldc+nr/2], acc[i*nr:i*nr+nr/2]
+		if !add {
+			copy(ci, ai)
+			continue
+		}
+		for j := range ci {
+			ci[j] += ai[j]
+		}
+	}
 }
 
 // goGemv64 is the gemv of the Go variant for float64.

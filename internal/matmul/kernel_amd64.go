@@ -24,6 +24,26 @@ func avxKernelRows64(k int, a []float64, lda int, b []float64, c []float64, ldc 
 // a holds 6 rows of k at stride lda, len(b) >= k*16 and c holds 6 rows of 16 at stride ldc: the caller's.
 func avxKernelRows32(k int, a []float32, lda int, b []float32, c []float32, ldc int, add bool)
 
+// avxKernelHalf64 is goKernel64 on its first 4 columns in AVX2+FMA, on 6×4 blocks: c[i*ldc+j] (+)= Σ_p a[p*6+i]·b[p*8+j],
+// with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
+// len(a) >= k*6, len(b) >= k*8 and c holds 6 rows of 4 at stride ldc: the caller's.
+func avxKernelHalf64(k int, a []float64, b []float64, c []float64, ldc int, add bool)
+
+// avxKernelHalf32 is goKernel32 on its first 8 columns in AVX2+FMA, on 6×8 blocks: c[i*ldc+j] (+)= Σ_p a[p*6+i]·b[p*16+j],
+// with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
+// len(a) >= k*6, len(b) >= k*16 and c holds 6 rows of 8 at stride ldc: the caller's.
+func avxKernelHalf32(k int, a []float32, b []float32, c []float32, ldc int, add bool)
+
+// avxKernelRowsHalf64 is goKernelRows64 on its first 4 columns in AVX2+FMA, on 6×4 blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*8+j],
+// with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
+// a holds 6 rows of k at stride lda, len(b) >= k*8 and c holds 6 rows of 4 at stride ldc: the caller's.
+func avxKernelRowsHalf64(k int, a []float64, lda int, b []float64, c []float64, ldc int, add bool)
+
+// avxKernelRowsHalf32 is goKernelRows32 on its first 8 columns in AVX2+FMA, on 6×8 blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*16+j],
+// with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
+// a holds 6 rows of k at stride lda, len(b) >= k*16 and c holds 6 rows of 8 at stride ldc: the caller's.
+func avxKernelRowsHalf32(k int, a []float32, lda int, b []float32, c []float32, ldc int, add bool)
+
 // avxGemv64 is goGemv64 in AVX2+FMA: y[i*incy] = Σ_p a[i*lda+p]·x[p] for i < m, p < k, summed as goDot64 sums.
 // a holds m rows of k at stride lda and len(x) >= k: the caller's.
 func avxGemv64(m int, k int, a []float64, lda int, x []float64, y []float64, incy int)

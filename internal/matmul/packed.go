@@ -19,8 +19,9 @@ func gemmPacked[F float](dst, a, b Matrix[F], r Runner, kern microKernel[F], bl 
 // together, then take row tasks from the pool's queue, several per worker,
 // so that a worker that starts late or loses its core does not hold the
 // others up. A product split by columns (the nc loop: a short, wide dst)
-// is cut into one band of nr-column blocks per worker, each running
-// packedBand with its own packing buffers and packing all of a. dst is
+// is cut into bands of nr-column blocks (see columnTasks), each running
+// packedBand with its own packing buffers and packing all of a unless it
+// reads a in place. dst is
 // split along its longer side (rows when it is at least as tall as wide),
 // provided that gives two blocks per worker.
 //
@@ -41,12 +42,26 @@ func packedProduct[F float](dst Matrix[F], ops operands[F], k int, r Runner, ker
 	case rowBlocks >= 2*parts && (m >= n || colBlocks < 2*parts):
 		packedShared(dst, ops, k, r, kern, bl, epi)
 	default:
-		parts = min(parts, colBlocks)
-		r.Parallel(parts, func(w int) {
-			lo, hi := w*colBlocks/parts*kern.nr, min((w+1)*colBlocks/parts*kern.nr, n)
+		tasks := columnTasks(ops, colBlocks, min(parts, colBlocks), kern.nr)
+		r.Parallel(tasks, func(w int) {
+			lo, hi := w*colBlocks/tasks*kern.nr, min((w+1)*colBlocks/tasks*kern.nr, n)
 			packedBand(dst, ops, k, 0, m, lo, hi, kern, bl, epi)
 		})
 	}
+}
+
+// columnTasks is the number of bands of whole panels a product split by
+// columns is cut into, for parts workers: sharedTasks per worker (at most
+// one panel each) when every band reads a in place, so that the bands
+// only divide b's packing and the kernels' work between them and a worker
+// that starts late leaves its bands to the others; otherwise, when each
+// band packs all of a for itself, one band per worker.
+func columnTasks[F float](ops operands[F], colBlocks, parts, nr int) int {
+	tasks := min(colBlocks, sharedTasks*parts)
+	if _, ok := ops.inPlace((colBlocks+tasks-1)/tasks*nr, nr); ok {
+		return tasks
+	}
+	return parts
 }
 
 // packedBand computes rows [i0, i1) and columns [j0, j1) of dst = a @ b on
@@ -156,7 +171,9 @@ func readInPlace[F float](a Matrix[F], n, nr int) bool {
 // the whole blocks of mr rows read from a itself and only a partial last
 // block packed in pa. Whole blocks of dst are written in place; a partial
 // block at the right or bottom edge is computed into tile and only its part
-// inside dst copied (or added) out.
+// inside dst copied (or added) out. A last panel of b at most nr/2 columns
+// wide runs the half kernels, which compute only the first nr/2 columns
+// of the block, each element as the whole kernel does.
 func macroKernel[F float](dst, a Matrix[F], inPlace bool, pa, pb []F, kb int, add bool, kern microKernel[F], tile []F) {
 	mr, nr := kern.mr, kern.nr
 	rs := dst.RowStride
@@ -172,18 +189,22 @@ func macroKernel[F float](dst, a Matrix[F], inPlace bool, pa, pb []F, kb int, ad
 				c, ldc, cAdd = tile, nr, false
 			}
 			skip := 0 // rows of tile above the block's
+			run, runRows := kern.run, kern.rows
+			if cols <= nr/2 {
+				run, runRows = kern.runHalf, kern.rowsHalf // c is the tile
+			}
 			switch {
 			case inPlace && rows == mr:
-				kern.rows(kb, a.Data[a.Offset+ir*a.RowStride:], a.RowStride, bp, c, ldc, cAdd)
+				runRows(kb, a.Data[a.Offset+ir*a.RowStride:], a.RowStride, bp, c, ldc, cAdd)
 			case inPlace:
 				if s, ok := shiftedLast(a, mr); ok {
-					kern.rows(kb, a.Data[s:], a.RowStride, bp, c, ldc, cAdd)
+					runRows(kb, a.Data[s:], a.RowStride, bp, c, ldc, cAdd)
 					skip = mr - rows
 					break
 				}
-				kern.run(kb, pa[(ir-whole)*kb:], bp, c, ldc, cAdd)
+				run(kb, pa[(ir-whole)*kb:], bp, c, ldc, cAdd)
 			default:
-				kern.run(kb, pa[ir*kb:], bp, c, ldc, cAdd)
+				run(kb, pa[ir*kb:], bp, c, ldc, cAdd)
 			}
 			if rows == mr && cols == nr {
 				continue

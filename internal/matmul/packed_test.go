@@ -100,7 +100,7 @@ func testAgree[F float](eps float64) func(t *testing.T) {
 				s[i] = F(r.NormFloat64())
 			}
 		}
-		for _, s := range [][3]int{{7, 5, 9}, {13, 31, 47}, {19, 257, 23}, {50, 300, 70}, {130, 70, 10}, {8, 90, 200}} {
+		for _, s := range [][3]int{{7, 5, 9}, {13, 31, 47}, {19, 257, 23}, {50, 300, 70}, {130, 70, 10}, {8, 90, 200}, {64, 128, 10}, {40, 50, 12}, {20, 100, 260}} {
 			m, k, n := s[0], s[1], s[2]
 			a := newMatrix(operandLayouts[2], m, k, normal)
 			b := newMatrix(operandLayouts[1], k, n, normal)

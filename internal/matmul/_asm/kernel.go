@@ -45,10 +45,14 @@ const (
 
 func main() {
 	ConstraintExpr("!purego")
-	kernel(f64, packedA)
-	kernel(f32, packedA)
-	kernel(f64, rowsA)
-	kernel(f32, rowsA)
+	kernel(f64, packedA, cols)
+	kernel(f32, packedA, cols)
+	kernel(f64, rowsA, cols)
+	kernel(f32, rowsA, cols)
+	kernel(f64, packedA, 1)
+	kernel(f32, packedA, 1)
+	kernel(f64, rowsA, 1)
+	kernel(f32, rowsA, 1)
 	gemv(f64)
 	gemv(f32)
 	gemvColumns(f64)
@@ -73,27 +77,35 @@ const (
 
 // kernel emits avxKernel32 or avxKernel64 (packed A), or avxKernelRows32 or
 // avxKernelRows64 (A in place), for e: NR = 2 YMM registers of e's lanes.
-func kernel(e elem, layout aLayout) {
+// With width 1 (in place of cols) it emits the half kernels,
+// avxKernelHalf32 and so on: the same loop on the first YMM register of
+// each row of B's panel (still NR wide) only, writing NR/2 columns of C,
+// for a last panel of B at most half full.
+func kernel(e elem, layout aLayout, width int) {
 	lanes := 32 / e.size
 	nr := cols * lanes
 	bits := e.name[len("float"):]
+	half, ref, written := "", "", nr
+	if width < cols {
+		half, ref, written = "Half", " on its first "+fmt.Sprint(width*lanes)+" columns", width*lanes
+	}
 	if layout == packedA {
-		name := "avxKernel" + bits
+		name := "avxKernel" + half + bits
 		TEXT(name, NOSPLIT, fmt.Sprintf("func(k int, a, b, c []%s, ldc int, add bool)", e.name))
-		Doc(fmt.Sprintf("%s is goKernel%s in AVX2+FMA, on %d×%d blocks: c[i*ldc+j] (+)= Σ_p a[p*%d+i]·b[p*%d+j],", name, bits, mr, nr, mr, nr),
+		Doc(fmt.Sprintf("%s is goKernel%s%s in AVX2+FMA, on %d×%d blocks: c[i*ldc+j] (+)= Σ_p a[p*%d+i]·b[p*%d+j],", name, bits, ref, mr, written, mr, nr),
 			"with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.",
-			fmt.Sprintf("len(a) >= k*%d, len(b) >= k*%d and c holds %d rows of %d at stride ldc: the caller's.", mr, nr, mr, nr))
+			fmt.Sprintf("len(a) >= k*%d, len(b) >= k*%d and c holds %d rows of %d at stride ldc: the caller's.", mr, nr, mr, written))
 		pa := Load(Param("a").Base(), GP64())
-		body(e, name, func(u, i int) Mem { return Mem{Base: pa, Disp: (u*mr + i) * e.size} },
+		body(e, name, width, func(u, i int) Mem { return Mem{Base: pa, Disp: (u*mr + i) * e.size} },
 			func(steps int) { ADDQ(U32(steps*mr*e.size), pa) },
 			func(u int) Mem { return Mem{Base: pa, Disp: prefetchA + u*mr*e.size} })
 		return
 	}
-	name := "avxKernelRows" + bits
+	name := "avxKernelRows" + half + bits
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(k int, a []%s, lda int, b, c []%s, ldc int, add bool)", e.name, e.name))
-	Doc(fmt.Sprintf("%s is goKernelRows%s in AVX2+FMA, on %d×%d blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*%d+j],", name, bits, mr, nr, nr),
+	Doc(fmt.Sprintf("%s is goKernelRows%s%s in AVX2+FMA, on %d×%d blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*%d+j],", name, bits, ref, mr, written, nr),
 		"with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.",
-		fmt.Sprintf("a holds %d rows of k at stride lda, len(b) >= k*%d and c holds %d rows of %d at stride ldc: the caller's.", mr, nr, mr, nr))
+		fmt.Sprintf("a holds %d rows of k at stride lda, len(b) >= k*%d and c holds %d rows of %d at stride ldc: the caller's.", mr, nr, mr, written))
 	// Rows 0-2 of A from row0, rows 3-5 from row3, each plus 0, 1 or 2 lda.
 	row0 := Load(Param("a").Base(), GP64())
 	lda := Load(Param("lda"), GP64())
@@ -101,7 +113,7 @@ func kernel(e elem, layout aLayout) {
 	row3 := GP64()
 	LEAQ(Mem{Base: lda, Index: lda, Scale: 2}, row3)
 	ADDQ(row0, row3)
-	body(e, name, func(u, i int) Mem {
+	body(e, name, width, func(u, i int) Mem {
 		base := row0
 		if i >= 3 {
 			base = row3
@@ -125,8 +137,9 @@ const prefetchA = 512
 // body emits the loop and write-back of a kernel whose element (i, p) of A,
 // at step u past the current position, is aAt(u, i); advanceA moves A on by
 // steps steps of k; prefetch, if not nil, is the address to prefetch at
-// step u of the unrolled loop.
-func body(e elem, name string, aAt func(u, i int) Mem, advanceA func(steps int), prefetch func(u int) Mem) {
+// step u of the unrolled loop. Each row of C is width YMM registers of the
+// NR = cols registers of each row of B's panel.
+func body(e elem, name string, width int, aAt func(u, i int) Mem, advanceA func(steps int), prefetch func(u int) Mem) {
 	lanes := 32 / e.size
 	nr := cols * lanes
 	k := Load(Param("k"), GP64())
@@ -142,20 +155,24 @@ func body(e elem, name string, aAt func(u, i int) Mem, advanceA func(steps int),
 	MOVQ(pc, row)
 	for i := range mr {
 		PREFETCHT0(Mem{Base: row})
-		PREFETCHT0(Mem{Base: row, Disp: nr*e.size - 1})
+		PREFETCHT0(Mem{Base: row, Disp: width*lanes*e.size - 1})
 		if i < mr-1 {
 			ADDQ(ldc, row)
 		}
 	}
 
-	var acc [mr][cols]reg.VecVirtual
+	acc := make([][]reg.VecVirtual, mr)
 	for i := range acc {
+		acc[i] = make([]reg.VecVirtual, width)
 		for j := range acc[i] {
 			acc[i][j] = YMM()
 			VXORPS(acc[i][j], acc[i][j], acc[i][j])
 		}
 	}
-	bv := [cols]reg.VecVirtual{YMM(), YMM()}
+	bv := make([]reg.VecVirtual, width)
+	for j := range bv {
+		bv[j] = YMM()
+	}
 	av := YMM()
 
 	// step emits one step of k, at element offset u of the panels.
