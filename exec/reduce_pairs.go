@@ -95,6 +95,12 @@ func lseOp[T dtype.Float]() *pairOp[T] {
 		block: func(v []T, ln *[8]T, ps *pstack[pair[T]], combine func(x, y pair[T]) pair[T]) {
 			if m := maxOf(v, ln); m-m == 0 {
 				vmath.ExpSumLeaves(ln[:], v, m)
+				if len(v) == pairBlock {
+					// The leaves' pairs share m: their tree is the tree of
+					// their sums, combined as a leaf's lanes are.
+					ps.pushTree(pair[T]{a: m, b: lanesTotal(ln)}, 8, combine)
+					return
+				}
 				for i, j := 0, 0; i < len(v); i, j = i+reduceLeaf, j+1 {
 					ps.push(pair[T]{a: m, b: ln[j]}, combine)
 				}
@@ -139,6 +145,13 @@ func sqDevOp[T dtype.Float]() *pairOp[T] {
 			vmath.SumLeaves(ln[:], v)
 			mean := lanesTotal(ln) / T(len(v))
 			vmath.SqDevLeaves(ln[:], v, mean)
+			if len(v) == pairBlock && mean-mean == 0 {
+				// The leaves' pairs share the mean (δ = 0): their tree is
+				// the tree of their M2, combined as a leaf's lanes are,
+				// each combination's +0 kept (M2 is never -0).
+				ps.pushTree(pair[T]{n: pairBlock, a: mean + 0, b: lanesTotal(ln) + 0}, 8, combine)
+				return
+			}
 			for i, j := 0, 0; i < len(v); i, j = i+reduceLeaf, j+1 {
 				ps.push(pair[T]{n: T(leafEnd(i, len(v)) - i), a: mean, b: ln[j]}, combine)
 			}
