@@ -61,6 +61,9 @@ type pairOp[T dtype.Elem] struct {
 // pairBlock is the elements of a paired reduction's block: eight leaves.
 const pairBlock = 8 * reduceLeaf
 
+// The leaves of vmath's leaf folds are the fixed tree's.
+var _ = [1]struct{}{}[reduceLeaf-vmath.LeafLen]
+
 // leafEnd is the end of the leaf of v starting at i.
 func leafEnd(i, n int) int { return min(i+reduceLeaf, n) }
 
@@ -91,8 +94,15 @@ func lseOp[T dtype.Float]() *pairOp[T] {
 		identity: pair[T]{a: -inf},
 		block: func(v []T, ln *[8]T, ps *pstack[pair[T]], combine func(x, y pair[T]) pair[T]) {
 			if m := maxOf(v, ln); m-m == 0 {
-				for i := 0; i < len(v); i += reduceLeaf {
-					ps.push(leaf(v[i:leafEnd(i, len(v))], ln, m), combine)
+				vmath.ExpSumLeaves(ln[:], v, m)
+				if len(v) == pairBlock {
+					// The leaves' pairs share m: their tree is the tree of
+					// their sums, combined as a leaf's lanes are.
+					ps.pushTree(pair[T]{a: m, b: lanesTotal(ln)}, 8, combine)
+					return
+				}
+				for i, j := 0, 0; i < len(v); i, j = i+reduceLeaf, j+1 {
+					ps.push(pair[T]{a: m, b: ln[j]}, combine)
 				}
 				return
 			}
@@ -129,14 +139,21 @@ func lseOp[T dtype.Float]() *pairOp[T] {
 func sqDevOp[T dtype.Float]() *pairOp[T] {
 	return &pairOp[T]{
 		block: func(v []T, ln *[8]T, ps *pstack[pair[T]], combine func(x, y pair[T]) pair[T]) {
+			// The block's mean from its leaves' sums, added as the lanes
+			// of a leaf are (missing leaves are 0), then each leaf's M2.
 			*ln = [8]T{}
-			vmath.SumLanes(ln, v)
+			vmath.SumLeaves(ln[:], v)
 			mean := lanesTotal(ln) / T(len(v))
-			for i := 0; i < len(v); i += reduceLeaf {
-				l := v[i:leafEnd(i, len(v))]
-				*ln = [8]T{}
-				vmath.SqDevLanes(ln, l, mean)
-				ps.push(pair[T]{n: T(len(l)), a: mean, b: lanesTotal(ln)}, combine)
+			vmath.SqDevLeaves(ln[:], v, mean)
+			if len(v) == pairBlock && mean-mean == 0 {
+				// The leaves' pairs share the mean (δ = 0): their tree is
+				// the tree of their M2, combined as a leaf's lanes are,
+				// each combination's +0 kept (M2 is never -0).
+				ps.pushTree(pair[T]{n: pairBlock, a: mean + 0, b: lanesTotal(ln) + 0}, 8, combine)
+				return
+			}
+			for i, j := 0, 0; i < len(v); i, j = i+reduceLeaf, j+1 {
+				ps.push(pair[T]{n: T(leafEnd(i, len(v)) - i), a: mean, b: ln[j]}, combine)
 			}
 		},
 		combine: func(x, y pair[T]) pair[T] {

@@ -30,8 +30,13 @@ type pstack[T any] struct {
 	n int
 }
 
-func (s *pstack[T]) push(x T, combine func(a, b T) T) {
-	s.v[s.n], s.w[s.n] = x, 1
+func (s *pstack[T]) push(x T, combine func(a, b T) T) { s.pushTree(x, 1, combine) }
+
+// pushTree pushes x, the combined tree of w leaves (a power of two), as
+// pushing the w leaves one by one would leave it when every node on the
+// stack holds at least w leaves.
+func (s *pstack[T]) pushTree(x T, w int, combine func(a, b T) T) {
+	s.v[s.n], s.w[s.n] = x, w
 	s.n++
 	for s.n >= 2 && s.w[s.n-1] == s.w[s.n-2] {
 		s.v[s.n-2] = combine(s.v[s.n-2], s.v[s.n-1])

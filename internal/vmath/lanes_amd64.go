@@ -5,6 +5,12 @@ package vmath
 // lanesAVX2 reports whether the lane folds' vector loops run (set by init).
 var lanesAVX2 bool
 
+// lanesAVX512 reports whether ExpSumLanes's float32 fold runs its AVX-512
+// loop (set by init): sixteen exponentials an instruction where the AVX2
+// loop computes eight, twice the rate on CPUs with full-width AVX-512
+// units (BenchmarkLanes32/expsum), the same operations and bits.
+var lanesAVX512 bool
+
 // lanes32Vec runs f's vector loop on a prefix of a and returns its length.
 func lanes32Vec(f foldKind, s *[8]float32, a []float32, k float32) int {
 	if !lanesAVX2 {
@@ -22,6 +28,9 @@ func lanes32Vec(f foldKind, s *[8]float32, a []float32, k float32) int {
 	case foldSqDev:
 		return sqDevLanes32AVX2(s, a, k)
 	default:
+		if lanesAVX512 {
+			return expSumLanes32AVX512(s, a, k)
+		}
 		return expSumLanes32AVX2(s, a, k)
 	}
 }
@@ -44,4 +53,22 @@ func lanes64Vec(f foldKind, s *[8]float64, a []float64, k float64) int {
 	default:
 		return expSumLanes64AVX2(s, a, k, &expTable)
 	}
+}
+
+// leaves32Vec folds the eight leaves at a's start (f: foldSum or
+// foldSqDev) into s, from zero lanes.
+func leaves32Vec(f foldKind, s *[8][8]float32, a []float32, k float32) {
+	if f == foldSum {
+		sumLeaves32AVX2(s, a)
+		return
+	}
+	sqDevLeaves32AVX2(s, a, k)
+}
+
+func leaves64Vec(f foldKind, s *[4][8]float64, a []float64, k float64) {
+	if f == foldSum {
+		sumLeaves64AVX2(s, a)
+		return
+	}
+	sqDevLeaves64AVX2(s, a, k)
 }

@@ -24,13 +24,18 @@ func laneCases[T float32 | float64]() []laneCase[T] {
 
 // checkLanes checks that every fold gives its Go loop's bits whatever mix
 // of vector and Go loop computes it: random arguments with a special one
-// dropped in at several offsets, every length around the groups of eight,
-// lanes starting from random partials.
+// dropped in at several offsets, every length around the groups of eight
+// and lengths around the unrolled loops' 32 and 64, lanes starting from
+// random partials.
 func checkLanes[T float32 | float64](t *testing.T, goFn, run func(f foldKind, s *[8]T, a []T, k T), special []T, bits func(T) uint64) {
 	r := rand.New(rand.NewPCG(7, 8))
+	lengths := []int{63, 64, 65, 79, 127, 128, 129, 200}
+	for n := range 41 {
+		lengths = append(lengths, n)
+	}
 	for _, c := range laneCases[T]() {
 		t.Run(c.name, func(t *testing.T) {
-			for n := range 41 {
+			for _, n := range lengths {
 				for _, sp := range []int{-1, 0, n / 2, n - 1} {
 					xs := make([]T, n)
 					for i := range xs {

@@ -9,6 +9,11 @@ package vmath
 // len(a) >= len(d): the caller's.
 func exp32AVX2(d []float32, a []float32) int
 
+// exp32AVX512 sets d[i] = exp32Fast1 for a prefix of d in groups of 16,
+// up to the first group with an argument off the fast path; it returns the prefix's length.
+// len(a) >= len(d): the caller's. It needs AVX-512 F and DQ.
+func exp32AVX512(d []float32, a []float32) int
+
 // log32AVX2 sets d[i] = log32Fast1 for a prefix of d in groups of 8,
 // up to the first group with an argument off the fast path; it returns the prefix's length.
 // len(a) >= len(d): the caller's.
@@ -88,6 +93,18 @@ func minOfLanes32AVX2(s *[8]float32, a []float32) int
 //go:noescape
 func sumLanes32AVX2(s *[8]float32, a []float32) int
 
+// sumLeaves32AVX2 sets s[l][i%8] = s[l][i%8] + a[l*128+i] for the 8 leaves of 128 elements
+// from a's start, from zero lanes; len(a) >= 1024.
+//
+//go:noescape
+func sumLeaves32AVX2(s *[8][8]float32, a []float32)
+
+// sqDevLeaves32AVX2 sets s[l][i%8] = s[l][i%8] + (a[l*128+i]-k)², the product rounded for the 8 leaves of 128 elements
+// from a's start, from zero lanes; len(a) >= 1024.
+//
+//go:noescape
+func sqDevLeaves32AVX2(s *[8][8]float32, a []float32, k float32)
+
 // sqDevLanes32AVX2 sets s[i%8] = s[i%8] + (a[i]-k)², the product rounded
 // for a prefix of a in groups of 8; it returns the prefix's length.
 //
@@ -99,6 +116,19 @@ func sqDevLanes32AVX2(s *[8]float32, a []float32, k float32) int
 //
 //go:noescape
 func expSumLanes32AVX2(s *[8]float32, a []float32, k float32) int
+
+// expSumLanes32AVX512 sets s[i%8] = s[i%8] + exp(a[i]-k), up to the first group of 16 off exp's fast path,
+// for a prefix of a in groups of 16; it returns the prefix's length. It needs AVX-512 F and DQ.
+//
+//go:noescape
+func expSumLanes32AVX512(s *[8]float32, a []float32, k float32) int
+
+// expSumLeaves32AVX512 sets s[l][i%8] = s[l][i%8] + exp(a[l*128+i]-k), from zero lanes, for the
+// eight leaves of 128 elements from a's start, up to the first leaf with an argument off exp's
+// fast path; it returns the leaves done. len(a) >= 1024. It needs AVX-512 F and DQ.
+//
+//go:noescape
+func expSumLeaves32AVX512(s *[8][8]float32, a []float32, k float32) int
 
 // maxLanes64AVX2 sets s[i%8] = max(s[i%8], a[i]), up to the first group holding a NaN
 // for a prefix of a in groups of 8; it returns the prefix's length.
@@ -123,6 +153,18 @@ func minOfLanes64AVX2(s *[8]float64, a []float64) int
 //
 //go:noescape
 func sumLanes64AVX2(s *[8]float64, a []float64) int
+
+// sumLeaves64AVX2 sets s[l][i%8] = s[l][i%8] + a[l*128+i] for the 4 leaves of 128 elements
+// from a's start, from zero lanes; len(a) >= 512.
+//
+//go:noescape
+func sumLeaves64AVX2(s *[4][8]float64, a []float64)
+
+// sqDevLeaves64AVX2 sets s[l][i%8] = s[l][i%8] + (a[l*128+i]-k)², the product rounded for the 4 leaves of 128 elements
+// from a's start, from zero lanes; len(a) >= 512.
+//
+//go:noescape
+func sqDevLeaves64AVX2(s *[4][8]float64, a []float64, k float64)
 
 // sqDevLanes64AVX2 sets s[i%8] = s[i%8] + (a[i]-k)², the product rounded
 // for a prefix of a in groups of 8; it returns the prefix's length.

@@ -197,6 +197,379 @@ DATA c32_3f800000<>+24(SB)/4, $0x3f800000
 DATA c32_3f800000<>+28(SB)/4, $0x3f800000
 GLOBL c32_3f800000<>(SB), RODATA|NOPTR, $32
 
+// func exp32AVX512(d []float32, a []float32) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·exp32AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), DX
+	XORQ BX, BX
+
+exp32AVX512_loopN:
+	MOVQ     CX, SI
+	SUBQ     BX, SI
+	CMPQ     SI, $0x20
+	JL       exp32AVX512_loop
+	VMOVUPS  (DX)(BX*4), Z0
+	VANDPS   c32z_7fffffff<>+0(SB), Z0, Z1
+	VCMPPS   $0x11, c32z_42ad0000<>+0(SB), Z1, K1
+	VMULPS   c32z_3fb8aa3b<>+0(SB), Z0, Z1
+	VADDPS   c32z_4b400000<>+0(SB), Z1, Z1
+	VSUBPS   c32z_4b400000<>+0(SB), Z1, Z2
+	VMULPS   c32z_3f317200<>+0(SB), Z2, Z3
+	VSUBPS   Z3, Z0, Z0
+	VMULPS   c32z_35bfbe8e<>+0(SB), Z2, Z2
+	VXORPS   c32z_80000000<>+0(SB), Z2, Z2
+	VADDPS   Z0, Z2, Z3
+	VMULPS   Z3, Z3, Z4
+	VMULPS   c32z_39506967<>+0(SB), Z3, Z5
+	VADDPS   c32z_3ab743ce<>+0(SB), Z5, Z5
+	VMULPS   Z3, Z5, Z5
+	VADDPS   c32z_3c088908<>+0(SB), Z5, Z5
+	VMULPS   Z3, Z5, Z5
+	VADDPS   c32z_3d2aa9c1<>+0(SB), Z5, Z5
+	VMULPS   Z3, Z5, Z5
+	VADDPS   c32z_3e2aaaaa<>+0(SB), Z5, Z5
+	VMULPS   Z3, Z5, Z3
+	VADDPS   c32z_3f000000<>+0(SB), Z3, Z3
+	VMULPS   Z3, Z4, Z3
+	VADDPS   Z2, Z3, Z2
+	VADDPS   Z0, Z2, Z0
+	VADDPS   c32z_3f800000<>+0(SB), Z0, Z0
+	VPSLLD   $0x17, Z1, Z1
+	VPADDD   Z1, Z0, Z0
+	VMOVUPS  64(DX)(BX*4), Z1
+	VANDPS   c32z_7fffffff<>+0(SB), Z1, Z2
+	VCMPPS   $0x11, c32z_42ad0000<>+0(SB), Z2, K2
+	VMULPS   c32z_3fb8aa3b<>+0(SB), Z1, Z2
+	VADDPS   c32z_4b400000<>+0(SB), Z2, Z2
+	VSUBPS   c32z_4b400000<>+0(SB), Z2, Z3
+	VMULPS   c32z_3f317200<>+0(SB), Z3, Z4
+	VSUBPS   Z4, Z1, Z1
+	VMULPS   c32z_35bfbe8e<>+0(SB), Z3, Z3
+	VXORPS   c32z_80000000<>+0(SB), Z3, Z3
+	VADDPS   Z1, Z3, Z4
+	VMULPS   Z4, Z4, Z5
+	VMULPS   c32z_39506967<>+0(SB), Z4, Z6
+	VADDPS   c32z_3ab743ce<>+0(SB), Z6, Z6
+	VMULPS   Z4, Z6, Z6
+	VADDPS   c32z_3c088908<>+0(SB), Z6, Z6
+	VMULPS   Z4, Z6, Z6
+	VADDPS   c32z_3d2aa9c1<>+0(SB), Z6, Z6
+	VMULPS   Z4, Z6, Z6
+	VADDPS   c32z_3e2aaaaa<>+0(SB), Z6, Z6
+	VMULPS   Z4, Z6, Z4
+	VADDPS   c32z_3f000000<>+0(SB), Z4, Z4
+	VMULPS   Z4, Z5, Z4
+	VADDPS   Z3, Z4, Z3
+	VADDPS   Z1, Z3, Z1
+	VADDPS   c32z_3f800000<>+0(SB), Z1, Z1
+	VPSLLD   $0x17, Z2, Z2
+	VPADDD   Z2, Z1, Z1
+	KANDW    K2, K1, K1
+	KORTESTW K1, K1
+	JCC      exp32AVX512_loop
+	VMOVUPS  Z0, (AX)(BX*4)
+	VMOVUPS  Z1, 64(AX)(BX*4)
+	ADDQ     $0x20, BX
+	JMP      exp32AVX512_loopN
+
+exp32AVX512_loop:
+	MOVQ     CX, SI
+	SUBQ     BX, SI
+	CMPQ     SI, $0x10
+	JL       exp32AVX512_done
+	VMOVUPS  (DX)(BX*4), Z0
+	VANDPS   c32z_7fffffff<>+0(SB), Z0, Z1
+	VCMPPS   $0x11, c32z_42ad0000<>+0(SB), Z1, K1
+	VMULPS   c32z_3fb8aa3b<>+0(SB), Z0, Z1
+	VADDPS   c32z_4b400000<>+0(SB), Z1, Z1
+	VSUBPS   c32z_4b400000<>+0(SB), Z1, Z2
+	VMULPS   c32z_3f317200<>+0(SB), Z2, Z3
+	VSUBPS   Z3, Z0, Z0
+	VMULPS   c32z_35bfbe8e<>+0(SB), Z2, Z2
+	VXORPS   c32z_80000000<>+0(SB), Z2, Z2
+	VADDPS   Z0, Z2, Z3
+	VMULPS   Z3, Z3, Z4
+	VMULPS   c32z_39506967<>+0(SB), Z3, Z5
+	VADDPS   c32z_3ab743ce<>+0(SB), Z5, Z5
+	VMULPS   Z3, Z5, Z5
+	VADDPS   c32z_3c088908<>+0(SB), Z5, Z5
+	VMULPS   Z3, Z5, Z5
+	VADDPS   c32z_3d2aa9c1<>+0(SB), Z5, Z5
+	VMULPS   Z3, Z5, Z5
+	VADDPS   c32z_3e2aaaaa<>+0(SB), Z5, Z5
+	VMULPS   Z3, Z5, Z3
+	VADDPS   c32z_3f000000<>+0(SB), Z3, Z3
+	VMULPS   Z3, Z4, Z3
+	VADDPS   Z2, Z3, Z2
+	VADDPS   Z0, Z2, Z0
+	VADDPS   c32z_3f800000<>+0(SB), Z0, Z0
+	VPSLLD   $0x17, Z1, Z1
+	VPADDD   Z1, Z0, Z0
+	KORTESTW K1, K1
+	JCC      exp32AVX512_done
+	VMOVUPS  Z0, (AX)(BX*4)
+	ADDQ     $0x10, BX
+	JMP      exp32AVX512_loop
+
+exp32AVX512_done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+DATA c32z_7fffffff<>+0(SB)/4, $0x7fffffff
+DATA c32z_7fffffff<>+4(SB)/4, $0x7fffffff
+DATA c32z_7fffffff<>+8(SB)/4, $0x7fffffff
+DATA c32z_7fffffff<>+12(SB)/4, $0x7fffffff
+DATA c32z_7fffffff<>+16(SB)/4, $0x7fffffff
+DATA c32z_7fffffff<>+20(SB)/4, $0x7fffffff
+DATA c32z_7fffffff<>+24(SB)/4, $0x7fffffff
+DATA c32z_7fffffff<>+28(SB)/4, $0x7fffffff
+DATA c32z_7fffffff<>+32(SB)/4, $0x7fffffff
+DATA c32z_7fffffff<>+36(SB)/4, $0x7fffffff
+DATA c32z_7fffffff<>+40(SB)/4, $0x7fffffff
+DATA c32z_7fffffff<>+44(SB)/4, $0x7fffffff
+DATA c32z_7fffffff<>+48(SB)/4, $0x7fffffff
+DATA c32z_7fffffff<>+52(SB)/4, $0x7fffffff
+DATA c32z_7fffffff<>+56(SB)/4, $0x7fffffff
+DATA c32z_7fffffff<>+60(SB)/4, $0x7fffffff
+GLOBL c32z_7fffffff<>(SB), RODATA|NOPTR, $64
+
+DATA c32z_42ad0000<>+0(SB)/4, $0x42ad0000
+DATA c32z_42ad0000<>+4(SB)/4, $0x42ad0000
+DATA c32z_42ad0000<>+8(SB)/4, $0x42ad0000
+DATA c32z_42ad0000<>+12(SB)/4, $0x42ad0000
+DATA c32z_42ad0000<>+16(SB)/4, $0x42ad0000
+DATA c32z_42ad0000<>+20(SB)/4, $0x42ad0000
+DATA c32z_42ad0000<>+24(SB)/4, $0x42ad0000
+DATA c32z_42ad0000<>+28(SB)/4, $0x42ad0000
+DATA c32z_42ad0000<>+32(SB)/4, $0x42ad0000
+DATA c32z_42ad0000<>+36(SB)/4, $0x42ad0000
+DATA c32z_42ad0000<>+40(SB)/4, $0x42ad0000
+DATA c32z_42ad0000<>+44(SB)/4, $0x42ad0000
+DATA c32z_42ad0000<>+48(SB)/4, $0x42ad0000
+DATA c32z_42ad0000<>+52(SB)/4, $0x42ad0000
+DATA c32z_42ad0000<>+56(SB)/4, $0x42ad0000
+DATA c32z_42ad0000<>+60(SB)/4, $0x42ad0000
+GLOBL c32z_42ad0000<>(SB), RODATA|NOPTR, $64
+
+DATA c32z_4b400000<>+0(SB)/4, $0x4b400000
+DATA c32z_4b400000<>+4(SB)/4, $0x4b400000
+DATA c32z_4b400000<>+8(SB)/4, $0x4b400000
+DATA c32z_4b400000<>+12(SB)/4, $0x4b400000
+DATA c32z_4b400000<>+16(SB)/4, $0x4b400000
+DATA c32z_4b400000<>+20(SB)/4, $0x4b400000
+DATA c32z_4b400000<>+24(SB)/4, $0x4b400000
+DATA c32z_4b400000<>+28(SB)/4, $0x4b400000
+DATA c32z_4b400000<>+32(SB)/4, $0x4b400000
+DATA c32z_4b400000<>+36(SB)/4, $0x4b400000
+DATA c32z_4b400000<>+40(SB)/4, $0x4b400000
+DATA c32z_4b400000<>+44(SB)/4, $0x4b400000
+DATA c32z_4b400000<>+48(SB)/4, $0x4b400000
+DATA c32z_4b400000<>+52(SB)/4, $0x4b400000
+DATA c32z_4b400000<>+56(SB)/4, $0x4b400000
+DATA c32z_4b400000<>+60(SB)/4, $0x4b400000
+GLOBL c32z_4b400000<>(SB), RODATA|NOPTR, $64
+
+DATA c32z_3fb8aa3b<>+0(SB)/4, $0x3fb8aa3b
+DATA c32z_3fb8aa3b<>+4(SB)/4, $0x3fb8aa3b
+DATA c32z_3fb8aa3b<>+8(SB)/4, $0x3fb8aa3b
+DATA c32z_3fb8aa3b<>+12(SB)/4, $0x3fb8aa3b
+DATA c32z_3fb8aa3b<>+16(SB)/4, $0x3fb8aa3b
+DATA c32z_3fb8aa3b<>+20(SB)/4, $0x3fb8aa3b
+DATA c32z_3fb8aa3b<>+24(SB)/4, $0x3fb8aa3b
+DATA c32z_3fb8aa3b<>+28(SB)/4, $0x3fb8aa3b
+DATA c32z_3fb8aa3b<>+32(SB)/4, $0x3fb8aa3b
+DATA c32z_3fb8aa3b<>+36(SB)/4, $0x3fb8aa3b
+DATA c32z_3fb8aa3b<>+40(SB)/4, $0x3fb8aa3b
+DATA c32z_3fb8aa3b<>+44(SB)/4, $0x3fb8aa3b
+DATA c32z_3fb8aa3b<>+48(SB)/4, $0x3fb8aa3b
+DATA c32z_3fb8aa3b<>+52(SB)/4, $0x3fb8aa3b
+DATA c32z_3fb8aa3b<>+56(SB)/4, $0x3fb8aa3b
+DATA c32z_3fb8aa3b<>+60(SB)/4, $0x3fb8aa3b
+GLOBL c32z_3fb8aa3b<>(SB), RODATA|NOPTR, $64
+
+DATA c32z_3f317200<>+0(SB)/4, $0x3f317200
+DATA c32z_3f317200<>+4(SB)/4, $0x3f317200
+DATA c32z_3f317200<>+8(SB)/4, $0x3f317200
+DATA c32z_3f317200<>+12(SB)/4, $0x3f317200
+DATA c32z_3f317200<>+16(SB)/4, $0x3f317200
+DATA c32z_3f317200<>+20(SB)/4, $0x3f317200
+DATA c32z_3f317200<>+24(SB)/4, $0x3f317200
+DATA c32z_3f317200<>+28(SB)/4, $0x3f317200
+DATA c32z_3f317200<>+32(SB)/4, $0x3f317200
+DATA c32z_3f317200<>+36(SB)/4, $0x3f317200
+DATA c32z_3f317200<>+40(SB)/4, $0x3f317200
+DATA c32z_3f317200<>+44(SB)/4, $0x3f317200
+DATA c32z_3f317200<>+48(SB)/4, $0x3f317200
+DATA c32z_3f317200<>+52(SB)/4, $0x3f317200
+DATA c32z_3f317200<>+56(SB)/4, $0x3f317200
+DATA c32z_3f317200<>+60(SB)/4, $0x3f317200
+GLOBL c32z_3f317200<>(SB), RODATA|NOPTR, $64
+
+DATA c32z_80000000<>+0(SB)/4, $0x80000000
+DATA c32z_80000000<>+4(SB)/4, $0x80000000
+DATA c32z_80000000<>+8(SB)/4, $0x80000000
+DATA c32z_80000000<>+12(SB)/4, $0x80000000
+DATA c32z_80000000<>+16(SB)/4, $0x80000000
+DATA c32z_80000000<>+20(SB)/4, $0x80000000
+DATA c32z_80000000<>+24(SB)/4, $0x80000000
+DATA c32z_80000000<>+28(SB)/4, $0x80000000
+DATA c32z_80000000<>+32(SB)/4, $0x80000000
+DATA c32z_80000000<>+36(SB)/4, $0x80000000
+DATA c32z_80000000<>+40(SB)/4, $0x80000000
+DATA c32z_80000000<>+44(SB)/4, $0x80000000
+DATA c32z_80000000<>+48(SB)/4, $0x80000000
+DATA c32z_80000000<>+52(SB)/4, $0x80000000
+DATA c32z_80000000<>+56(SB)/4, $0x80000000
+DATA c32z_80000000<>+60(SB)/4, $0x80000000
+GLOBL c32z_80000000<>(SB), RODATA|NOPTR, $64
+
+DATA c32z_35bfbe8e<>+0(SB)/4, $0x35bfbe8e
+DATA c32z_35bfbe8e<>+4(SB)/4, $0x35bfbe8e
+DATA c32z_35bfbe8e<>+8(SB)/4, $0x35bfbe8e
+DATA c32z_35bfbe8e<>+12(SB)/4, $0x35bfbe8e
+DATA c32z_35bfbe8e<>+16(SB)/4, $0x35bfbe8e
+DATA c32z_35bfbe8e<>+20(SB)/4, $0x35bfbe8e
+DATA c32z_35bfbe8e<>+24(SB)/4, $0x35bfbe8e
+DATA c32z_35bfbe8e<>+28(SB)/4, $0x35bfbe8e
+DATA c32z_35bfbe8e<>+32(SB)/4, $0x35bfbe8e
+DATA c32z_35bfbe8e<>+36(SB)/4, $0x35bfbe8e
+DATA c32z_35bfbe8e<>+40(SB)/4, $0x35bfbe8e
+DATA c32z_35bfbe8e<>+44(SB)/4, $0x35bfbe8e
+DATA c32z_35bfbe8e<>+48(SB)/4, $0x35bfbe8e
+DATA c32z_35bfbe8e<>+52(SB)/4, $0x35bfbe8e
+DATA c32z_35bfbe8e<>+56(SB)/4, $0x35bfbe8e
+DATA c32z_35bfbe8e<>+60(SB)/4, $0x35bfbe8e
+GLOBL c32z_35bfbe8e<>(SB), RODATA|NOPTR, $64
+
+DATA c32z_39506967<>+0(SB)/4, $0x39506967
+DATA c32z_39506967<>+4(SB)/4, $0x39506967
+DATA c32z_39506967<>+8(SB)/4, $0x39506967
+DATA c32z_39506967<>+12(SB)/4, $0x39506967
+DATA c32z_39506967<>+16(SB)/4, $0x39506967
+DATA c32z_39506967<>+20(SB)/4, $0x39506967
+DATA c32z_39506967<>+24(SB)/4, $0x39506967
+DATA c32z_39506967<>+28(SB)/4, $0x39506967
+DATA c32z_39506967<>+32(SB)/4, $0x39506967
+DATA c32z_39506967<>+36(SB)/4, $0x39506967
+DATA c32z_39506967<>+40(SB)/4, $0x39506967
+DATA c32z_39506967<>+44(SB)/4, $0x39506967
+DATA c32z_39506967<>+48(SB)/4, $0x39506967
+DATA c32z_39506967<>+52(SB)/4, $0x39506967
+DATA c32z_39506967<>+56(SB)/4, $0x39506967
+DATA c32z_39506967<>+60(SB)/4, $0x39506967
+GLOBL c32z_39506967<>(SB), RODATA|NOPTR, $64
+
+DATA c32z_3ab743ce<>+0(SB)/4, $0x3ab743ce
+DATA c32z_3ab743ce<>+4(SB)/4, $0x3ab743ce
+DATA c32z_3ab743ce<>+8(SB)/4, $0x3ab743ce
+DATA c32z_3ab743ce<>+12(SB)/4, $0x3ab743ce
+DATA c32z_3ab743ce<>+16(SB)/4, $0x3ab743ce
+DATA c32z_3ab743ce<>+20(SB)/4, $0x3ab743ce
+DATA c32z_3ab743ce<>+24(SB)/4, $0x3ab743ce
+DATA c32z_3ab743ce<>+28(SB)/4, $0x3ab743ce
+DATA c32z_3ab743ce<>+32(SB)/4, $0x3ab743ce
+DATA c32z_3ab743ce<>+36(SB)/4, $0x3ab743ce
+DATA c32z_3ab743ce<>+40(SB)/4, $0x3ab743ce
+DATA c32z_3ab743ce<>+44(SB)/4, $0x3ab743ce
+DATA c32z_3ab743ce<>+48(SB)/4, $0x3ab743ce
+DATA c32z_3ab743ce<>+52(SB)/4, $0x3ab743ce
+DATA c32z_3ab743ce<>+56(SB)/4, $0x3ab743ce
+DATA c32z_3ab743ce<>+60(SB)/4, $0x3ab743ce
+GLOBL c32z_3ab743ce<>(SB), RODATA|NOPTR, $64
+
+DATA c32z_3c088908<>+0(SB)/4, $0x3c088908
+DATA c32z_3c088908<>+4(SB)/4, $0x3c088908
+DATA c32z_3c088908<>+8(SB)/4, $0x3c088908
+DATA c32z_3c088908<>+12(SB)/4, $0x3c088908
+DATA c32z_3c088908<>+16(SB)/4, $0x3c088908
+DATA c32z_3c088908<>+20(SB)/4, $0x3c088908
+DATA c32z_3c088908<>+24(SB)/4, $0x3c088908
+DATA c32z_3c088908<>+28(SB)/4, $0x3c088908
+DATA c32z_3c088908<>+32(SB)/4, $0x3c088908
+DATA c32z_3c088908<>+36(SB)/4, $0x3c088908
+DATA c32z_3c088908<>+40(SB)/4, $0x3c088908
+DATA c32z_3c088908<>+44(SB)/4, $0x3c088908
+DATA c32z_3c088908<>+48(SB)/4, $0x3c088908
+DATA c32z_3c088908<>+52(SB)/4, $0x3c088908
+DATA c32z_3c088908<>+56(SB)/4, $0x3c088908
+DATA c32z_3c088908<>+60(SB)/4, $0x3c088908
+GLOBL c32z_3c088908<>(SB), RODATA|NOPTR, $64
+
+DATA c32z_3d2aa9c1<>+0(SB)/4, $0x3d2aa9c1
+DATA c32z_3d2aa9c1<>+4(SB)/4, $0x3d2aa9c1
+DATA c32z_3d2aa9c1<>+8(SB)/4, $0x3d2aa9c1
+DATA c32z_3d2aa9c1<>+12(SB)/4, $0x3d2aa9c1
+DATA c32z_3d2aa9c1<>+16(SB)/4, $0x3d2aa9c1
+DATA c32z_3d2aa9c1<>+20(SB)/4, $0x3d2aa9c1
+DATA c32z_3d2aa9c1<>+24(SB)/4, $0x3d2aa9c1
+DATA c32z_3d2aa9c1<>+28(SB)/4, $0x3d2aa9c1
+DATA c32z_3d2aa9c1<>+32(SB)/4, $0x3d2aa9c1
+DATA c32z_3d2aa9c1<>+36(SB)/4, $0x3d2aa9c1
+DATA c32z_3d2aa9c1<>+40(SB)/4, $0x3d2aa9c1
+DATA c32z_3d2aa9c1<>+44(SB)/4, $0x3d2aa9c1
+DATA c32z_3d2aa9c1<>+48(SB)/4, $0x3d2aa9c1
+DATA c32z_3d2aa9c1<>+52(SB)/4, $0x3d2aa9c1
+DATA c32z_3d2aa9c1<>+56(SB)/4, $0x3d2aa9c1
+DATA c32z_3d2aa9c1<>+60(SB)/4, $0x3d2aa9c1
+GLOBL c32z_3d2aa9c1<>(SB), RODATA|NOPTR, $64
+
+DATA c32z_3e2aaaaa<>+0(SB)/4, $0x3e2aaaaa
+DATA c32z_3e2aaaaa<>+4(SB)/4, $0x3e2aaaaa
+DATA c32z_3e2aaaaa<>+8(SB)/4, $0x3e2aaaaa
+DATA c32z_3e2aaaaa<>+12(SB)/4, $0x3e2aaaaa
+DATA c32z_3e2aaaaa<>+16(SB)/4, $0x3e2aaaaa
+DATA c32z_3e2aaaaa<>+20(SB)/4, $0x3e2aaaaa
+DATA c32z_3e2aaaaa<>+24(SB)/4, $0x3e2aaaaa
+DATA c32z_3e2aaaaa<>+28(SB)/4, $0x3e2aaaaa
+DATA c32z_3e2aaaaa<>+32(SB)/4, $0x3e2aaaaa
+DATA c32z_3e2aaaaa<>+36(SB)/4, $0x3e2aaaaa
+DATA c32z_3e2aaaaa<>+40(SB)/4, $0x3e2aaaaa
+DATA c32z_3e2aaaaa<>+44(SB)/4, $0x3e2aaaaa
+DATA c32z_3e2aaaaa<>+48(SB)/4, $0x3e2aaaaa
+DATA c32z_3e2aaaaa<>+52(SB)/4, $0x3e2aaaaa
+DATA c32z_3e2aaaaa<>+56(SB)/4, $0x3e2aaaaa
+DATA c32z_3e2aaaaa<>+60(SB)/4, $0x3e2aaaaa
+GLOBL c32z_3e2aaaaa<>(SB), RODATA|NOPTR, $64
+
+DATA c32z_3f000000<>+0(SB)/4, $0x3f000000
+DATA c32z_3f000000<>+4(SB)/4, $0x3f000000
+DATA c32z_3f000000<>+8(SB)/4, $0x3f000000
+DATA c32z_3f000000<>+12(SB)/4, $0x3f000000
+DATA c32z_3f000000<>+16(SB)/4, $0x3f000000
+DATA c32z_3f000000<>+20(SB)/4, $0x3f000000
+DATA c32z_3f000000<>+24(SB)/4, $0x3f000000
+DATA c32z_3f000000<>+28(SB)/4, $0x3f000000
+DATA c32z_3f000000<>+32(SB)/4, $0x3f000000
+DATA c32z_3f000000<>+36(SB)/4, $0x3f000000
+DATA c32z_3f000000<>+40(SB)/4, $0x3f000000
+DATA c32z_3f000000<>+44(SB)/4, $0x3f000000
+DATA c32z_3f000000<>+48(SB)/4, $0x3f000000
+DATA c32z_3f000000<>+52(SB)/4, $0x3f000000
+DATA c32z_3f000000<>+56(SB)/4, $0x3f000000
+DATA c32z_3f000000<>+60(SB)/4, $0x3f000000
+GLOBL c32z_3f000000<>(SB), RODATA|NOPTR, $64
+
+DATA c32z_3f800000<>+0(SB)/4, $0x3f800000
+DATA c32z_3f800000<>+4(SB)/4, $0x3f800000
+DATA c32z_3f800000<>+8(SB)/4, $0x3f800000
+DATA c32z_3f800000<>+12(SB)/4, $0x3f800000
+DATA c32z_3f800000<>+16(SB)/4, $0x3f800000
+DATA c32z_3f800000<>+20(SB)/4, $0x3f800000
+DATA c32z_3f800000<>+24(SB)/4, $0x3f800000
+DATA c32z_3f800000<>+28(SB)/4, $0x3f800000
+DATA c32z_3f800000<>+32(SB)/4, $0x3f800000
+DATA c32z_3f800000<>+36(SB)/4, $0x3f800000
+DATA c32z_3f800000<>+40(SB)/4, $0x3f800000
+DATA c32z_3f800000<>+44(SB)/4, $0x3f800000
+DATA c32z_3f800000<>+48(SB)/4, $0x3f800000
+DATA c32z_3f800000<>+52(SB)/4, $0x3f800000
+DATA c32z_3f800000<>+56(SB)/4, $0x3f800000
+DATA c32z_3f800000<>+60(SB)/4, $0x3f800000
+GLOBL c32z_3f800000<>(SB), RODATA|NOPTR, $64
+
 // func log32AVX2(d []float32, a []float32) int
 // Requires: AVX, AVX2
 TEXT ·log32AVX2(SB), NOSPLIT, $0-56
@@ -1966,6 +2339,140 @@ sumLanes32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func sumLeaves32AVX2(s *[8][8]float32, a []float32)
+// Requires: AVX
+TEXT ·sumLeaves32AVX2(SB), NOSPLIT, $0-32
+	MOVQ s+0(FP), AX
+	MOVQ a_base+8(FP), CX
+	MOVQ AX, DX
+	ADDQ $0x00000100, DX
+
+sumLeaves32AVX2_leaf:
+	VXORPS  Y0, Y0, Y0
+	VMOVUPS (CX), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 32(CX), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 64(CX), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 96(CX), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 128(CX), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 160(CX), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 192(CX), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 224(CX), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 256(CX), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 288(CX), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 320(CX), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 352(CX), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 384(CX), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 416(CX), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 448(CX), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS 480(CX), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS Y0, (AX)
+	ADDQ    $0x00000200, CX
+	ADDQ    $0x20, AX
+	CMPQ    AX, DX
+	JNE     sumLeaves32AVX2_leaf
+	VZEROUPPER
+	RET
+
+// func sqDevLeaves32AVX2(s *[8][8]float32, a []float32, k float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·sqDevLeaves32AVX2(SB), NOSPLIT, $0-36
+	MOVQ         s+0(FP), AX
+	MOVQ         a_base+8(FP), CX
+	MOVSS        k+32(FP), X0
+	VBROADCASTSS X0, Y0
+	MOVQ         AX, DX
+	ADDQ         $0x00000100, DX
+
+sqDevLeaves32AVX2_leaf:
+	VXORPS  Y1, Y1, Y1
+	VMOVUPS (CX), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 32(CX), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 64(CX), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 96(CX), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 128(CX), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 160(CX), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 192(CX), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 224(CX), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 256(CX), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 288(CX), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 320(CX), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 352(CX), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 384(CX), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 416(CX), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 448(CX), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS 480(CX), Y2
+	VSUBPS  Y0, Y2, Y2
+	VMULPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS Y1, (AX)
+	ADDQ    $0x00000200, CX
+	ADDQ    $0x20, AX
+	CMPQ    AX, DX
+	JNE     sqDevLeaves32AVX2_leaf
+	VZEROUPPER
+	RET
+
 // func sqDevLanes32AVX2(s *[8]float32, a []float32, k float32) int
 // Requires: AVX, AVX2, SSE
 TEXT ·sqDevLanes32AVX2(SB), NOSPLIT, $0-48
@@ -2212,6 +2719,496 @@ expSumLanes32AVX2_loop:
 expSumLanes32AVX2_done:
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, ret+40(FP)
+	VZEROUPPER
+	RET
+
+// func expSumLanes32AVX512(s *[8]float32, a []float32, k float32) int
+// Requires: AVX, AVX512DQ, AVX512F, SSE
+TEXT ·expSumLanes32AVX512(SB), NOSPLIT, $0-48
+	MOVQ         s+0(FP), AX
+	MOVQ         a_base+8(FP), CX
+	MOVQ         a_len+16(FP), DX
+	MOVSS        k+32(FP), X0
+	VBROADCASTSS X0, Z0
+	VMOVUPS      (AX), Y1
+	XORQ         BX, BX
+
+expSumLanes32AVX512_loopN:
+	MOVQ          DX, SI
+	SUBQ          BX, SI
+	CMPQ          SI, $0x40
+	JL            expSumLanes32AVX512_loop
+	VMOVUPS       (CX)(BX*4), Z2
+	VSUBPS        Z0, Z2, Z2
+	VANDPS        c32z_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS        $0x11, c32z_42ad0000<>+0(SB), Z3, K1
+	VMULPS        c32z_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS        c32z_4b400000<>+0(SB), Z3, Z3
+	VSUBPS        c32z_4b400000<>+0(SB), Z3, Z4
+	VMULPS        c32z_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS        c32z_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS        c32z_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS        c32z_39506967<>+0(SB), Z5, Z7
+	VADDPS        c32z_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS        c32z_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS        c32z_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y3
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y3, Y2
+	VMOVUPS       64(CX)(BX*4), Z3
+	VSUBPS        Z0, Z3, Z3
+	VANDPS        c32z_7fffffff<>+0(SB), Z3, Z4
+	VCMPPS        $0x11, c32z_42ad0000<>+0(SB), Z4, K2
+	VMULPS        c32z_3fb8aa3b<>+0(SB), Z3, Z4
+	VADDPS        c32z_4b400000<>+0(SB), Z4, Z4
+	VSUBPS        c32z_4b400000<>+0(SB), Z4, Z5
+	VMULPS        c32z_3f317200<>+0(SB), Z5, Z6
+	VSUBPS        Z6, Z3, Z3
+	VMULPS        c32z_35bfbe8e<>+0(SB), Z5, Z5
+	VXORPS        c32z_80000000<>+0(SB), Z5, Z5
+	VADDPS        Z3, Z5, Z6
+	VMULPS        Z6, Z6, Z7
+	VMULPS        c32z_39506967<>+0(SB), Z6, Z8
+	VADDPS        c32z_3ab743ce<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z8
+	VADDPS        c32z_3c088908<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z8
+	VADDPS        c32z_3d2aa9c1<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z8
+	VADDPS        c32z_3e2aaaaa<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z6
+	VADDPS        c32z_3f000000<>+0(SB), Z6, Z6
+	VMULPS        Z6, Z7, Z6
+	VADDPS        Z5, Z6, Z5
+	VADDPS        Z3, Z5, Z3
+	VADDPS        c32z_3f800000<>+0(SB), Z3, Z3
+	VPSLLD        $0x17, Z4, Z4
+	VPADDD        Z4, Z3, Z3
+	VADDPS        Y3, Y2, Y2
+	VEXTRACTF32X8 $0x01, Z3, Y3
+	VADDPS        Y3, Y2, Y2
+	KANDW         K2, K1, K1
+	VMOVUPS       128(CX)(BX*4), Z3
+	VSUBPS        Z0, Z3, Z3
+	VANDPS        c32z_7fffffff<>+0(SB), Z3, Z4
+	VCMPPS        $0x11, c32z_42ad0000<>+0(SB), Z4, K2
+	VMULPS        c32z_3fb8aa3b<>+0(SB), Z3, Z4
+	VADDPS        c32z_4b400000<>+0(SB), Z4, Z4
+	VSUBPS        c32z_4b400000<>+0(SB), Z4, Z5
+	VMULPS        c32z_3f317200<>+0(SB), Z5, Z6
+	VSUBPS        Z6, Z3, Z3
+	VMULPS        c32z_35bfbe8e<>+0(SB), Z5, Z5
+	VXORPS        c32z_80000000<>+0(SB), Z5, Z5
+	VADDPS        Z3, Z5, Z6
+	VMULPS        Z6, Z6, Z7
+	VMULPS        c32z_39506967<>+0(SB), Z6, Z8
+	VADDPS        c32z_3ab743ce<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z8
+	VADDPS        c32z_3c088908<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z8
+	VADDPS        c32z_3d2aa9c1<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z8
+	VADDPS        c32z_3e2aaaaa<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z6
+	VADDPS        c32z_3f000000<>+0(SB), Z6, Z6
+	VMULPS        Z6, Z7, Z6
+	VADDPS        Z5, Z6, Z5
+	VADDPS        Z3, Z5, Z3
+	VADDPS        c32z_3f800000<>+0(SB), Z3, Z3
+	VPSLLD        $0x17, Z4, Z4
+	VPADDD        Z4, Z3, Z3
+	VADDPS        Y3, Y2, Y2
+	VEXTRACTF32X8 $0x01, Z3, Y3
+	VADDPS        Y3, Y2, Y2
+	KANDW         K2, K1, K1
+	VMOVUPS       192(CX)(BX*4), Z3
+	VSUBPS        Z0, Z3, Z3
+	VANDPS        c32z_7fffffff<>+0(SB), Z3, Z4
+	VCMPPS        $0x11, c32z_42ad0000<>+0(SB), Z4, K2
+	VMULPS        c32z_3fb8aa3b<>+0(SB), Z3, Z4
+	VADDPS        c32z_4b400000<>+0(SB), Z4, Z4
+	VSUBPS        c32z_4b400000<>+0(SB), Z4, Z5
+	VMULPS        c32z_3f317200<>+0(SB), Z5, Z6
+	VSUBPS        Z6, Z3, Z3
+	VMULPS        c32z_35bfbe8e<>+0(SB), Z5, Z5
+	VXORPS        c32z_80000000<>+0(SB), Z5, Z5
+	VADDPS        Z3, Z5, Z6
+	VMULPS        Z6, Z6, Z7
+	VMULPS        c32z_39506967<>+0(SB), Z6, Z8
+	VADDPS        c32z_3ab743ce<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z8
+	VADDPS        c32z_3c088908<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z8
+	VADDPS        c32z_3d2aa9c1<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z8
+	VADDPS        c32z_3e2aaaaa<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z6
+	VADDPS        c32z_3f000000<>+0(SB), Z6, Z6
+	VMULPS        Z6, Z7, Z6
+	VADDPS        Z5, Z6, Z5
+	VADDPS        Z3, Z5, Z3
+	VADDPS        c32z_3f800000<>+0(SB), Z3, Z3
+	VPSLLD        $0x17, Z4, Z4
+	VPADDD        Z4, Z3, Z3
+	VADDPS        Y3, Y2, Y2
+	VEXTRACTF32X8 $0x01, Z3, Y3
+	VADDPS        Y3, Y2, Y2
+	KANDW         K2, K1, K1
+	KORTESTW      K1, K1
+	JCC           expSumLanes32AVX512_loop
+	VMOVAPS       Y2, Y1
+	ADDQ          $0x40, BX
+	JMP           expSumLanes32AVX512_loopN
+
+expSumLanes32AVX512_loop:
+	MOVQ          DX, SI
+	SUBQ          BX, SI
+	CMPQ          SI, $0x10
+	JL            expSumLanes32AVX512_done
+	VMOVUPS       (CX)(BX*4), Z2
+	VSUBPS        Z0, Z2, Z2
+	VANDPS        c32z_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS        $0x11, c32z_42ad0000<>+0(SB), Z3, K1
+	VMULPS        c32z_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS        c32z_4b400000<>+0(SB), Z3, Z3
+	VSUBPS        c32z_4b400000<>+0(SB), Z3, Z4
+	VMULPS        c32z_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS        c32z_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS        c32z_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS        c32z_39506967<>+0(SB), Z5, Z7
+	VADDPS        c32z_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS        c32z_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS        c32z_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y3
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y3, Y2
+	KORTESTW      K1, K1
+	JCC           expSumLanes32AVX512_done
+	VMOVAPS       Y2, Y1
+	ADDQ          $0x10, BX
+	JMP           expSumLanes32AVX512_loop
+
+expSumLanes32AVX512_done:
+	VMOVUPS Y1, (AX)
+	MOVQ    BX, ret+40(FP)
+	VZEROUPPER
+	RET
+
+// func expSumLeaves32AVX512(s *[8][8]float32, a []float32, k float32) int
+// Requires: AVX, AVX512DQ, AVX512F, SSE
+TEXT ·expSumLeaves32AVX512(SB), NOSPLIT, $0-48
+	MOVQ         s+0(FP), AX
+	MOVQ         a_base+8(FP), CX
+	MOVSS        k+32(FP), X0
+	VBROADCASTSS X0, Z0
+	XORQ         DX, DX
+
+expSumLeaves32AVX512_leaf:
+	VXORPS        Y1, Y1, Y1
+	VMOVUPS       (CX), Z2
+	VSUBPS        Z0, Z2, Z2
+	VANDPS        c32z_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS        $0x11, c32z_42ad0000<>+0(SB), Z3, K1
+	VMULPS        c32z_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS        c32z_4b400000<>+0(SB), Z3, Z3
+	VSUBPS        c32z_4b400000<>+0(SB), Z3, Z4
+	VMULPS        c32z_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS        c32z_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS        c32z_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS        c32z_39506967<>+0(SB), Z5, Z7
+	VADDPS        c32z_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS        c32z_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS        c32z_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y1
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y1, Y1
+	VMOVUPS       64(CX), Z2
+	VSUBPS        Z0, Z2, Z2
+	VANDPS        c32z_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS        $0x11, c32z_42ad0000<>+0(SB), Z3, K2
+	VMULPS        c32z_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS        c32z_4b400000<>+0(SB), Z3, Z3
+	VSUBPS        c32z_4b400000<>+0(SB), Z3, Z4
+	VMULPS        c32z_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS        c32z_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS        c32z_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS        c32z_39506967<>+0(SB), Z5, Z7
+	VADDPS        c32z_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS        c32z_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS        c32z_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y1
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y1, Y1
+	KANDW         K2, K1, K1
+	VMOVUPS       128(CX), Z2
+	VSUBPS        Z0, Z2, Z2
+	VANDPS        c32z_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS        $0x11, c32z_42ad0000<>+0(SB), Z3, K2
+	VMULPS        c32z_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS        c32z_4b400000<>+0(SB), Z3, Z3
+	VSUBPS        c32z_4b400000<>+0(SB), Z3, Z4
+	VMULPS        c32z_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS        c32z_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS        c32z_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS        c32z_39506967<>+0(SB), Z5, Z7
+	VADDPS        c32z_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS        c32z_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS        c32z_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y1
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y1, Y1
+	KANDW         K2, K1, K1
+	VMOVUPS       192(CX), Z2
+	VSUBPS        Z0, Z2, Z2
+	VANDPS        c32z_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS        $0x11, c32z_42ad0000<>+0(SB), Z3, K2
+	VMULPS        c32z_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS        c32z_4b400000<>+0(SB), Z3, Z3
+	VSUBPS        c32z_4b400000<>+0(SB), Z3, Z4
+	VMULPS        c32z_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS        c32z_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS        c32z_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS        c32z_39506967<>+0(SB), Z5, Z7
+	VADDPS        c32z_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS        c32z_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS        c32z_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y1
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y1, Y1
+	KANDW         K2, K1, K1
+	VMOVUPS       256(CX), Z2
+	VSUBPS        Z0, Z2, Z2
+	VANDPS        c32z_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS        $0x11, c32z_42ad0000<>+0(SB), Z3, K2
+	VMULPS        c32z_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS        c32z_4b400000<>+0(SB), Z3, Z3
+	VSUBPS        c32z_4b400000<>+0(SB), Z3, Z4
+	VMULPS        c32z_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS        c32z_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS        c32z_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS        c32z_39506967<>+0(SB), Z5, Z7
+	VADDPS        c32z_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS        c32z_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS        c32z_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y1
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y1, Y1
+	KANDW         K2, K1, K1
+	VMOVUPS       320(CX), Z2
+	VSUBPS        Z0, Z2, Z2
+	VANDPS        c32z_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS        $0x11, c32z_42ad0000<>+0(SB), Z3, K2
+	VMULPS        c32z_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS        c32z_4b400000<>+0(SB), Z3, Z3
+	VSUBPS        c32z_4b400000<>+0(SB), Z3, Z4
+	VMULPS        c32z_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS        c32z_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS        c32z_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS        c32z_39506967<>+0(SB), Z5, Z7
+	VADDPS        c32z_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS        c32z_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS        c32z_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y1
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y1, Y1
+	KANDW         K2, K1, K1
+	VMOVUPS       384(CX), Z2
+	VSUBPS        Z0, Z2, Z2
+	VANDPS        c32z_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS        $0x11, c32z_42ad0000<>+0(SB), Z3, K2
+	VMULPS        c32z_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS        c32z_4b400000<>+0(SB), Z3, Z3
+	VSUBPS        c32z_4b400000<>+0(SB), Z3, Z4
+	VMULPS        c32z_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS        c32z_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS        c32z_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS        c32z_39506967<>+0(SB), Z5, Z7
+	VADDPS        c32z_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS        c32z_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS        c32z_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y1
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y1, Y1
+	KANDW         K2, K1, K1
+	VMOVUPS       448(CX), Z2
+	VSUBPS        Z0, Z2, Z2
+	VANDPS        c32z_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS        $0x11, c32z_42ad0000<>+0(SB), Z3, K2
+	VMULPS        c32z_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS        c32z_4b400000<>+0(SB), Z3, Z3
+	VSUBPS        c32z_4b400000<>+0(SB), Z3, Z4
+	VMULPS        c32z_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS        c32z_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS        c32z_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS        c32z_39506967<>+0(SB), Z5, Z7
+	VADDPS        c32z_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS        c32z_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS        c32z_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS        c32z_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y1
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y1, Y1
+	KANDW         K2, K1, K1
+	KORTESTW      K1, K1
+	JCC           expSumLeaves32AVX512_done
+	VMOVUPS       Y1, (AX)
+	ADDQ          $0x00000200, CX
+	ADDQ          $0x20, AX
+	INCQ          DX
+	CMPQ          DX, $0x08
+	JNE           expSumLeaves32AVX512_leaf
+
+expSumLeaves32AVX512_done:
+	MOVQ DX, ret+40(FP)
 	VZEROUPPER
 	RET
 
@@ -2480,6 +3477,240 @@ sumLanes64AVX2_done:
 	VMOVUPS Y0, (AX)
 	VMOVUPS Y1, 32(AX)
 	MOVQ    BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func sumLeaves64AVX2(s *[4][8]float64, a []float64)
+// Requires: AVX
+TEXT ·sumLeaves64AVX2(SB), NOSPLIT, $0-32
+	MOVQ s+0(FP), AX
+	MOVQ a_base+8(FP), CX
+	MOVQ AX, DX
+	ADDQ $0x00000100, DX
+
+sumLeaves64AVX2_leaf:
+	VXORPS  Y0, Y0, Y0
+	VXORPS  Y1, Y1, Y1
+	VMOVUPS (CX), Y2
+	VADDPD  Y2, Y0, Y0
+	VMOVUPS 32(CX), Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPS 64(CX), Y2
+	VADDPD  Y2, Y0, Y0
+	VMOVUPS 96(CX), Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPS 128(CX), Y2
+	VADDPD  Y2, Y0, Y0
+	VMOVUPS 160(CX), Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPS 192(CX), Y2
+	VADDPD  Y2, Y0, Y0
+	VMOVUPS 224(CX), Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPS 256(CX), Y2
+	VADDPD  Y2, Y0, Y0
+	VMOVUPS 288(CX), Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPS 320(CX), Y2
+	VADDPD  Y2, Y0, Y0
+	VMOVUPS 352(CX), Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPS 384(CX), Y2
+	VADDPD  Y2, Y0, Y0
+	VMOVUPS 416(CX), Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPS 448(CX), Y2
+	VADDPD  Y2, Y0, Y0
+	VMOVUPS 480(CX), Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPS 512(CX), Y2
+	VADDPD  Y2, Y0, Y0
+	VMOVUPS 544(CX), Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPS 576(CX), Y2
+	VADDPD  Y2, Y0, Y0
+	VMOVUPS 608(CX), Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPS 640(CX), Y2
+	VADDPD  Y2, Y0, Y0
+	VMOVUPS 672(CX), Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPS 704(CX), Y2
+	VADDPD  Y2, Y0, Y0
+	VMOVUPS 736(CX), Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPS 768(CX), Y2
+	VADDPD  Y2, Y0, Y0
+	VMOVUPS 800(CX), Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPS 832(CX), Y2
+	VADDPD  Y2, Y0, Y0
+	VMOVUPS 864(CX), Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPS 896(CX), Y2
+	VADDPD  Y2, Y0, Y0
+	VMOVUPS 928(CX), Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPS 960(CX), Y2
+	VADDPD  Y2, Y0, Y0
+	VMOVUPS 992(CX), Y2
+	VADDPD  Y2, Y1, Y1
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, 32(AX)
+	ADDQ    $0x00000400, CX
+	ADDQ    $0x40, AX
+	CMPQ    AX, DX
+	JNE     sumLeaves64AVX2_leaf
+	VZEROUPPER
+	RET
+
+// func sqDevLeaves64AVX2(s *[4][8]float64, a []float64, k float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·sqDevLeaves64AVX2(SB), NOSPLIT, $0-40
+	MOVQ         s+0(FP), AX
+	MOVQ         a_base+8(FP), CX
+	MOVSD        k+32(FP), X0
+	VBROADCASTSD X0, Y0
+	MOVQ         AX, DX
+	ADDQ         $0x00000100, DX
+
+sqDevLeaves64AVX2_leaf:
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VMOVUPS (CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPS 32(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVUPS 64(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPS 96(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVUPS 128(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPS 160(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVUPS 192(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPS 224(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVUPS 256(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPS 288(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVUPS 320(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPS 352(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVUPS 384(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPS 416(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVUPS 448(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPS 480(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVUPS 512(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPS 544(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVUPS 576(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPS 608(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVUPS 640(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPS 672(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVUPS 704(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPS 736(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVUPS 768(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPS 800(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVUPS 832(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPS 864(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVUPS 896(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPS 928(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVUPS 960(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	VMOVUPS 992(CX), Y3
+	VSUBPD  Y0, Y3, Y3
+	VMULPD  Y3, Y3, Y3
+	VADDPD  Y3, Y2, Y2
+	VMOVUPS Y1, (AX)
+	VMOVUPS Y2, 32(AX)
+	ADDQ    $0x00000400, CX
+	ADDQ    $0x40, AX
+	CMPQ    AX, DX
+	JNE     sqDevLeaves64AVX2_leaf
 	VZEROUPPER
 	RET
 

@@ -86,13 +86,213 @@ func laneLoops() {
 		laneLoop("maxOfLanes"+t+"AVX2", "maxOf(s[i%8], a[i]), up to the first group where either holds a NaN", w, false, false, extremeBody(true))
 		laneLoop("minOfLanes"+t+"AVX2", "minOf(s[i%8], a[i]), up to the first group where either holds a NaN", w, false, false, extremeBody(false))
 		laneLoop("sumLanes"+t+"AVX2", "s[i%8] + a[i]", w, false, false, sumBody)
+		leafLoop("sumLeaves"+t+"AVX2", "s[l][i%8] + a[l*128+i]", w, false, sumBody)
+		leafLoop("sqDevLeaves"+t+"AVX2", "s[l][i%8] + (a[l*128+i]-k)², the product rounded", w, true, sqDevBody)
 		laneLoop("sqDevLanes"+t+"AVX2", "s[i%8] + (a[i]-k)², the product rounded", w, true, false, sqDevBody)
 		if w {
 			laneLoop("expSumLanes64AVX2", "s[i%8] + exp(a[i]-k), up to the first group off exp's fast path", w, true, true, expSum64Body)
 		} else {
 			laneLoop("expSumLanes32AVX2", "s[i%8] + exp(a[i]-k), up to the first group off exp's fast path", w, true, false, expSum32Body)
+			expSumLoop512()
+			expSumLeaves512()
 		}
 	}
+}
+
+// leafLoop emits func name(s *[L][8]T, a []T[, k T]), the fold body of
+// L whole leaves of leafLen elements (L = 8 for float32, 4 for float64):
+// s[l][i%8] = body(s[l][i%8], a[l*leafLen+i]) for i in order, from zero
+// lanes. The leaves are read in order, each an unrolled chain of its own,
+// so that a leaf's adds overlap the next leaf's instead of one chain
+// running through the block. len(a) >= L*leafLen: the caller's.
+func leafLoop(name, what string, w, scalar bool, body func(acc, x, k reg.VecVirtual, tbl reg.GPVirtual) (ok, y reg.VecVirtual)) {
+	wide = w
+	typ, vecs, size, leaves := "float32", 1, 4, 8
+	if w {
+		typ, vecs, size, leaves = "float64", 2, 8, 4
+	}
+	sig := fmt.Sprintf("func(s *[%d][8]%s, a []%s", leaves, typ, typ)
+	if scalar {
+		sig += ", k " + typ
+	}
+	TEXT(name, NOSPLIT, sig+")")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s sets s[l][i%%8] = %s for the %d leaves of %d elements", name, what, leaves, leafLen),
+		fmt.Sprintf("from a's start, from zero lanes; len(a) >= %d.", leaves*leafLen))
+	ps := Load(Param("s"), GP64())
+	pa := Load(Param("a").Base(), GP64())
+	var k reg.VecVirtual
+	if scalar {
+		kx := XMM()
+		Load(Param("k"), kx)
+		k = YMM()
+		if w {
+			VBROADCASTSD(kx, k)
+		} else {
+			VBROADCASTSS(kx, k)
+		}
+	}
+	end := GP64()
+	MOVQ(ps, end)
+	ADDQ(U32(leaves*32*vecs), end)
+	Label(name + "_leaf")
+	acc := make([]reg.VecVirtual, vecs)
+	for g := range acc {
+		acc[g] = YMM()
+		VXORPS(acc[g], acc[g], acc[g])
+	}
+	for i := 0; i < leafLen*size; i += 32 * vecs {
+		for g := range acc {
+			x := YMM()
+			VMOVUPS(Mem{Base: pa, Disp: i + 32*g}, x)
+			_, acc[g] = body(acc[g], x, k, nil)
+		}
+	}
+	for g := range acc {
+		VMOVUPS(acc[g], Mem{Base: ps, Disp: 32 * g})
+	}
+	ADDQ(U32(leafLen*size), pa)
+	ADDQ(Imm(uint64(32*vecs)), ps)
+	CMPQ(ps, end)
+	JNE(LabelRef(name + "_leaf"))
+	VZEROUPPER()
+	RET()
+}
+
+// leafLen is the elements of a leaf of exec's fixed tree (reduceLeaf).
+const leafLen = 128
+
+// expSumLoop512 emits expSumLanes32AVX512, ExpSumLanes's float32 fold in
+// groups of sixteen: a group's exponentials in the sixteen lanes of a ZMM
+// register by the same operations as exp32's, then its first eight added
+// into the lanes and its last eight after them, the Go loop's order.
+func expSumLoop512() {
+	const name = "expSumLanes32AVX512"
+	wide, zmm = false, true
+	defer func() { zmm = false }()
+	TEXT(name, NOSPLIT, "func(s *[8]float32, a []float32, k float32) int")
+	Pragma("noescape")
+	Doc(name+" sets s[i%8] = s[i%8] + exp(a[i]-k), up to the first group of 16 off exp's fast path,",
+		"for a prefix of a in groups of 16; it returns the prefix's length. It needs AVX-512 F and DQ.")
+	ps := Load(Param("s"), GP64())
+	pa := Load(Param("a").Base(), GP64())
+	n := Load(Param("a").Len(), GP64())
+	kx := XMM()
+	Load(Param("k"), kx)
+	k := ZMM()
+	VBROADCASTSS(kx, k)
+	acc := YMM()
+	VMOVUPS(Mem{Base: ps}, acc)
+	i, left := GP64(), GP64()
+	XORQ(i, i)
+	// group folds the sixteen elements at disp into cur, returning the new
+	// lanes and the group's fast-path mask.
+	group := func(cur reg.VecVirtual, disp int) (reg.VecVirtual, reg.OpmaskVirtual) {
+		x := ZMM()
+		VMOVUPS(Mem{Base: pa, Index: i, Scale: 4, Disp: disp}, x)
+		ok, e := exp32Z(sub(x, k))
+		lo := YMM()
+		VADDPS(e.AsY(), cur, lo)
+		hi, y := YMM(), YMM()
+		VEXTRACTF32X8(Imm(1), e, hi)
+		VADDPS(hi, lo, y)
+		return y, ok
+	}
+	allSet := func(ok reg.OpmaskVirtual, to string) {
+		KORTESTW(ok, ok) // CF: every lane set
+		JCC(LabelRef(to))
+	}
+	const unroll = 4
+	Label(name + "_loopN")
+	MOVQ(n, left)
+	SUBQ(i, left)
+	CMPQ(left, Imm(16*unroll))
+	JL(LabelRef(name + "_loop"))
+	cur := acc
+	var ok reg.OpmaskVirtual
+	for u := range unroll {
+		y, o := group(cur, 64*u)
+		cur = y
+		if ok == nil {
+			ok = o
+		} else {
+			KANDW(o, ok, ok)
+		}
+	}
+	allSet(ok, name+"_loop")
+	VMOVAPS(cur, acc)
+	ADDQ(Imm(16*unroll), i)
+	JMP(LabelRef(name + "_loopN"))
+	Label(name + "_loop")
+	MOVQ(n, left)
+	SUBQ(i, left)
+	CMPQ(left, Imm(16))
+	JL(LabelRef(name + "_done"))
+	y, o := group(acc, 0)
+	allSet(o, name+"_done")
+	VMOVAPS(y, acc)
+	ADDQ(Imm(16), i)
+	JMP(LabelRef(name + "_loop"))
+	Label(name + "_done")
+	VMOVUPS(acc, Mem{Base: ps})
+	Store(i, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// expSumLeaves512 emits expSumLeaves32AVX512, ExpSumLeaves's float32
+// vector loop: the eight leaves from a's start, one after another, each
+// from zero lanes, its eight groups of sixteen computed as
+// expSumLanes32AVX512's and added in order. It stops before the first
+// leaf with an argument off exp's fast path and returns the leaves done.
+func expSumLeaves512() {
+	const name = "expSumLeaves32AVX512"
+	wide, zmm = false, true
+	defer func() { zmm = false }()
+	TEXT(name, NOSPLIT, "func(s *[8][8]float32, a []float32, k float32) int")
+	Pragma("noescape")
+	Doc(name+" sets s[l][i%8] = s[l][i%8] + exp(a[l*128+i]-k), from zero lanes, for the",
+		"eight leaves of 128 elements from a's start, up to the first leaf with an argument off exp's",
+		"fast path; it returns the leaves done. len(a) >= 1024. It needs AVX-512 F and DQ.")
+	ps := Load(Param("s"), GP64())
+	pa := Load(Param("a").Base(), GP64())
+	kx := XMM()
+	Load(Param("k"), kx)
+	k := ZMM()
+	VBROADCASTSS(kx, k)
+	done := GP64()
+	XORQ(done, done)
+	Label(name + "_leaf")
+	acc := YMM()
+	VXORPS(acc, acc, acc)
+	var ok reg.OpmaskVirtual
+	for g := 0; g < leafLen/16; g++ {
+		x := ZMM()
+		VMOVUPS(Mem{Base: pa, Disp: 64 * g}, x)
+		o, e := exp32Z(sub(x, k))
+		lo, hi, y := YMM(), YMM(), YMM()
+		VADDPS(e.AsY(), acc, lo)
+		VEXTRACTF32X8(Imm(1), e, hi)
+		VADDPS(hi, lo, y)
+		acc = y
+		if ok == nil {
+			ok = o
+		} else {
+			KANDW(o, ok, ok)
+		}
+	}
+	KORTESTW(ok, ok) // CF: every lane on the fast path
+	JCC(LabelRef(name + "_done"))
+	VMOVUPS(acc, Mem{Base: ps})
+	ADDQ(U32(leafLen*4), pa)
+	ADDQ(Imm(32), ps)
+	INCQ(done)
+	CMPQ(done, Imm(8))
+	JNE(LabelRef(name + "_leaf"))
+	Label(name + "_done")
+	Store(done, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
 }
 
 // laneLoop emits func name(s *[8]T, a []T[, k T][, table]) int, which

@@ -25,6 +25,7 @@ import (
 func main() {
 	ConstraintExpr("!purego")
 	loop32("exp32AVX2", "exp32Fast1", exp32)
+	loop32Z("exp32AVX512", "exp32Fast1", 2, exp32Z)
 	loop32("log32AVX2", "log32Fast1", log32)
 	loop32("sin32AVX2", "trig32Fast1(x, 0)", func(x reg.VecVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig32(x, 0) })
 	loop32("cos32AVX2", "trig32Fast1(x, 1)", func(x reg.VecVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig32(x, 1) })
@@ -76,6 +77,56 @@ func loop32(name, goName string, body func(x reg.VecVirtual) (ok, y reg.VecVirtu
 	RET()
 }
 
+// loop32Z is loop32 in groups of sixteen (AVX-512 F and DQ), unroll groups
+// an iteration while every one is on the fast path, then one at a time.
+func loop32Z(name, goName string, unroll int, body func(x reg.VecVirtual) (ok reg.OpmaskVirtual, y reg.VecVirtual)) {
+	zmm = true
+	defer func() { zmm = false }()
+	TEXT(name, NOSPLIT, "func(d, a []float32) int")
+	Doc(fmt.Sprintf("%s sets d[i] = %s for a prefix of d in groups of 16,", name, goName),
+		"up to the first group with an argument off the fast path; it returns the prefix's length.",
+		"len(a) >= len(d): the caller's. It needs AVX-512 F and DQ.")
+	pd := Load(Param("d").Base(), GP64())
+	n := Load(Param("d").Len(), GP64())
+	pa := Load(Param("a").Base(), GP64())
+	i := GP64()
+	XORQ(i, i)
+	left := GP64()
+	groups := func(count int, next, exit string) {
+		Label(next)
+		MOVQ(n, left)
+		SUBQ(i, left)
+		CMPQ(left, Imm(uint64(16*count)))
+		JL(LabelRef(exit))
+		var ok reg.OpmaskVirtual
+		ys := make([]reg.VecVirtual, count)
+		for u := range count {
+			x := ZMM()
+			VMOVUPS(Mem{Base: pa, Index: i, Scale: 4, Disp: 64 * u}, x)
+			o, y := body(x)
+			ys[u] = y
+			if ok == nil {
+				ok = o
+			} else {
+				KANDW(o, ok, ok)
+			}
+		}
+		KORTESTW(ok, ok) // CF: every lane on the fast path
+		JCC(LabelRef(exit))
+		for u, y := range ys {
+			VMOVUPS(y, Mem{Base: pd, Index: i, Scale: 4, Disp: 64 * u})
+		}
+		ADDQ(Imm(uint64(16*count)), i)
+		JMP(LabelRef(next))
+	}
+	groups(unroll, name+"_loopN", name+"_loop")
+	groups(1, name+"_loop", name+"_done")
+	Label(name + "_done")
+	Store(i, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
 // loop64 is loop32 for float64, in groups of four; with table, the
 // function takes the exp table as a third argument.
 func loop64(name, goName string, table bool, body func(x reg.VecVirtual, tbl reg.GPVirtual) (ok, y reg.VecVirtual)) {
@@ -119,18 +170,23 @@ func loop64(name, goName string, table bool, body func(x reg.VecVirtual, tbl reg
 	RET()
 }
 
-// Constants: 32 bytes of one 32-bit value, for memory operands.
-var consts = map[uint32]Mem{}
+// Constants: 32 bytes of one 32-bit value, for memory operands (64 bytes
+// when zmm is set).
+var consts, consts512 = map[uint32]Mem{}, map[uint32]Mem{}
 
 func k32(bits uint32) Mem {
-	if m, ok := consts[bits]; ok {
+	cs, name, lanes := consts, "c32_%08x", 8
+	if zmm {
+		cs, name, lanes = consts512, "c32z_%08x", 16
+	}
+	if m, ok := cs[bits]; ok {
 		return m
 	}
-	m := GLOBL(fmt.Sprintf("c32_%08x", bits), RODATA|NOPTR)
-	for l := 0; l < 8; l++ {
+	m := GLOBL(fmt.Sprintf(name, bits), RODATA|NOPTR)
+	for l := 0; l < lanes; l++ {
 		DATA(4*l, U32(bits))
 	}
-	consts[bits] = m
+	cs[bits] = m
 	return m
 }
 
@@ -156,9 +212,21 @@ func kd(v float64) Mem { return k64(math.Float64bits(v)) }
 // wide selects the float64 forms of mul, add, sub, load and horner.
 var wide bool
 
+// zmm makes mul, add, sub, load, horner and exp32's arithmetic work on
+// sixteen float32 lanes (AVX-512 ZMM registers) instead of eight.
+var zmm bool
+
+// vec is a new vector register of the width zmm selects.
+func vec() reg.VecVirtual {
+	if zmm {
+		return ZMM()
+	}
+	return YMM()
+}
+
 // The operations of the Go code, each on new registers.
 func mul(a Op, b reg.VecVirtual) reg.VecVirtual {
-	d := YMM()
+	d := vec()
 	if wide {
 		VMULPD(a, b, d)
 	} else {
@@ -168,7 +236,7 @@ func mul(a Op, b reg.VecVirtual) reg.VecVirtual {
 }
 
 func add(a Op, b reg.VecVirtual) reg.VecVirtual {
-	d := YMM()
+	d := vec()
 	if wide {
 		VADDPD(a, b, d)
 	} else {
@@ -179,7 +247,7 @@ func add(a Op, b reg.VecVirtual) reg.VecVirtual {
 
 // sub is a - b.
 func sub(a reg.VecVirtual, b Op) reg.VecVirtual {
-	d := YMM()
+	d := vec()
 	if wide {
 		VSUBPD(b, a, d)
 	} else {
@@ -188,7 +256,7 @@ func sub(a reg.VecVirtual, b Op) reg.VecVirtual {
 	return d
 }
 
-func load(m Mem) reg.VecVirtual { d := YMM(); VMOVUPS(m, d); return d }
+func load(m Mem) reg.VecVirtual { d := vec(); VMOVUPS(m, d); return d }
 
 // horner is ((c0*x + c1)*x + c2)... with every step rounded.
 func horner(x reg.VecVirtual, cs ...float32) reg.VecVirtual {
@@ -223,11 +291,25 @@ func exp32(x reg.VecVirtual) (ok, y reg.VecVirtual) {
 	VANDPS(absMask(), x, ax)
 	ok = YMM()
 	VCMPPS(Imm(cmpLT), kf(86.5), ax, ok)
+	return ok, exp32Fast(x)
+}
+
+// exp32Z is exp32 on sixteen lanes (zmm set): ok is a mask register.
+func exp32Z(x reg.VecVirtual) (ok reg.OpmaskVirtual, y reg.VecVirtual) {
+	ax := ZMM()
+	VANDPS(absMask(), x, ax)
+	ok = K()
+	VCMPPS(Imm(cmpLT), kf(86.5), ax, ok)
+	return ok, exp32Fast(x)
+}
+
+// exp32Fast is exp32Fast1's arithmetic, in lanes of the width zmm selects.
+func exp32Fast(x reg.VecVirtual) (y reg.VecVirtual) {
 	kd := add(kf(0x1.8p23), mul(kf(0x1.715476p+00), x))
 	ki := kd
 	kd = sub(kd, kf(0x1.8p23))
 	rhi := sub(x, mul(kf(0x1.62e4p-01), kd))
-	rlo := YMM()
+	rlo := vec()
 	VXORPS(k32(0x80000000), mul(kf(0x1.7f7d1cp-20), kd), rlo)
 	r := add(rhi, rlo)
 	z := mul(r, r)
@@ -235,7 +317,7 @@ func exp32(x reg.VecVirtual) (ok, y reg.VecVirtual) {
 	y = add(kf(1), add(rhi, add(rlo, mul(p, z))))
 	VPSLLD(Imm(23), ki, ki)
 	VPADDD(ki, y, y)
-	return ok, y
+	return y
 }
 
 // log32 is log32Fast1.

@@ -1,0 +1,55 @@
+//go:build amd64 && !purego
+
+package vmath
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"golang.org/x/sys/cpu"
+)
+
+// TestAVX2WithoutAVX512 runs the path tests with the AVX-512 loops turned
+// off, so that on a CPU with AVX-512 the AVX2 loops they replace are
+// checked too (and the AVX-512 ones by the tests themselves).
+func TestAVX2WithoutAVX512(t *testing.T) {
+	if !lanesAVX512 {
+		t.Skip("the AVX-512 loops do not run on this CPU: the other tests check the AVX2 ones")
+	}
+	vec := exp32K.vec
+	lanesAVX512, exp32K.vec = false, exp32AVX2
+	defer func() { lanesAVX512, exp32K.vec = true, vec }()
+	t.Run("lanes32", TestLanes32)
+	t.Run("leaves32", TestLeaves32)
+	t.Run("paths32", TestPaths32)
+	t.Run("vectorloops32", TestVectorLoops32)
+	t.Run("lanevectorloops", TestLaneVectorLoops)
+}
+
+// TestAVX512Loops checks the AVX-512 loops' stops, where the CPU has
+// them: whole groups of sixteen up to the first group off the fast path,
+// whole leaves up to the first leaf with one.
+func TestAVX512Loops(t *testing.T) {
+	if !(cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ) {
+		t.Skip("no AVX-512 on this CPU")
+	}
+	assert.True(t, lanesAVX512)
+	xs := make([]float32, 1024+37)
+	d := make([]float32, len(xs))
+	var s [8]float32
+	assert.Equal(t, 1056, exp32AVX512(d, xs))
+	assert.Equal(t, 1056, expSumLanes32AVX512(&s, xs, 0))
+	var ls [8][8]float32
+	assert.Equal(t, 8, expSumLeaves32AVX512(&ls, xs, 0))
+	assert.Equal(t, [8]float32{16, 16, 16, 16, 16, 16, 16, 16}, ls[7], "exp(0) sixteen times a lane")
+	xs[300] = float32(math.Inf(-1))
+	assert.Equal(t, 288, exp32AVX512(d, xs))
+	assert.Equal(t, 288, expSumLanes32AVX512(&s, xs, 0))
+	assert.Equal(t, 2, expSumLeaves32AVX512(&ls, xs, 0), "the leaf of element 300 is the third")
+	xs[300] = 0
+	xs[5] = 100
+	assert.Equal(t, 0, exp32AVX512(d[:15], xs))
+	assert.Equal(t, 0, expSumLanes32AVX512(&s, xs, 0))
+	assert.Equal(t, 0, expSumLeaves32AVX512(&ls, xs, 0))
+}
