@@ -14,6 +14,7 @@ type reduceFns[T dtype.Elem] struct {
 	sum, prod, max, min, any, all *reduceOp[T]
 	dot                           func(s *[8]T, lane int, a, b []T) // sum's lanes of a[i]*b[i]
 	argmax, argmin                func(a, b T) bool                 // a beats b strictly
+	argmaxRow, argminRow          func(row []T) int64               // the index the beats loop picks
 	scale                         func(d []T, count int)
 	lse, sqDev                    *pairOp[T] // paired reductions (reduce_pairs.go), floats only
 }
@@ -323,7 +324,43 @@ func realReduces[T dtype.Real]() reduceFns[T] {
 	lo, hi := extremes[T]()
 	return reduceFns[T]{sum: sumOp[T](), prod: prodOp[T](), dot: dotLanes[T],
 		max: extremeOp(maxOf[T], lo, true), min: extremeOp(minOf[T], hi, false),
-		argmax: beatsMax[T], argmin: beatsMin[T]}
+		argmax: beatsMax[T], argmin: beatsMin[T], argmaxRow: argmaxRow[T], argminRow: argminRow[T]}
+}
+
+// argmaxRow is the index of row's first maximum, or of its first NaN if
+// it has one (the element beatsMax picks scanning the row), 0 for an
+// empty row: one call per row, the comparisons inline.
+func argmaxRow[T dtype.Real](row []T) int64 {
+	if len(row) == 0 || row[0] != row[0] {
+		return 0
+	}
+	best, at := row[0], 0
+	for j := 1; j < len(row); j++ {
+		x := row[j]
+		if x > best {
+			best, at = x, j
+		} else if x != x {
+			return int64(j)
+		}
+	}
+	return int64(at)
+}
+
+// argminRow is argmaxRow for the first minimum.
+func argminRow[T dtype.Real](row []T) int64 {
+	if len(row) == 0 || row[0] != row[0] {
+		return 0
+	}
+	best, at := row[0], 0
+	for j := 1; j < len(row); j++ {
+		x := row[j]
+		if x < best {
+			best, at = x, j
+		} else if x != x {
+			return int64(j)
+		}
+	}
+	return int64(at)
 }
 
 func floatReduces[T dtype.Float]() reduceFns[T] {
