@@ -29,6 +29,8 @@ func TestGatherMatchesElementLoop(t *testing.T) {
 		{1, geom{r: 20, c: 15, stR: 15, stC: 1}}, // last short length
 		{4, geom{r: 9, c: 16, stR: 20, stC: 1}},  // first copied length
 		{0, geom{r: 64, c: 10, stR: 1, stC: 0}},  // broadcast column
+		{2, geom{r: 5, c: 3, stR: 2, stC: 0}},    // broadcast column shorter than 4
+		{1, geom{r: 9, c: 32, stR: 1, stC: 0}},   // broadcast column, whole groups of 4
 		{7, geom{r: 12, c: 5, stR: 1, stC: 12}},  // transposed
 		{3, geom{r: 6, c: 5, stR: 40, stC: 3}},   // strided
 		{0, geom{r: 0, c: 4, stR: 0, stC: 1}},    // empty

@@ -249,11 +249,16 @@ func gather[T any](dst, src []T, off int, g *geom) {
 			o := off + i*g.stR
 			copy(dst[i*c:(i+1)*c], src[o:o+c])
 		}
-	case g.stC == 0:
+	case g.stC == 0: // a broadcast column: four stores an iteration
 		for i := 0; i < r; i++ {
 			v := src[off+i*g.stR]
 			row := dst[i*c : (i+1)*c]
-			for j := range row {
+			j := 0
+			for ; j+4 <= len(row); j += 4 {
+				w := row[j : j+4 : j+4]
+				w[0], w[1], w[2], w[3] = v, v, v, v
+			}
+			for ; j < len(row); j++ {
 				row[j] = v
 			}
 		}
