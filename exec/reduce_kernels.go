@@ -43,8 +43,9 @@ type reduceOp[T dtype.Elem] struct {
 	vinit    func(d, a []T) // d[i] = combine(identity, a[i])
 	// leafOf, when set, is one leaf of 0 < len(v) <= reduceLeaf elements
 	// (lanes from the identity, then leaf) in one call with the combines
-	// inline: the same operations in the same order as lanes and leaf.
-	leafOf func(v []T) T
+	// inline: the same operations in the same order as lanes and leaf. s
+	// is scratch for the lanes (a caller's, so that nothing escapes).
+	leafOf func(s *[8]T, v []T) T
 }
 
 func (r *reduceFns[T]) op(o expr.Op) *reduceOp[T] {
@@ -107,9 +108,9 @@ func sumOp[T dtype.Numeric]() *reduceOp[T] {
 // sumLeaf is sum's leafOf: the lanes by sumLanes' Go loop (a short row
 // spent more in the calls down to the AVX2 lane fold than in its adds),
 // then leaf's tree.
-func sumLeaf[T dtype.Numeric](v []T) T {
-	var s [8]T
-	sumLanes(&s, 0, v)
+func sumLeaf[T dtype.Numeric](s *[8]T, v []T) T {
+	*s = [8]T{}
+	sumLanes(s, 0, v)
 	return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))
 }
 
@@ -269,15 +270,15 @@ func extremeOp[T dtype.Real](pick func(a, b T) T, identity T, isMax bool) *reduc
 	} else {
 		lanes = vectorLanes(lanes, vmath.MinOfLanes[float32], vmath.MinOfLanes[float64])
 	}
-	leafOf := func(v []T) T {
-		s := [8]T{identity, identity, identity, identity, identity, identity, identity, identity}
-		lanes(&s, 0, v)
+	leafOf := func(s *[8]T, v []T) T {
+		*s = [8]T{identity, identity, identity, identity, identity, identity, identity, identity}
+		lanes(s, 0, v)
 		return minOf(minOf(minOf(s[0], s[1]), minOf(s[2], s[3])), minOf(minOf(s[4], s[5]), minOf(s[6], s[7])))
 	}
 	if isMax {
-		leafOf = func(v []T) T {
-			s := [8]T{identity, identity, identity, identity, identity, identity, identity, identity}
-			lanes(&s, 0, v)
+		leafOf = func(s *[8]T, v []T) T {
+			*s = [8]T{identity, identity, identity, identity, identity, identity, identity, identity}
+			lanes(s, 0, v)
 			return maxOf(maxOf(maxOf(s[0], s[1]), maxOf(s[2], s[3])), maxOf(maxOf(s[4], s[5]), maxOf(s[6], s[7])))
 		}
 	}

@@ -57,15 +57,15 @@ func TestLeafOfMatchesLanes(t *testing.T) {
 				}
 				for name, r := range map[string]*reduceOp[float32]{"sum": f32.sum, "max": f32.max, "min": f32.min} {
 					require.NotNil(t, r.leafOf, name)
-					assert.Equal(t, math.Float32bits(leafByLanes(r, a)), math.Float32bits(r.leafOf(a)), "float32 %s", name)
+					assert.Equal(t, math.Float32bits(leafByLanes(r, a)), math.Float32bits(r.leafOf(new([8]float32), a)), "float32 %s", name)
 				}
 				for name, r := range map[string]*reduceOp[float64]{"sum": f64.sum, "max": f64.max, "min": f64.min} {
 					require.NotNil(t, r.leafOf, name)
-					assert.Equal(t, math.Float64bits(leafByLanes(r, b)), math.Float64bits(r.leafOf(b)), "float64 %s", name)
+					assert.Equal(t, math.Float64bits(leafByLanes(r, b)), math.Float64bits(r.leafOf(new([8]float64), b)), "float64 %s", name)
 				}
 				for name, r := range map[string]*reduceOp[int32]{"sum": i32.sum, "max": i32.max, "min": i32.min} {
 					require.NotNil(t, r.leafOf, name)
-					assert.Equal(t, leafByLanes(r, c), r.leafOf(c), "int32 %s", name)
+					assert.Equal(t, leafByLanes(r, c), r.leafOf(new([8]int32), c), "int32 %s", name)
 				}
 			})
 		}
@@ -78,8 +78,8 @@ func TestLeafOfMatchesLanes(t *testing.T) {
 func TestLeafOfSignedZero(t *testing.T) {
 	r := realReduces[float64]()
 	negZero := math.Copysign(0, -1)
-	assert.Equal(t, math.Float64bits(0), math.Float64bits(r.sum.leafOf([]float64{negZero})))
-	assert.Equal(t, math.Float64bits(0), math.Float64bits(r.max.leafOf([]float64{negZero, 0})))
-	assert.Equal(t, math.Float64bits(negZero), math.Float64bits(r.min.leafOf([]float64{0, negZero})))
-	assert.True(t, math.IsNaN(r.max.leafOf([]float64{1, math.NaN(), 2})))
+	assert.Equal(t, math.Float64bits(0), math.Float64bits(r.sum.leafOf(new([8]float64), []float64{negZero})))
+	assert.Equal(t, math.Float64bits(0), math.Float64bits(r.max.leafOf(new([8]float64), []float64{negZero, 0})))
+	assert.Equal(t, math.Float64bits(negZero), math.Float64bits(r.min.leafOf(new([8]float64), []float64{0, negZero})))
+	assert.True(t, math.IsNaN(r.max.leafOf(new([8]float64), []float64{1, math.NaN(), 2})))
 }
