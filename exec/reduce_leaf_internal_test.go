@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/internal/simd"
 )
 
 // leafByLanes is one leaf the long way: lanes from the identity, then the
@@ -82,4 +83,47 @@ func TestLeafOfSignedZero(t *testing.T) {
 	assert.Equal(t, math.Float64bits(0), math.Float64bits(r.max.leafOf(new([8]float64), []float64{negZero, 0})))
 	assert.Equal(t, math.Float64bits(negZero), math.Float64bits(r.min.leafOf(new([8]float64), []float64{0, negZero})))
 	assert.True(t, math.IsNaN(r.max.leafOf(new([8]float64), []float64{1, math.NaN(), 2})))
+}
+
+// TestSimdSumVcombine checks the sum's vector combine on both sides of
+// shortVector (the Go loop below it, the AVX2 add from it on) against
+// d[i] + a[i], bit for bit, for float32 (through a Go add) and float64
+// (through internal/simd's add).
+func TestSimdSumVcombine(t *testing.T) {
+	f32 := simdSum(sumOp[float32](), func(d, x, y []float32) {
+		for i := range d {
+			d[i] = x[i] + y[i]
+		}
+	})
+	add64 := func(d, x, y []float64) { // purego: internal/simd has no loops
+		for i := range d {
+			d[i] = x[i] + y[i]
+		}
+	}
+	if add, ok := simd.BinaryOf[float64](simd.Add); ok {
+		add64 = add.VV // the AVX2 add where simd.Enabled
+	}
+	f64 := simdSum(sumOp[float64](), add64)
+	for _, n := range []int{1, 4, shortVector - 1, shortVector, shortVector + 5, 100} {
+		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
+			d, a := leafValues[float32](n, true), leafValues[float32](n+3, false)[3:]
+			want := make([]float32, n)
+			for i := range want {
+				want[i] = d[i] + a[i]
+			}
+			f32.vcombine(d, a)
+			for i := range want {
+				assert.Equal(t, math.Float32bits(want[i]), math.Float32bits(d[i]), "element %d", i)
+			}
+			e, b := leafValues[float64](n, true), leafValues[float64](n+3, false)[3:]
+			want64 := make([]float64, n)
+			for i := range want64 {
+				want64[i] = e[i] + b[i]
+			}
+			f64.vcombine(e, b)
+			for i := range want64 {
+				assert.Equal(t, math.Float64bits(want64[i]), math.Float64bits(e[i]), "float64 element %d", i)
+			}
+		})
+	}
 }
