@@ -167,14 +167,19 @@ func withSIMDInt[T simd.Int](m *impl[T]) *impl[T] {
 // the loops are on. Summing rows into a row, sum(x, 0), spends its time
 // there: the Go loop was 79% of it on 1000² float64, and the AVX2 loop made
 // it 1.15–1.5x faster.
+// shortVector is the length below which simdSum's vcombine adds in its Go
+// loop: summing 1000 rows of 4 into 4 (k-means' cluster counts) made two
+// calls per row into the AVX2 loop, which cost more than the four adds.
+const shortVector = 16
+
 func simdSum[T dtype.Elem](sum *reduceOp[T], add func(d, x, y []T)) *reduceOp[T] {
 	if add == nil {
 		return sum
 	}
 	s := *sum
 	s.vcombine = func(d, a []T) {
-		if !simd.Enabled {
-			sum.vcombine(d, a)
+		if !simd.Enabled || len(d) < shortVector {
+			sum.vcombine(d, a) // the same adds: one rounding per element either way
 			return
 		}
 		add(d, d, a)

@@ -14,6 +14,7 @@ type reduceFns[T dtype.Elem] struct {
 	sum, prod, max, min, any, all *reduceOp[T]
 	dot                           func(s *[8]T, lane int, a, b []T) // sum's lanes of a[i]*b[i]
 	argmax, argmin                func(a, b T) bool                 // a beats b strictly
+	argmaxRow, argminRow          func(row []T) int64               // the index the beats loop picks
 	scale                         func(d []T, count int)
 	lse, sqDev                    *pairOp[T] // paired reductions (reduce_pairs.go), floats only
 }
@@ -40,6 +41,11 @@ type reduceOp[T dtype.Elem] struct {
 	combine  func(a, b T) T
 	vcombine func(d, a []T) // d[i] = combine(d[i], a[i])
 	vinit    func(d, a []T) // d[i] = combine(identity, a[i])
+	// leafOf, when set, is one leaf of 0 < len(v) <= reduceLeaf elements
+	// (lanes from the identity, then leaf) in one call with the combines
+	// inline: the same operations in the same order as lanes and leaf. s
+	// is scratch for the lanes (a caller's, so that nothing escapes).
+	leafOf func(s *[8]T, v []T) T
 }
 
 func (r *reduceFns[T]) op(o expr.Op) *reduceOp[T] {
@@ -95,7 +101,17 @@ func sumOp[T dtype.Numeric]() *reduceOp[T] {
 				d[i] = 0 + a[i] // as the lanes start: -0 becomes +0
 			}
 		},
+		leafOf: sumLeaf[T],
 	}
+}
+
+// sumLeaf is sum's leafOf: the lanes by sumLanes' Go loop (a short row
+// spent more in the calls down to the AVX2 lane fold than in its adds),
+// then leaf's tree.
+func sumLeaf[T dtype.Numeric](s *[8]T, v []T) T {
+	*s = [8]T{}
+	sumLanes(s, 0, v)
+	return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))
 }
 
 // vectorLanes returns the lanes of a reduction of float32 or float64
@@ -254,9 +270,22 @@ func extremeOp[T dtype.Real](pick func(a, b T) T, identity T, isMax bool) *reduc
 	} else {
 		lanes = vectorLanes(lanes, vmath.MinOfLanes[float32], vmath.MinOfLanes[float64])
 	}
+	leafOf := func(s *[8]T, v []T) T {
+		*s = [8]T{identity, identity, identity, identity, identity, identity, identity, identity}
+		lanes(s, 0, v)
+		return minOf(minOf(minOf(s[0], s[1]), minOf(s[2], s[3])), minOf(minOf(s[4], s[5]), minOf(s[6], s[7])))
+	}
+	if isMax {
+		leafOf = func(s *[8]T, v []T) T {
+			*s = [8]T{identity, identity, identity, identity, identity, identity, identity, identity}
+			lanes(s, 0, v)
+			return maxOf(maxOf(maxOf(s[0], s[1]), maxOf(s[2], s[3])), maxOf(maxOf(s[4], s[5]), maxOf(s[6], s[7])))
+		}
+	}
 	return &reduceOp[T]{
 		identity: identity,
 		lanes:    lanes,
+		leafOf:   leafOf,
 		combine:  pick,
 		vcombine: func(d, a []T) {
 			a = a[:len(d)]
@@ -323,7 +352,43 @@ func realReduces[T dtype.Real]() reduceFns[T] {
 	lo, hi := extremes[T]()
 	return reduceFns[T]{sum: sumOp[T](), prod: prodOp[T](), dot: dotLanes[T],
 		max: extremeOp(maxOf[T], lo, true), min: extremeOp(minOf[T], hi, false),
-		argmax: beatsMax[T], argmin: beatsMin[T]}
+		argmax: beatsMax[T], argmin: beatsMin[T], argmaxRow: argmaxRow[T], argminRow: argminRow[T]}
+}
+
+// argmaxRow is the index of row's first maximum, or of its first NaN if
+// it has one (the element beatsMax picks scanning the row), 0 for an
+// empty row: one call per row, the comparisons inline.
+func argmaxRow[T dtype.Real](row []T) int64 {
+	if len(row) == 0 || row[0] != row[0] {
+		return 0
+	}
+	best, at := row[0], 0
+	for j := 1; j < len(row); j++ {
+		x := row[j]
+		if x > best {
+			best, at = x, j
+		} else if x != x {
+			return int64(j)
+		}
+	}
+	return int64(at)
+}
+
+// argminRow is argmaxRow for the first minimum.
+func argminRow[T dtype.Real](row []T) int64 {
+	if len(row) == 0 || row[0] != row[0] {
+		return 0
+	}
+	best, at := row[0], 0
+	for j := 1; j < len(row); j++ {
+		x := row[j]
+		if x < best {
+			best, at = x, j
+		} else if x != x {
+			return int64(j)
+		}
+	}
+	return int64(at)
 }
 
 func floatReduces[T dtype.Float]() reduceFns[T] {

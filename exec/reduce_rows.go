@@ -99,13 +99,13 @@ func (m *impl[T]) reduceRows(rs *reduceStep, st *regionState, task int, outAny t
 	n := rs.innerSize
 	arg := rs.op == expr.OpArgMax || rs.op == expr.OpArgMin
 	var rop *reduceOp[T]
-	var beats func(a, b T) bool
+	var argRow func(row []T) int64
 	var out []T
 	var outIdx []int64
 	if arg {
-		beats = m.reduces.argmax
+		argRow = m.reduces.argmaxRow
 		if rs.op == expr.OpArgMin {
-			beats = m.reduces.argmin
+			argRow = m.reduces.argminRow
 		}
 		outIdx = outAny.(*tensor.Tensor[int64]).Data()[:rs.outNumel]
 	} else {
@@ -128,15 +128,10 @@ func (m *impl[T]) reduceRows(rs *reduceStep, st *regionState, task int, outAny t
 		for i := range gm.r {
 			off := st.offs[outOp] + i*gm.stR
 			switch {
+			case arg && src.scalar: // every element the same: the first
+				outIdx[off] = 0
 			case arg:
-				bestI := int64(-1)
-				var bestV T
-				for j, x := range rowValues(src, i, n, &sc.fill) {
-					if bestI < 0 || beats(x, bestV) {
-						bestV, bestI = x, int64(j)
-					}
-				}
-				outIdx[off] = max(bestI, 0)
+				outIdx[off] = argRow(src.v[i*n : (i+1)*n])
 			case rs.dot && n > 0 && n <= reduceLeaf:
 				out[off] = acc.leafOnly(rop, m.reduces.dot, rowValues(a, i, n, &sc.fill), rowValues(b, i, n, &sc.fillB))
 			case rs.dot:

@@ -2,6 +2,7 @@ package exec_test
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -39,6 +40,9 @@ func shortRowsCases(t *testing.T) []rowsCase {
 		return x
 	}
 	ties := tensor.Must(tensor.FromSlice([]float64{1, 3, 3, 0, 2, 2, 5, 5, 5, 0, 0, 0}, 4, 3))
+	nan := math.NaN()
+	nans := tensor.Must(tensor.FromSlice([]float64{nan, 1, 0, 2, nan, 0, 3, 1, nan, 1, 0, 2, nan, nan, 1, 4, 4, 4}, 6, 3))
+	nans32 := tensor.Must(tensor.FromSlice([]float32{float32(nan), 1, 0, 2, float32(nan), 5, 3, 1, float32(nan), 1, 7, 2}, 4, 3))
 	ints := tensor.Must(tensor.Arange[int32](0, 60, 1))
 	ints = tensor.Must(ints.Reshape(6, 10))
 	flags := tensor.Must(tensor.FromSlice([]bool{true, false, false, false, false, false, true, true, true}, 3, 3))
@@ -67,6 +71,12 @@ func shortRowsCases(t *testing.T) []rowsCase {
 		{"argmin with ties", func() expr.Any { return expr.Of(ties).ArgMin(1) }, true},
 		{"argmax with ties", func() expr.Any { return expr.Of(ties).ArgMax(1) }, true},
 		{"argmin f64 1000x4", func() expr.Any { return expr.Of(f64(8, 1000, 4)).ArgMin(1) }, true},
+		{"argmin with NaNs", func() expr.Any { return expr.Of(nans).ArgMin(1) }, true},
+		{"argmax with NaNs f32", func() expr.Any { return expr.Of(nans32).ArgMax(1) }, true},
+		{"argmax int32 6x10", func() expr.Any { return expr.Of(ints).ArgMax(1) }, true},
+		{"argmin of a broadcast row minus a product", func() expr.Any {
+			return expr.Of(f64(20, 1, 4)).Sub(expr.Of(f64(21, 1000, 4)).MulScalar(2)).ArgMin(1)
+		}, true},
 		{"sum int32 6x10", func() expr.Any { return expr.Of(ints).Sum(1) }, true},
 		{"any bool 3x3", func() expr.Any { return expr.Of(flags).Any(1) }, true},
 		{"sum f64 8000x9 (several tasks)", func() expr.Any { return expr.Of(big).Sum(1) }, true},
@@ -107,6 +117,34 @@ func TestShortRowBlocksMatchRowRuns(t *testing.T) {
 				assert.Equal(t, want[0].Shape(), got[0].Shape())
 				assert.Equal(t, bitsOf(t, want[0]), bitsOf(t, got[0]))
 			}
+		})
+	}
+}
+
+// TestShortRowArgReductions checks the indices of arg reductions along
+// short rows: the first extreme, and the first NaN when a row has one (as
+// in NumPy), in blocks of whole rows and a row at a time.
+func TestShortRowArgReductions(t *testing.T) {
+	nan := math.NaN()
+	x := tensor.Must(tensor.FromSlice([]float64{
+		nan, 1, 0, // a NaN first
+		2, nan, 0, // a NaN after a larger value
+		3, 1, nan, // a NaN last
+		1, 0, 2, // no NaN
+		0, 2, 0, // ties
+		5, 5, 5, // all equal
+	}, 6, 3))
+	for _, blocks := range []bool{true, false} {
+		t.Run(fmt.Sprintf("blocks %v", blocks), func(t *testing.T) {
+			restore := exec.SetShortRowBlocks(blocks)
+			defer restore()
+			x1 := exec.New(exec.Workers(2), exec.Grain(1))
+			defer x1.Close()
+			got, err := x1.Run([]*expr.Node{expr.Of(x).ArgMin(1).Node(), expr.Of(x).ArgMax(1).Node()}, nil)
+			require.NoError(t, err)
+			require.Len(t, got, 2)
+			assert.Equal(t, []int64{0, 1, 2, 1, 0, 0}, got[0].(*tensor.Tensor[int64]).Values(), "argmin")
+			assert.Equal(t, []int64{0, 1, 2, 2, 1, 0}, got[1].(*tensor.Tensor[int64]).Values(), "argmax")
 		})
 	}
 }

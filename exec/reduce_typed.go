@@ -99,6 +99,9 @@ func (a *leafAcc[T]) flush(r *reduceOp[T]) {
 // which make one leaf: that leaf's value, the same bits, without the
 // binary counter (a short row's whole fold).
 func (a *leafAcc[T]) leafOnly(r *reduceOp[T], dot func(s *[8]T, lane int, a, b []T), v, b []T) T {
+	if dot == nil && r.leafOf != nil {
+		return r.leafOf(&a.s, v)
+	}
 	a.s = [8]T{r.identity, r.identity, r.identity, r.identity, r.identity, r.identity, r.identity, r.identity}
 	if dot != nil {
 		dot(&a.s, 0, v, b)

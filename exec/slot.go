@@ -234,16 +234,31 @@ func (s *slot[T]) out(n int) any {
 func gather[T any](dst, src []T, off int, g *geom) {
 	r, c := g.r, g.c
 	switch {
+	case g.stC == 1 && g.stR == 0 && r > 1:
+		repeatRow(dst[:r*c], src[off:off+c])
+	case g.stC == 1 && c < shortCopy:
+		for i := 0; i < r; i++ {
+			o := off + i*g.stR
+			d := dst[i*c : (i+1)*c]
+			for j, v := range src[o : o+c] {
+				d[j] = v
+			}
+		}
 	case g.stC == 1:
 		for i := 0; i < r; i++ {
 			o := off + i*g.stR
 			copy(dst[i*c:(i+1)*c], src[o:o+c])
 		}
-	case g.stC == 0:
+	case g.stC == 0: // a broadcast column: four stores an iteration
 		for i := 0; i < r; i++ {
 			v := src[off+i*g.stR]
 			row := dst[i*c : (i+1)*c]
-			for j := range row {
+			j := 0
+			for ; j+4 <= len(row); j += 4 {
+				w := row[j : j+4 : j+4]
+				w[0], w[1], w[2], w[3] = v, v, v, v
+			}
+			for ; j < len(row); j++ {
 				row[j] = v
 			}
 		}
@@ -262,6 +277,26 @@ func gather[T any](dst, src []T, off int, g *geom) {
 				o += g.stC
 			}
 		}
+	}
+}
+
+// shortCopy is the row length below which gather copies a row element by
+// element: a call of copy (memmove) per row of 4 cost more than the row.
+const shortCopy = 16
+
+// repeatRow fills dst (a whole number of rows of len(row)) with copies of
+// row: the first copied, then the filled part doubled, so a broadcast row
+// of a tile of r rows takes about log2(r) copies, not r.
+func repeatRow[T any](dst, row []T) {
+	c := len(row)
+	if c == 0 {
+		return
+	}
+	for j, v := range row {
+		dst[j] = v
+	}
+	for n := c; n < len(dst); n *= 2 {
+		copy(dst[n:], dst[:n])
 	}
 }
 
