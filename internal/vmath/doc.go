@@ -18,8 +18,9 @@
 // ExpSumLeaves) also have AVX-512 loops (F and DQ), sixteen float32 lanes
 // or eight float64 lanes an instruction by the same operations (float64's
 // table entries gathered eight at a time), which run where the CPU has
-// them (on an AMD EPYC about twice the AVX2 loops' rate for float32, 1.2
-// to 1.45 times for float64, whose gathers bound it);
+// them (on an AMD EPYC about twice the AVX2 loops' rate for float32; for
+// float64, whose gathers bound it, 1.3 times for the sums and 1.1 for
+// Exp);
 // TestAVX2WithoutAVX512 checks the AVX2 loops on such a CPU. The other
 // kernels have no AVX-512 path.
 //
