@@ -15,10 +15,19 @@ import (
 // on a shared machine the CPU time is the steadier figure for comparing
 // kernels (run old and new binaries alternately).
 func BenchmarkNormalize(b *testing.B) {
-	x := tensor.Must(tensor.RandN[float32](1, 2048, 1024))
+	benchNormalize(b, tensor.Must(tensor.RandN[float32](1, 2048, 1024)))
+}
+
+// BenchmarkNormalize64 is BenchmarkNormalize on float64 rows (16 MB),
+// whose exps are exp64's (table gathers).
+func BenchmarkNormalize64(b *testing.B) {
+	benchNormalize(b, tensor.Must(tensor.RandN[float64](1, 2048, 1024)))
+}
+
+func benchNormalize[T float32 | float64](b *testing.B, x *tensor.Tensor[T]) {
 	cases := []struct {
 		name string
-		e    expr.Expr[float32]
+		e    expr.Expr[T]
 	}{
 		{"softmax", expr.Softmax(expr.Of(x), -1)},
 		{"lse", expr.LogSumExp(expr.Of(x), false, -1)},
@@ -28,7 +37,7 @@ func BenchmarkNormalize(b *testing.B) {
 	defer ex.Close()
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			out := tensor.Must(tensor.New[float32](c.e.Shape()...))
+			out := tensor.Must(tensor.New[T](c.e.Shape()...))
 			if err := exec.EvalToWith(ex, out, c.e); err != nil {
 				b.Fatal(err)
 			}

@@ -17,13 +17,18 @@ func TestAVX2WithoutAVX512(t *testing.T) {
 	if !lanesAVX512 {
 		t.Skip("the AVX-512 loops do not run on this CPU: the other tests check the AVX2 ones")
 	}
-	vec := exp32K.vec
+	vec32, vec64 := exp32K.vec, exp64K.vec
 	lanesAVX512, exp32K.vec = false, exp32AVX2
-	defer func() { lanesAVX512, exp32K.vec = true, vec }()
+	exp64K.vec = func(d, a []float64) int { return exp64AVX2(d, a, &expTable) }
+	defer func() { lanesAVX512, exp32K.vec, exp64K.vec = true, vec32, vec64 }()
 	t.Run("lanes32", TestLanes32)
 	t.Run("leaves32", TestLeaves32)
 	t.Run("paths32", TestPaths32)
 	t.Run("vectorloops32", TestVectorLoops32)
+	t.Run("lanes64", TestLanes64)
+	t.Run("leaves64", TestLeaves64)
+	t.Run("paths64", TestPaths64)
+	t.Run("vectorloops64", TestVectorLoops64)
 	t.Run("lanevectorloops", TestLaneVectorLoops)
 }
 
@@ -52,4 +57,34 @@ func TestAVX512Loops(t *testing.T) {
 	assert.Equal(t, 0, exp32AVX512(d[:15], xs))
 	assert.Equal(t, 0, expSumLanes32AVX512(&s, xs, 0))
 	assert.Equal(t, 0, expSumLeaves32AVX512(&ls, xs, 0))
+}
+
+// TestAVX512Loops64 is TestAVX512Loops for the float64 loops: groups of
+// eight, leaves of 128.
+func TestAVX512Loops64(t *testing.T) {
+	if !(cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ) {
+		t.Skip("no AVX-512 on this CPU")
+	}
+	xs := make([]float64, 1024+37)
+	d := make([]float64, len(xs))
+	var s [8]float64
+	assert.Equal(t, 1056, exp64AVX512(d, xs, &expTable))
+	assert.Equal(t, [8]float64{1, 1, 1, 1, 1, 1, 1, 1}, [8]float64(d[1048:1056]), "exp(0)")
+	assert.Equal(t, 1056, expSumLanes64AVX512(&s, xs, 0, &expTable))
+	assert.Equal(t, [8]float64{132, 132, 132, 132, 132, 132, 132, 132}, s, "exp(0) 132 times a lane")
+	var ls [8][8]float64
+	assert.Equal(t, 8, expSumLeaves64AVX512(&ls, xs, 0, &expTable))
+	assert.Equal(t, [8]float64{16, 16, 16, 16, 16, 16, 16, 16}, ls[7], "exp(0) sixteen times a lane")
+	xs[300] = math.Inf(-1)
+	assert.Equal(t, 296, exp64AVX512(d, xs, &expTable))
+	assert.Equal(t, 296, expSumLanes64AVX512(&s, xs, 0, &expTable))
+	assert.Equal(t, 2, expSumLeaves64AVX512(&ls, xs, 0, &expTable), "the leaf of element 300 is the third")
+	xs[300] = 0
+	xs[5] = 600
+	assert.Equal(t, 0, exp64AVX512(d[:7], xs, &expTable))
+	assert.Equal(t, 0, expSumLanes64AVX512(&s, xs, 0, &expTable))
+	assert.Equal(t, 0, expSumLeaves64AVX512(&ls, xs, 0, &expTable))
+	xs[5] = 0
+	xs[1023] = math.NaN()
+	assert.Equal(t, 7, expSumLeaves64AVX512(&ls, xs, 0, &expTable), "a NaN in the last leaf")
 }

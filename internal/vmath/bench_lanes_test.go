@@ -46,3 +46,33 @@ func BenchmarkLanes32(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkLanes64 is BenchmarkLanes32 for float64: the exponential sums
+// of logsumexp by leaf and by block of eight leaves, and Exp.
+func BenchmarkLanes64(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	xs := make([]float64, 4096)
+	for i := range xs {
+		xs[i] = r.NormFloat64()
+	}
+	b.Run("expsum", func(b *testing.B) {
+		var s [8]float64
+		for b.Loop() {
+			for i := 0; i < len(xs); i += 128 {
+				ExpSumLanes(&s, xs[i:i+128], 4)
+			}
+		}
+	})
+	b.Run("expsum-leaves", func(b *testing.B) {
+		t := make([]float64, len(xs)/LeafLen)
+		for b.Loop() {
+			ExpSumLeaves(t, xs, 4)
+		}
+	})
+	d := make([]float64, len(xs))
+	b.Run("exp", func(b *testing.B) {
+		for b.Loop() {
+			Exp(d, xs)
+		}
+	})
+}

@@ -5,10 +5,11 @@ package vmath
 // lanesAVX2 reports whether the lane folds' vector loops run (set by init).
 var lanesAVX2 bool
 
-// lanesAVX512 reports whether ExpSumLanes's float32 fold runs its AVX-512
-// loop (set by init): sixteen exponentials an instruction where the AVX2
-// loop computes eight, twice the rate on CPUs with full-width AVX-512
-// units (BenchmarkLanes32/expsum), the same operations and bits.
+// lanesAVX512 reports whether ExpSumLanes's and ExpSumLeaves's folds run
+// their AVX-512 loops (set by init): sixteen float32 exponentials (eight
+// float64) an instruction where the AVX2 loops compute eight (four),
+// faster on CPUs with full-width AVX-512 units (BenchmarkLanes32 and
+// BenchmarkLanes64, expsum), the same operations and bits.
 var lanesAVX512 bool
 
 // lanes32Vec runs f's vector loop on a prefix of a and returns its length.
@@ -51,6 +52,9 @@ func lanes64Vec(f foldKind, s *[8]float64, a []float64, k float64) int {
 	case foldSqDev:
 		return sqDevLanes64AVX2(s, a, k)
 	default:
+		if lanesAVX512 {
+			return expSumLanes64AVX512(s, a, k, &expTable)
+		}
 		return expSumLanes64AVX2(s, a, k, &expTable)
 	}
 }

@@ -85,6 +85,22 @@ func leaves32(f foldKind, t, a []float32, k float32) {
 
 func leaves64(f foldKind, t, a []float64, k float64) {
 	j := 0
+	if f == foldExpSum && lanesAVX512 {
+		// As leaves32's: eight leaves a call while they are on exp's
+		// fast path.
+		var s [8][8]float64
+		for len(a) >= 8*LeafLen {
+			d := expSumLeaves64AVX512(&s, a, k, &expTable)
+			for l := range d {
+				t[j+l] = LanesTotal(&s[l])
+			}
+			j += d
+			a = a[d*LeafLen:]
+			if d < 8 {
+				break
+			}
+		}
+	}
 	if lanesAVX2 && f != foldExpSum {
 		var s [4][8]float64
 		for ; len(a) >= 4*LeafLen; a = a[4*LeafLen:] {

@@ -54,6 +54,11 @@ func sigmoid64AVX2(d []float64, a []float64, table *[128][2]uint64) int
 // len(a) >= len(d): the caller's.
 func exp64AVX2(d []float64, a []float64, table *[128][2]uint64) int
 
+// exp64AVX512 sets d[i] = expTail(expReduce(x)) for a prefix of d in groups of 8,
+// up to the first group with an argument off the fast path; it returns the prefix's length.
+// len(a) >= len(d): the caller's. It needs AVX-512 F and DQ.
+func exp64AVX512(d []float64, a []float64, table *[128][2]uint64) int
+
 // log64AVX2 sets d[i] = log64Fast1(x) for a prefix of d in groups of 4,
 // up to the first group with an argument off the fast path; it returns the prefix's length.
 // len(a) >= len(d): the caller's.
@@ -177,3 +182,16 @@ func sqDevLanes64AVX2(s *[8]float64, a []float64, k float64) int
 //
 //go:noescape
 func expSumLanes64AVX2(s *[8]float64, a []float64, k float64, table *[128][2]uint64) int
+
+// expSumLanes64AVX512 sets s[i%8] = s[i%8] + exp(a[i]-k), up to the first group off exp's fast path,
+// for a prefix of a in groups of 8; it returns the prefix's length. It needs AVX-512 F and DQ.
+//
+//go:noescape
+func expSumLanes64AVX512(s *[8]float64, a []float64, k float64, table *[128][2]uint64) int
+
+// expSumLeaves64AVX512 sets s[l][i%8] = s[l][i%8] + exp(a[l*128+i]-k), from zero lanes, for the
+// eight leaves of 128 elements from a's start, up to the first leaf with an argument off exp's
+// fast path; it returns the leaves done. len(a) >= 1024. It needs AVX-512 F and DQ.
+//
+//go:noescape
+func expSumLeaves64AVX512(s *[8][8]float64, a []float64, k float64, table *[128][2]uint64) int

@@ -91,6 +91,8 @@ func laneLoops() {
 		laneLoop("sqDevLanes"+t+"AVX2", "s[i%8] + (a[i]-k)², the product rounded", w, true, false, sqDevBody)
 		if w {
 			laneLoop("expSumLanes64AVX2", "s[i%8] + exp(a[i]-k), up to the first group off exp's fast path", w, true, true, expSum64Body)
+			expSumLoop64Z()
+			expSumLeaves64Z()
 		} else {
 			laneLoop("expSumLanes32AVX2", "s[i%8] + exp(a[i]-k), up to the first group off exp's fast path", w, true, false, expSum32Body)
 			expSumLoop512()

@@ -1,4 +1,4 @@
-// Command _asm generates internal/vmath's AVX2 loops with avo.
+// Command _asm generates internal/vmath's AVX2 loops (and the AVX-512 exp loops) with avo.
 //
 // It is its own module, so that the main module does not depend on avo. Run
 // it with go generate in internal/vmath, which runs:
@@ -35,6 +35,7 @@ func main() {
 	loop64("tanh64AVX2", "tanh of tanh64Go", true, tanh64)
 	loop64("sigmoid64AVX2", "sigmoid of sigmoid64Go", true, sigmoid64)
 	loop64("exp64AVX2", "expTail(expReduce(x))", true, exp64)
+	loop64Z("exp64AVX512", "expTail(expReduce(x))", 2, exp64Z)
 	loop64("log64AVX2", "log64Fast1(x)", false, func(x reg.VecVirtual, _ reg.GPVirtual) (reg.VecVirtual, reg.VecVirtual) { return log64(x) })
 	loop64("sin64AVX2", "trig64Fast1(x, 0)", false, func(x reg.VecVirtual, _ reg.GPVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig64(x, 0) })
 	loop64("cos64AVX2", "trig64Fast1(x, 1)", false, func(x reg.VecVirtual, _ reg.GPVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig64(x, 1) })
@@ -192,18 +193,22 @@ func k32(bits uint32) Mem {
 
 func kf(v float32) Mem { return k32(math.Float32bits(v)) }
 
-// Constants: 32 bytes of one 64-bit value.
-var consts64 = map[uint64]Mem{}
+// Constants: 32 bytes of one 64-bit value (64 bytes when zmm is set).
+var consts64, consts64z = map[uint64]Mem{}, map[uint64]Mem{}
 
 func k64(bits uint64) Mem {
-	if m, ok := consts64[bits]; ok {
+	cs, name, lanes := consts64, "c64_%016x", 4
+	if zmm {
+		cs, name, lanes = consts64z, "c64z_%016x", 8
+	}
+	if m, ok := cs[bits]; ok {
 		return m
 	}
-	m := GLOBL(fmt.Sprintf("c64_%016x", bits), RODATA|NOPTR)
-	for l := 0; l < 4; l++ {
+	m := GLOBL(fmt.Sprintf(name, bits), RODATA|NOPTR)
+	for l := 0; l < lanes; l++ {
 		DATA(8*l, U64(bits))
 	}
-	consts64[bits] = m
+	cs[bits] = m
 	return m
 }
 
@@ -212,8 +217,9 @@ func kd(v float64) Mem { return k64(math.Float64bits(v)) }
 // wide selects the float64 forms of mul, add, sub, load and horner.
 var wide bool
 
-// zmm makes mul, add, sub, load, horner and exp32's arithmetic work on
-// sixteen float32 lanes (AVX-512 ZMM registers) instead of eight.
+// zmm makes mul, add, sub, load, horner and exp32's and exp64's
+// arithmetic work on AVX-512 ZMM registers: sixteen float32 lanes instead
+// of eight, eight float64 lanes (with wide) instead of four.
 var zmm bool
 
 // vec is a new vector register of the width zmm selects.
@@ -393,38 +399,6 @@ func trig32(x reg.VecVirtual, q uint32) (ok, y reg.VecVirtual) {
 	VPSLLD(Imm(30), sg, sg)
 	VPXOR(sg, r, r)
 	return ok, r
-}
-
-// exp64 is expTail(expReduce(x)) of exp.go, the table's entries gathered.
-func exp64(x reg.VecVirtual, tbl reg.GPVirtual) (ok, y reg.VecVirtual) {
-	ax := YMM()
-	VANDPD(k64(1<<63-1), x, ax)
-	ok = YMM()
-	VCMPPD(Imm(cmpLT), kd(512), ax, ok)
-	kdv := add(kd(0x1.8p52), mul(kd(0x1.71547652b82fep0*128), x))
-	ki := kdv
-	kdv = sub(kdv, kd(0x1.8p52))
-	r := add(mul(kd(-0x1.cf79abc9e3b3ap-47), kdv), add(mul(kd(-0x1.62e42fefa0000p-8), kdv), x))
-	idx := YMM()
-	VPAND(k64(127), ki, idx)
-	VPSLLQ(Imm(1), idx, idx)
-	tail, sbits := YMM(), YMM()
-	for _, g := range []struct {
-		dst  reg.VecVirtual
-		disp int
-	}{{tail, 0}, {sbits, 8}} {
-		mask := YMM()
-		VPCMPEQQ(mask, mask, mask)
-		VPGATHERQQ(mask, Mem{Base: tbl, Index: idx, Scale: 8, Disp: g.disp}, g.dst)
-	}
-	sh := YMM()
-	VPSLLQ(Imm(52-7), ki, sh)
-	VPADDQ(sh, sbits, sbits) // scale
-	r2 := mul(r, r)
-	a := mul(r2, add(kd(1.0/2), mul(kd(1.0/6), r)))
-	b := mul(mul(r2, r2), add(kd(1.0/24), mul(kd(1.0/120), r)))
-	tmp := add(b, add(a, add(r, tail)))
-	return ok, add(sbits, mul(sbits, tmp))
 }
 
 // log64 is log64Fast1.
