@@ -11,7 +11,7 @@ import (
 // It is the ceiling a product can reach on this machine; a product's
 // %roof says how much of it packing, caches, edges and splitting leave.
 type Peak struct {
-	// Kernel is the micro-kernel variant measured: "avx2" or "go".
+	// Kernel is the micro-kernel variant measured: "avx512", "avx2" or "go".
 	Kernel string `json:"kernel"`
 	// Goroutines is how many kernel loops ran at once (the workers).
 	Goroutines int `json:"goroutines"`

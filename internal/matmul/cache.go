@@ -67,18 +67,25 @@ func parseSize(s string) int {
 	return n * mult
 }
 
+// kcPanelBytes is the width of a row of B's panel that kc is sized for:
+// that of the AVX2 and Go kernels (nr = 8 float64 or 16 float32).
+const kcPanelBytes = 64
+
 // blocking is the cache blocking of gemmPacked: kc steps of the inner
 // dimension per block, an mc×kc block of A and a kc×nc block of B.
 type blocking struct{ kc, mc, nc int }
 
 // blockingFor sizes the blocks for a kernel of mr×nr elements of size bytes,
-// as in BLIS: a kc×nr panel of B fills half of L1 (it is reused for every
-// mr rows of A, which stream past it), an mc×kc block of A half of L2, and a
-// kc×nc block of B a quarter of L3 (shared by the cores, and each worker
-// packs its own). kc fixes the order in which each element of C is summed,
-// so it depends on the machine's L1 only, never on the number of workers.
+// as in BLIS: a kc×64-byte panel of B fills half of L1 (it is reused for
+// every mr rows of A, which stream past it), an mc×kc block of A half of L2,
+// and a kc×nc block of B a quarter of L3 (shared by the cores, and each
+// worker packs its own). kc fixes the order in which each element of C is
+// summed, so it depends on the machine's L1 and size only, never on the
+// number of workers or the kernel: the AVX-512 kernels' panels, 128 bytes
+// wide, take the AVX2 kernels' kc (their kc×nr panel fills L1), so that
+// every variant gives the same bits.
 func blockingFor(c caches, size, mr, nr int) blocking {
-	kc := clamp(c.l1/2/(nr*size)/8*8, 64, 1024)
+	kc := clamp(c.l1/2/kcPanelBytes/8*8, 64, 1024)
 	mc := clamp(c.l2/2/(kc*size)/mr*mr, mr, 1020/mr*mr)
 	nc := clamp(c.l3/4/(kc*size)/nr*nr, nr, 4096/nr*nr)
 	return blocking{kc: kc, mc: mc, nc: nc}

@@ -142,7 +142,7 @@ func goKernelRows32(k int, a []float32, lda int, b, c []float32, ldc int, add bo
 // written out.
 func goHalf[F float](full func(k int, a, b, c []F, ldc int, add bool), nr int) func(k int, a, b, c []F, ldc int, add bool) {
 	return func(k int, a, b, c []F, ldc int, add bool) {
-		var t [6 * 16]F
+		var t [6 * 32]F
 		full(k, a, b, t[:], nr, false)
 		writeHalf(c, ldc, t[:6*nr], nr, add)
 	}
@@ -151,7 +151,7 @@ func goHalf[F float](full func(k int, a, b, c []F, ldc int, add bool), nr int) f
 // goHalfRows is goHalf for the rowsHalf of the Go variant.
 func goHalfRows[F float](full func(k int, a []F, lda int, b, c []F, ldc int, add bool), nr int) func(k int, a []F, lda int, b, c []F, ldc int, add bool) {
 	return func(k int, a []F, lda int, b, c []F, ldc int, add bool) {
-		var t [6 * 16]F
+		var t [6 * 32]F
 		full(k, a, lda, b, t[:], nr, false)
 		writeHalf(c, ldc, t[:6*nr], nr, add)
 	}

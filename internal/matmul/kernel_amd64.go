@@ -44,6 +44,46 @@ func avxKernelRowsHalf64(k int, a []float64, lda int, b []float64, c []float64, 
 // a holds 6 rows of k at stride lda, len(b) >= k*16 and c holds 6 rows of 8 at stride ldc: the caller's.
 func avxKernelRowsHalf32(k int, a []float32, lda int, b []float32, c []float32, ldc int, add bool)
 
+// avx512Kernel64 is goKernel64's loop at NR = 16 in AVX-512F, on 6×16 blocks: c[i*ldc+j] (+)= Σ_p a[p*6+i]·b[p*16+j],
+// with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
+// len(a) >= k*6, len(b) >= k*16 and c holds 6 rows of 16 at stride ldc: the caller's.
+func avx512Kernel64(k int, a []float64, b []float64, c []float64, ldc int, add bool)
+
+// avx512Kernel32 is goKernel32's loop at NR = 32 in AVX-512F, on 6×32 blocks: c[i*ldc+j] (+)= Σ_p a[p*6+i]·b[p*32+j],
+// with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
+// len(a) >= k*6, len(b) >= k*32 and c holds 6 rows of 32 at stride ldc: the caller's.
+func avx512Kernel32(k int, a []float32, b []float32, c []float32, ldc int, add bool)
+
+// avx512KernelRows64 is goKernelRows64's loop at NR = 16 in AVX-512F, on 6×16 blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*16+j],
+// with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
+// a holds 6 rows of k at stride lda, len(b) >= k*16 and c holds 6 rows of 16 at stride ldc: the caller's.
+func avx512KernelRows64(k int, a []float64, lda int, b []float64, c []float64, ldc int, add bool)
+
+// avx512KernelRows32 is goKernelRows32's loop at NR = 32 in AVX-512F, on 6×32 blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*32+j],
+// with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
+// a holds 6 rows of k at stride lda, len(b) >= k*32 and c holds 6 rows of 32 at stride ldc: the caller's.
+func avx512KernelRows32(k int, a []float32, lda int, b []float32, c []float32, ldc int, add bool)
+
+// avx512KernelHalf64 is goKernel64's loop at NR = 16 on its first 8 columns in AVX-512F, on 6×8 blocks: c[i*ldc+j] (+)= Σ_p a[p*6+i]·b[p*16+j],
+// with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
+// len(a) >= k*6, len(b) >= k*16 and c holds 6 rows of 8 at stride ldc: the caller's.
+func avx512KernelHalf64(k int, a []float64, b []float64, c []float64, ldc int, add bool)
+
+// avx512KernelHalf32 is goKernel32's loop at NR = 32 on its first 16 columns in AVX-512F, on 6×16 blocks: c[i*ldc+j] (+)= Σ_p a[p*6+i]·b[p*32+j],
+// with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
+// len(a) >= k*6, len(b) >= k*32 and c holds 6 rows of 16 at stride ldc: the caller's.
+func avx512KernelHalf32(k int, a []float32, b []float32, c []float32, ldc int, add bool)
+
+// avx512KernelRowsHalf64 is goKernelRows64's loop at NR = 16 on its first 8 columns in AVX-512F, on 6×8 blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*16+j],
+// with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
+// a holds 6 rows of k at stride lda, len(b) >= k*16 and c holds 6 rows of 8 at stride ldc: the caller's.
+func avx512KernelRowsHalf64(k int, a []float64, lda int, b []float64, c []float64, ldc int, add bool)
+
+// avx512KernelRowsHalf32 is goKernelRows32's loop at NR = 32 on its first 16 columns in AVX-512F, on 6×16 blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*32+j],
+// with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
+// a holds 6 rows of k at stride lda, len(b) >= k*32 and c holds 6 rows of 16 at stride ldc: the caller's.
+func avx512KernelRowsHalf32(k int, a []float32, lda int, b []float32, c []float32, ldc int, add bool)
+
 // avxGemv64 is goGemv64 in AVX2+FMA: y[i*incy] = Σ_p a[i*lda+p]·x[p] for i < m, p < k, summed as goDot64 sums.
 // a holds m rows of k at stride lda and len(x) >= k: the caller's.
 func avxGemv64(m int, k int, a []float64, lda int, x []float64, y []float64, incy int)
@@ -85,3 +125,19 @@ func avxPackTail64(dst []float64, k int, src []float64, lds int, cols int)
 // avxPackTail32 is goPackTail in AVX: dst[p*16 + j] = src[p*lds + j] for j < cols, 0 for cols <= j < 16, p < k.
 // 0 < cols < 16, dst holds k*16 elements and src k rows of cols at stride lds: the caller's.
 func avxPackTail32(dst []float32, k int, src []float32, lds int, cols int)
+
+// avxPackRowsWide64 is goPackRows(16) in AVX: dst[j/16*step + p*16:][:16] = src[p*lds+j:][:16] for p < k and j = 0, 16, ... while j+16 <= n.
+// dst holds (n/16 - 1)*step + k*16 elements and src k rows of n at stride lds: the caller's.
+func avxPackRowsWide64(dst []float64, k int, step int, src []float64, lds int, n int)
+
+// avxPackRowsWide32 is goPackRows(32) in AVX: dst[j/32*step + p*32:][:32] = src[p*lds+j:][:32] for p < k and j = 0, 32, ... while j+32 <= n.
+// dst holds (n/32 - 1)*step + k*32 elements and src k rows of n at stride lds: the caller's.
+func avxPackRowsWide32(dst []float32, k int, step int, src []float32, lds int, n int)
+
+// avxPackTailWide64 is goPackTail in AVX: dst[p*16 + j] = src[p*lds + j] for j < cols, 0 for cols <= j < 16, p < k.
+// 0 < cols < 16, dst holds k*16 elements and src k rows of cols at stride lds: the caller's.
+func avxPackTailWide64(dst []float64, k int, src []float64, lds int, cols int)
+
+// avxPackTailWide32 is goPackTail in AVX: dst[p*32 + j] = src[p*lds + j] for j < cols, 0 for cols <= j < 32, p < k.
+// 0 < cols < 32, dst holds k*32 elements and src k rows of cols at stride lds: the caller's.
+func avxPackTailWide32(dst []float32, k int, src []float32, lds int, cols int)

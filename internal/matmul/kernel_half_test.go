@@ -27,7 +27,7 @@ func testHalfKernels[F float](t *testing.T) {
 			for _, add := range []bool{false, true} {
 				t.Run(fmt.Sprintf("%s/k=%d/add=%v", kern.name, k, add), func(t *testing.T) {
 					a, b := randSlice[F](r, mr*k), randSlice[F](r, k*nr)
-					const lda, ldc = 131, 21 // strides wider than the blocks
+					lda, ldc := 131, nr+5 // strides wider than the blocks
 					rowsA := make([]F, (mr-1)*lda+k)
 					for p := range k {
 						for i := range mr {

@@ -67,7 +67,7 @@ func packB[F float](buf []F, b Matrix[F], nr int) {
 	k, n := b.Rows, b.Cols
 	full := n / nr * nr
 	if b.ColStride == 1 {
-		kern := ops[F]()
+		kern := packOps[F](nr)
 		if full > 0 {
 			kern.packRows(buf, k, k*nr, b.Data[b.Offset:], b.RowStride, full)
 		}
@@ -88,6 +88,28 @@ func packB[F float](buf []F, b Matrix[F], nr int) {
 			clear(d[cols:])
 		}
 	}
+}
+
+// packOps returns the kernel whose packRows and packTail packB uses for
+// panels nr wide: the default kernel for F, or, when its panels are of
+// another width (a test running another variant), the last variant with
+// panels nr wide, or else the Go routines.
+func packOps[F float](nr int) microKernel[F] {
+	kern := ops[F]()
+	if kern.nr == nr {
+		return kern
+	}
+	list, ok := any(kernels64).([]microKernel[F])
+	if !ok {
+		list = any(kernels32).([]microKernel[F])
+	}
+	for i := len(list) - 1; i >= 0; i-- {
+		if list[i].nr == nr {
+			return list[i]
+		}
+	}
+	kern.packRows, kern.packTail = goPackRows[F](nr), goPackTail[F](nr)
+	return kern
 }
 
 // ops returns the default kernel for F, whose packing routines packA and

@@ -82,7 +82,8 @@ func testPacked[F float](fill func([]F)) func(t *testing.T) {
 // small products.
 var smallBlocking = blocking{kc: 8, mc: 12, nc: 32}
 
-// TestKernelsAgree runs every kernel variant, on 1, 2, 3 and 8 workers, on
+// TestKernelsAgree runs every kernel variant (Go, AVX2 and AVX-512 where
+// the CPU has them), each on 1, 2, 3 and 8 workers, on
 // the same random inputs, at the default blocking and at smallBlocking
 // (where each band takes several steps of every loop), and checks that they
 // give the same bits, and the reference loop's value within the error bound of a sum
@@ -100,7 +101,7 @@ func testAgree[F float](eps float64) func(t *testing.T) {
 				s[i] = F(r.NormFloat64())
 			}
 		}
-		for _, s := range [][3]int{{7, 5, 9}, {13, 31, 47}, {19, 257, 23}, {50, 300, 70}, {130, 70, 10}, {8, 90, 200}, {64, 128, 10}, {40, 50, 12}, {20, 100, 260}} {
+		for _, s := range [][3]int{{7, 5, 9}, {13, 31, 47}, {19, 257, 23}, {50, 300, 70}, {130, 70, 10}, {8, 90, 200}, {64, 128, 10}, {40, 50, 12}, {20, 100, 260}, {20, 40, 61}, {25, 33, 45}} {
 			m, k, n := s[0], s[1], s[2]
 			a := newMatrix(operandLayouts[2], m, k, normal)
 			b := newMatrix(operandLayouts[1], k, n, normal)
@@ -113,20 +114,22 @@ func testAgree[F float](eps float64) func(t *testing.T) {
 			for _, bl := range []blocking{blockingFor(machineCaches(), sizeOf[F](), 6, 16), smallBlocking} {
 				var first []F
 				for i, w := range []int{1, 2, 3, 8} {
-					kern := kernelOf[F](i % len(kernels64))
-					dst := RowMajor(make([]F, m*n), m, n)
-					gemmPacked(dst, a, b, Goroutines(w), kern, bl, nil)
-					if first == nil {
-						first = dst.Data
-					} else {
-						assert.Equal(t, first, dst.Data, "%v kc=%d: %s on %d workers against %s on 1", s, bl.kc, kern.name, w, kernelOf[F](0).name)
-					}
-					packed := RowMajor(make([]F, m*n), m, n)
-					gemmPacked(packed, aCol, b, Goroutines(w), kern, bl, nil)
-					assert.Equal(t, first, packed.Data, "%v kc=%d: %s with a packed", s, bl.kc, kern.name)
-					for j := range want {
-						tol := 2 * float64(k) * eps * float64(abs[j])
-						require.InDelta(t, float64(want[j]), float64(dst.Data[j]), tol, "%v kc=%d %s element %d", s, bl.kc, kern.name, j)
+					for v := range kernels64 {
+						kern := kernelOf[F]((i + v) % len(kernels64))
+						dst := RowMajor(make([]F, m*n), m, n)
+						gemmPacked(dst, a, b, Goroutines(w), kern, bl, nil)
+						if first == nil {
+							first = dst.Data
+						} else {
+							assert.Equal(t, first, dst.Data, "%v kc=%d: %s on %d workers against %s on 1", s, bl.kc, kern.name, w, kernelOf[F](0).name)
+						}
+						packed := RowMajor(make([]F, m*n), m, n)
+						gemmPacked(packed, aCol, b, Goroutines(w), kern, bl, nil)
+						assert.Equal(t, first, packed.Data, "%v kc=%d: %s with a packed", s, bl.kc, kern.name)
+						for j := range want {
+							tol := 2 * float64(k) * eps * float64(abs[j])
+							require.InDelta(t, float64(want[j]), float64(dst.Data[j]), tol, "%v kc=%d %s element %d", s, bl.kc, kern.name, j)
+						}
 					}
 				}
 			}
@@ -287,6 +290,9 @@ func TestReadCaches(t *testing.T) {
 	c := caches{l1: 32 << 10, l2: 1 << 20, l3: 32 << 20}
 	assert.Equal(t, blocking{kc: 256, mc: 252, nc: 4096}, blockingFor(c, 8, 6, 8))
 	assert.Equal(t, blocking{kc: 256, mc: 510, nc: 4096}, blockingFor(c, 4, 6, 16))
+	// The AVX-512 kernels' wider panels keep kc, which orders the sums.
+	assert.Equal(t, blocking{kc: 256, mc: 252, nc: 4096}, blockingFor(c, 8, 6, 16))
+	assert.Equal(t, blocking{kc: 256, mc: 510, nc: 4096}, blockingFor(c, 4, 6, 32))
 }
 
 // TestKernelsGenerated checks that kernel_amd64.s and kernel_amd64.go are

@@ -12,8 +12,9 @@ import (
 // rather than computed from a clock that turbo and shared hosts make
 // unreliable.
 type Peak struct {
-	// Kernel names the variant measured: "avx2" (AVX2+FMA assembly) or
-	// "go" (the pure-Go kernels, under -tags purego or without AVX2).
+	// Kernel names the variant measured: "avx512" (AVX-512F assembly),
+	// "avx2" (AVX2+FMA assembly) or "go" (the pure-Go kernels, under
+	// -tags purego or without AVX2).
 	Kernel string
 	// Goroutines is how many kernel loops ran at once.
 	Goroutines int

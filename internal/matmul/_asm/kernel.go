@@ -1,4 +1,5 @@
-// Command _asm generates internal/matmul's AVX2+FMA micro-kernels with avo.
+// Command _asm generates internal/matmul's AVX2+FMA and AVX-512F
+// micro-kernels with avo.
 //
 // It is its own module, so that the main module does not depend on avo. Run
 // it with go generate in internal/matmul, which runs:
@@ -7,7 +8,9 @@
 //
 // Each kernel is the reference loop of goKernel64 or goKernel32 in
 // kernel.go: an mr×nr block of C from an mr-row panel of packed A and an
-// nr-column panel of packed B, with mr×nr/lanes YMM accumulators.
+// nr-column panel of packed B, with mr×nr/lanes YMM accumulators (ZMM for
+// the AVX-512 kernels, whose NR is twice the reference loop's: each
+// element of C is still one lane, summed in the same order).
 package main
 
 import (
@@ -53,6 +56,12 @@ func main() {
 	kernel(f32, packedA, 1)
 	kernel(f64, rowsA, 1)
 	kernel(f32, rowsA, 1)
+	for _, width := range []int{cols, 1} {
+		for _, layout := range []aLayout{packedA, rowsA} {
+			kernel512(f64, layout, width)
+			kernel512(f32, layout, width)
+		}
+	}
 	gemv(f64)
 	gemv(f32)
 	gemvColumns(f64)
@@ -63,6 +72,10 @@ func main() {
 	packColumns(f32)
 	packTail(f64)
 	packTail(f32)
+	packRowsWide(f64)
+	packRowsWide(f32)
+	packTailWide(f64)
+	packTailWide(f32)
 	Generate()
 }
 
@@ -82,7 +95,43 @@ const (
 // each row of B's panel (still NR wide) only, writing NR/2 columns of C,
 // for a last panel of B at most half full.
 func kernel(e elem, layout aLayout, width int) {
-	lanes := 32 / e.size
+	kernelOf(e, layout, width, ymm)
+}
+
+// kernel512 emits the AVX-512 kernels, avx512Kernel64 and so on: the
+// loops of kernel with ZMM registers, NR = 2 ZMM registers of e's lanes
+// (16 float64, 32 float32), the half kernels on the first ZMM register.
+func kernel512(e elem, layout aLayout, width int) {
+	kernelOf(e, layout, width, zmm)
+}
+
+// vector is a register width: its bytes, its kernels' name prefix and
+// instruction set, and how to allocate and zero a register.
+type vector struct {
+	bytes  int
+	prefix string
+	isa    string
+	alloc  func() reg.VecVirtual
+	zero   func(reg.VecVirtual)
+}
+
+var (
+	ymm = vector{32, "avx", "AVX2+FMA", YMM, func(r reg.VecVirtual) { VXORPS(r, r, r) }}
+	zmm = vector{64, "avx512", "AVX-512F", ZMM, func(r reg.VecVirtual) { VPXORD(r, r, r) }}
+)
+
+// ref is the name of the Go loop a kernel of v computes, go plus its
+// base: goKernel64 for the YMM kernels, the same loop at twice its NR
+// for the ZMM ones.
+func (v vector) ref(base string, nr int) string {
+	if v.bytes == 32 {
+		return base
+	}
+	return fmt.Sprintf("%s's loop at NR = %d", base, nr)
+}
+
+func kernelOf(e elem, layout aLayout, width int, v vector) {
+	lanes := v.bytes / e.size
 	nr := cols * lanes
 	bits := e.name[len("float"):]
 	half, ref, written := "", "", nr
@@ -90,20 +139,20 @@ func kernel(e elem, layout aLayout, width int) {
 		half, ref, written = "Half", " on its first "+fmt.Sprint(width*lanes)+" columns", width*lanes
 	}
 	if layout == packedA {
-		name := "avxKernel" + half + bits
+		name := v.prefix + "Kernel" + half + bits
 		TEXT(name, NOSPLIT, fmt.Sprintf("func(k int, a, b, c []%s, ldc int, add bool)", e.name))
-		Doc(fmt.Sprintf("%s is goKernel%s%s in AVX2+FMA, on %d×%d blocks: c[i*ldc+j] (+)= Σ_p a[p*%d+i]·b[p*%d+j],", name, bits, ref, mr, written, mr, nr),
+		Doc(fmt.Sprintf("%s is %s%s in "+v.isa+", on %d×%d blocks: c[i*ldc+j] (+)= Σ_p a[p*%d+i]·b[p*%d+j],", name, v.ref("goKernel"+bits, nr), ref, mr, written, mr, nr),
 			"with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.",
 			fmt.Sprintf("len(a) >= k*%d, len(b) >= k*%d and c holds %d rows of %d at stride ldc: the caller's.", mr, nr, mr, written))
 		pa := Load(Param("a").Base(), GP64())
-		body(e, name, width, func(u, i int) Mem { return Mem{Base: pa, Disp: (u*mr + i) * e.size} },
+		body(e, v, name, width, func(u, i int) Mem { return Mem{Base: pa, Disp: (u*mr + i) * e.size} },
 			func(steps int) { ADDQ(U32(steps*mr*e.size), pa) },
 			func(u int) Mem { return Mem{Base: pa, Disp: prefetchA + u*mr*e.size} })
 		return
 	}
-	name := "avxKernelRows" + half + bits
+	name := v.prefix + "KernelRows" + half + bits
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(k int, a []%s, lda int, b, c []%s, ldc int, add bool)", e.name, e.name))
-	Doc(fmt.Sprintf("%s is goKernelRows%s%s in AVX2+FMA, on %d×%d blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*%d+j],", name, bits, ref, mr, written, nr),
+	Doc(fmt.Sprintf("%s is %s%s in "+v.isa+", on %d×%d blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*%d+j],", name, v.ref("goKernelRows"+bits, nr), ref, mr, written, nr),
 		"with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.",
 		fmt.Sprintf("a holds %d rows of k at stride lda, len(b) >= k*%d and c holds %d rows of %d at stride ldc: the caller's.", mr, nr, mr, written))
 	// Rows 0-2 of A from row0, rows 3-5 from row3, each plus 0, 1 or 2 lda.
@@ -113,7 +162,7 @@ func kernel(e elem, layout aLayout, width int) {
 	row3 := GP64()
 	LEAQ(Mem{Base: lda, Index: lda, Scale: 2}, row3)
 	ADDQ(row0, row3)
-	body(e, name, width, func(u, i int) Mem {
+	body(e, v, name, width, func(u, i int) Mem {
 		base := row0
 		if i >= 3 {
 			base = row3
@@ -139,8 +188,8 @@ const prefetchA = 512
 // steps steps of k; prefetch, if not nil, is the address to prefetch at
 // step u of the unrolled loop. Each row of C is width YMM registers of the
 // NR = cols registers of each row of B's panel.
-func body(e elem, name string, width int, aAt func(u, i int) Mem, advanceA func(steps int), prefetch func(u int) Mem) {
-	lanes := 32 / e.size
+func body(e elem, v vector, name string, width int, aAt func(u, i int) Mem, advanceA func(steps int), prefetch func(u int) Mem) {
+	lanes := v.bytes / e.size
 	nr := cols * lanes
 	k := Load(Param("k"), GP64())
 	pb := Load(Param("b").Base(), GP64())
@@ -165,15 +214,15 @@ func body(e elem, name string, width int, aAt func(u, i int) Mem, advanceA func(
 	for i := range acc {
 		acc[i] = make([]reg.VecVirtual, width)
 		for j := range acc[i] {
-			acc[i][j] = YMM()
-			VXORPS(acc[i][j], acc[i][j], acc[i][j])
+			acc[i][j] = v.alloc()
+			v.zero(acc[i][j])
 		}
 	}
 	bv := make([]reg.VecVirtual, width)
 	for j := range bv {
-		bv[j] = YMM()
+		bv[j] = v.alloc()
 	}
-	av := YMM()
+	av := v.alloc()
 
 	// step emits one step of k, at element offset u of the panels.
 	step := func(u int) {
@@ -221,7 +270,7 @@ func body(e elem, name string, width int, aAt func(u, i int) Mem, advanceA func(
 	MOVQ(pc, row)
 	for i := range acc {
 		for j := range acc[i] {
-			e.add(Mem{Base: row, Disp: j * 32}, acc[i][j], acc[i][j])
+			e.add(Mem{Base: row, Disp: j * v.bytes}, acc[i][j], acc[i][j])
 		}
 		if i < mr-1 {
 			ADDQ(ldc, row)
@@ -231,7 +280,7 @@ func body(e elem, name string, width int, aAt func(u, i int) Mem, advanceA func(
 	Label(name + "_store")
 	for i := range acc {
 		for j := range acc[i] {
-			e.move(acc[i][j], Mem{Base: pc, Disp: j * 32})
+			e.move(acc[i][j], Mem{Base: pc, Disp: j * v.bytes})
 		}
 		if i < mr-1 {
 			ADDQ(ldc, pc)
@@ -602,10 +651,19 @@ func gemvColumns(e elem) {
 // src[p*lds+j:][:nr] for each row p < k and each whole piece j of its n
 // elements, all rows in one call.
 func packRows(e elem) {
-	lanes := 32 / e.size
-	nr := cols * lanes
+	packRowsOf(e, cols*32/e.size, "avxPackRows")
+}
+
+// packRowsWide emits avxPackRowsWide32 or avxPackRowsWide64, packRows for
+// the AVX-512 kernels' panels, twice as wide (128 bytes, four YMM moves).
+func packRowsWide(e elem) {
+	packRowsOf(e, 2*cols*32/e.size, "avxPackRowsWide")
+}
+
+func packRowsOf(e elem, nr int, base string) {
 	bits := e.name[len("float"):]
-	name := "avxPackRows" + bits
+	name := base + bits
+	piece := nr * e.size
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst []%s, k, step int, src []%s, lds, n int)", e.name, e.name))
 	Doc(fmt.Sprintf("%s is goPackRows(%d) in AVX: dst[j/%d*step + p*%d:][:%d] = src[p*lds+j:][:%d] for p < k and j = 0, %d, ... while j+%d <= n.", name, nr, nr, nr, nr, nr, nr, nr),
 		fmt.Sprintf("dst holds (n/%d - 1)*step + k*%d elements and src k rows of n at stride lds: the caller's.", nr, nr))
@@ -622,23 +680,28 @@ func packRows(e elem) {
 	JZ(LabelRef(name + "_done"))
 	TESTQ(k, k)
 	JZ(LabelRef(name + "_done"))
-	x, y := YMM(), YMM()
+	regs := make([]reg.VecVirtual, piece/32)
+	for i := range regs {
+		regs[i] = YMM()
+	}
 	ps, d, n := GP64(), GP64(), GP64()
 	Label(name + "_row")
 	MOVQ(pr, ps)
 	MOVQ(pd, d)
 	MOVQ(pieces, n)
 	Label(name + "_piece")
-	e.move(Mem{Base: ps}, x)
-	e.move(Mem{Base: ps, Disp: 32}, y)
-	e.move(x, Mem{Base: d})
-	e.move(y, Mem{Base: d, Disp: 32})
-	ADDQ(U8(64), ps)
+	for i, x := range regs {
+		e.move(Mem{Base: ps, Disp: 32 * i}, x)
+	}
+	for i, x := range regs {
+		e.move(x, Mem{Base: d, Disp: 32 * i})
+	}
+	ADDQ(U32(piece), ps)
 	ADDQ(step, d)
 	DECQ(n)
 	JNZ(LabelRef(name + "_piece"))
 	ADDQ(lds, pr)
-	ADDQ(U8(64), pd)
+	ADDQ(U32(piece), pd)
 	DECQ(k)
 	JNZ(LabelRef(name + "_row"))
 	Label(name + "_done")
@@ -707,13 +770,21 @@ func packColumns(e elem) {
 // first cols elements of each row and zero the rest: dst[p*nr + j] =
 // src[p*lds + j] for j < cols, 0 for cols <= j < nr, p < k, 0 < cols < nr.
 func packTail(e elem) {
-	lanes := 32 / e.size
-	nr := cols * lanes
+	packTailOf(e, cols*32/e.size, "avxPackTail", "packTailMask")
+}
+
+// packTailWide emits avxPackTailWide32 or avxPackTailWide64, packTail for
+// the AVX-512 kernels' panels, twice as wide (four YMM masked loads).
+func packTailWide(e elem) {
+	packTailOf(e, 2*cols*32/e.size, "avxPackTailWide", "packTailMaskWide")
+}
+
+func packTailOf(e elem, nr int, base, maskName string) {
 	bits := e.name[len("float"):]
-	name := "avxPackTail" + bits
+	name := base + bits
 	// masks: nr lanes of all ones, then nr of zeros; the mask of the
 	// first cols lanes of a register starts nr-cols lanes in.
-	masks := GLOBL("packTailMask"+bits, RODATA|NOPTR)
+	masks := GLOBL(maskName+bits, RODATA|NOPTR)
 	for i := range 2 * nr {
 		v := 0
 		if i < nr {
@@ -738,27 +809,30 @@ func packTail(e elem) {
 	MOVQ(U32(nr), off)
 	SUBQ(c, off)
 	SHLQ(U8(log2(e.size)), off)
-	base := GP64()
-	LEAQ(masks, base)
-	ADDQ(base, off)
-	m0, m1 := YMM(), YMM()
-	e.move(Mem{Base: off}, m0)
-	e.move(Mem{Base: off, Disp: 32}, m1)
+	mbase := GP64()
+	LEAQ(masks, mbase)
+	ADDQ(mbase, off)
+	n := nr * e.size / 32 // YMM registers per row
+	ms, xs := make([]reg.VecVirtual, n), make([]reg.VecVirtual, n)
+	for i := range ms {
+		ms[i], xs[i] = YMM(), YMM()
+		e.move(Mem{Base: off, Disp: 32 * i}, ms[i])
+	}
 	TESTQ(k, k)
 	JZ(LabelRef(name + "_done"))
-	x, y := YMM(), YMM()
 	Label(name + "_row")
-	if e.size == 8 {
-		VMASKMOVPD(Mem{Base: ps}, m0, x)
-		VMASKMOVPD(Mem{Base: ps, Disp: 32}, m1, y)
-	} else {
-		VMASKMOVPS(Mem{Base: ps}, m0, x)
-		VMASKMOVPS(Mem{Base: ps, Disp: 32}, m1, y)
+	for i := range ms {
+		if e.size == 8 {
+			VMASKMOVPD(Mem{Base: ps, Disp: 32 * i}, ms[i], xs[i])
+		} else {
+			VMASKMOVPS(Mem{Base: ps, Disp: 32 * i}, ms[i], xs[i])
+		}
 	}
-	e.move(x, Mem{Base: pd})
-	e.move(y, Mem{Base: pd, Disp: 32})
+	for i := range xs {
+		e.move(xs[i], Mem{Base: pd, Disp: 32 * i})
+	}
 	ADDQ(lds, ps)
-	ADDQ(U8(nr*e.size), pd)
+	ADDQ(U32(nr*e.size), pd)
 	DECQ(k)
 	JNZ(LabelRef(name + "_row"))
 	Label(name + "_done")
