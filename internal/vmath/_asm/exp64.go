@@ -16,9 +16,9 @@ import (
 // exp64 is expTail(expReduce(x)) of exp.go, the table's entries gathered.
 func exp64(x reg.VecVirtual, tbl reg.GPVirtual) (ok, y reg.VecVirtual) {
 	ax := YMM()
-	VANDPD(k64(1<<63-1), x, ax)
+	op(VANDPD, VANDPD_BCST, k64(1<<63-1), x, ax)
 	ok = YMM()
-	VCMPPD(Imm(cmpLT), kd(512), ax, ok)
+	op(VCMPPD, VCMPPD_BCST, Imm(cmpLT), kd(512), ax, ok)
 	return ok, exp64Fast(x, tbl)
 }
 
@@ -31,7 +31,7 @@ func exp64Fast(x reg.VecVirtual, tbl reg.GPVirtual) (y reg.VecVirtual) {
 	r := add(mul(kd(-0x1.cf79abc9e3b3ap-47), kdv), add(mul(kd(-0x1.62e42fefa0000p-8), kdv), x))
 	idx := vec()
 	if zmm {
-		VPANDQ(k64(127), ki, idx)
+		op(VPANDQ, VPANDQ_BCST, k64(127), ki, idx)
 	} else {
 		VPAND(k64(127), ki, idx)
 	}
@@ -69,9 +69,9 @@ func exp64Fast(x reg.VecVirtual, tbl reg.GPVirtual) (y reg.VecVirtual) {
 // exp64Z is exp64 on eight lanes (zmm and wide set): ok is a mask register.
 func exp64Z(x reg.VecVirtual, tbl reg.GPVirtual) (ok reg.OpmaskVirtual, y reg.VecVirtual) {
 	ax := ZMM()
-	VANDPD(k64(1<<63-1), x, ax)
+	op(VANDPD, VANDPD_BCST, k64(1<<63-1), x, ax)
 	ok = K()
-	VCMPPD(Imm(cmpLT), kd(512), ax, ok)
+	op(VCMPPD, VCMPPD_BCST, Imm(cmpLT), kd(512), ax, ok)
 	return ok, exp64Fast(x, tbl)
 }
 

@@ -171,14 +171,18 @@ func loop64(name, goName string, table bool, body func(x reg.VecVirtual, tbl reg
 	RET()
 }
 
-// Constants: 32 bytes of one 32-bit value, for memory operands (64 bytes
-// when zmm is set).
+// Constants: 32 bytes of one 32-bit value, for memory operands of the
+// AVX2 forms. With zmm set a constant is its 4 bytes alone, for the
+// broadcast ({1to16}) forms: the linker aligns data to 32 bytes at most, so
+// a 64-byte constant would straddle two cache lines in every other build,
+// which made the AVX-512 exp loops up to 1.5x slower (W15 softmax and lse)
+// on whichever side of the line the rest of the binary put them.
 var consts, consts512 = map[uint32]Mem{}, map[uint32]Mem{}
 
 func k32(bits uint32) Mem {
 	cs, name, lanes := consts, "c32_%08x", 8
 	if zmm {
-		cs, name, lanes = consts512, "c32z_%08x", 16
+		cs, name, lanes = consts512, "c32b_%08x", 1
 	}
 	if m, ok := cs[bits]; ok {
 		return m
@@ -188,18 +192,22 @@ func k32(bits uint32) Mem {
 		DATA(4*l, U32(bits))
 	}
 	cs[bits] = m
+	if zmm {
+		bcast[m.Symbol.Name] = true
+	}
 	return m
 }
 
 func kf(v float32) Mem { return k32(math.Float32bits(v)) }
 
-// Constants: 32 bytes of one 64-bit value (64 bytes when zmm is set).
+// Constants: 32 bytes of one 64-bit value (its 8 bytes alone, for the
+// broadcast forms, when zmm is set).
 var consts64, consts64z = map[uint64]Mem{}, map[uint64]Mem{}
 
 func k64(bits uint64) Mem {
 	cs, name, lanes := consts64, "c64_%016x", 4
 	if zmm {
-		cs, name, lanes = consts64z, "c64z_%016x", 8
+		cs, name, lanes = consts64z, "c64b_%016x", 1
 	}
 	if m, ok := cs[bits]; ok {
 		return m
@@ -209,7 +217,25 @@ func k64(bits uint64) Mem {
 		DATA(8*l, U64(bits))
 	}
 	cs[bits] = m
+	if zmm {
+		bcast[m.Symbol.Name] = true
+	}
 	return m
+}
+
+// bcast holds the names of the broadcast constants.
+var bcast = map[string]bool{}
+
+// op emits plain(ops...), or its broadcast form bcst(ops...) when one of
+// ops is a broadcast constant.
+func op(plain, bcst func(...Op), ops ...Op) {
+	for _, o := range ops {
+		if m, ok := o.(Mem); ok && bcast[m.Symbol.Name] {
+			bcst(ops...)
+			return
+		}
+	}
+	plain(ops...)
 }
 
 func kd(v float64) Mem { return k64(math.Float64bits(v)) }
@@ -234,9 +260,9 @@ func vec() reg.VecVirtual {
 func mul(a Op, b reg.VecVirtual) reg.VecVirtual {
 	d := vec()
 	if wide {
-		VMULPD(a, b, d)
+		op(VMULPD, VMULPD_BCST, a, b, d)
 	} else {
-		VMULPS(a, b, d)
+		op(VMULPS, VMULPS_BCST, a, b, d)
 	}
 	return d
 }
@@ -244,9 +270,9 @@ func mul(a Op, b reg.VecVirtual) reg.VecVirtual {
 func add(a Op, b reg.VecVirtual) reg.VecVirtual {
 	d := vec()
 	if wide {
-		VADDPD(a, b, d)
+		op(VADDPD, VADDPD_BCST, a, b, d)
 	} else {
-		VADDPS(a, b, d)
+		op(VADDPS, VADDPS_BCST, a, b, d)
 	}
 	return d
 }
@@ -255,9 +281,9 @@ func add(a Op, b reg.VecVirtual) reg.VecVirtual {
 func sub(a reg.VecVirtual, b Op) reg.VecVirtual {
 	d := vec()
 	if wide {
-		VSUBPD(b, a, d)
+		op(VSUBPD, VSUBPD_BCST, b, a, d)
 	} else {
-		VSUBPS(b, a, d)
+		op(VSUBPS, VSUBPS_BCST, b, a, d)
 	}
 	return d
 }
@@ -294,18 +320,18 @@ const (
 // exp32 is exp32Fast1.
 func exp32(x reg.VecVirtual) (ok, y reg.VecVirtual) {
 	ax := YMM()
-	VANDPS(absMask(), x, ax)
+	op(VANDPS, VANDPS_BCST, absMask(), x, ax)
 	ok = YMM()
-	VCMPPS(Imm(cmpLT), kf(86.5), ax, ok)
+	op(VCMPPS, VCMPPS_BCST, Imm(cmpLT), kf(86.5), ax, ok)
 	return ok, exp32Fast(x)
 }
 
 // exp32Z is exp32 on sixteen lanes (zmm set): ok is a mask register.
 func exp32Z(x reg.VecVirtual) (ok reg.OpmaskVirtual, y reg.VecVirtual) {
 	ax := ZMM()
-	VANDPS(absMask(), x, ax)
+	op(VANDPS, VANDPS_BCST, absMask(), x, ax)
 	ok = K()
-	VCMPPS(Imm(cmpLT), kf(86.5), ax, ok)
+	op(VCMPPS, VCMPPS_BCST, Imm(cmpLT), kf(86.5), ax, ok)
 	return ok, exp32Fast(x)
 }
 
@@ -316,7 +342,7 @@ func exp32Fast(x reg.VecVirtual) (y reg.VecVirtual) {
 	kd = sub(kd, kf(0x1.8p23))
 	rhi := sub(x, mul(kf(0x1.62e4p-01), kd))
 	rlo := vec()
-	VXORPS(k32(0x80000000), mul(kf(0x1.7f7d1cp-20), kd), rlo)
+	op(VXORPS, VXORPS_BCST, k32(0x80000000), mul(kf(0x1.7f7d1cp-20), kd), rlo)
 	r := add(rhi, rlo)
 	z := mul(r, r)
 	p := horner(r, 1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1)
@@ -358,11 +384,11 @@ func log32(x reg.VecVirtual) (ok, y reg.VecVirtual) {
 // trig32 is trig32Fast1(x, q).
 func trig32(x reg.VecVirtual, q uint32) (ok, y reg.VecVirtual) {
 	ax := YMM()
-	VANDPS(absMask(), x, ax)
+	op(VANDPS, VANDPS_BCST, absMask(), x, ax)
 	ok = YMM()
-	VCMPPS(Imm(cmpLT), kf(6000), ax, ok)
+	op(VCMPPS, VCMPPS_BCST, Imm(cmpLT), kf(6000), ax, ok)
 	nz := YMM()
-	VCMPPS(Imm(cmpGT), k32(0), ax, nz)
+	op(VCMPPS, VCMPPS_BCST, Imm(cmpGT), k32(0), ax, nz)
 	VANDPS(nz, ok, ok)
 	jd := add(kf(0x1.8p23), mul(kf(0x1.45f306p-01), x))
 	j := jd
@@ -437,11 +463,11 @@ func log64(x reg.VecVirtual) (ok, y reg.VecVirtual) {
 // trig64 is trig64Fast1(x, q).
 func trig64(x reg.VecVirtual, q uint64) (ok, y reg.VecVirtual) {
 	ax := YMM()
-	VANDPD(k64(1<<63-1), x, ax)
+	op(VANDPD, VANDPD_BCST, k64(1<<63-1), x, ax)
 	ok = YMM()
-	VCMPPD(Imm(cmpLT), kd(1e6), ax, ok)
+	op(VCMPPD, VCMPPD_BCST, Imm(cmpLT), kd(1e6), ax, ok)
 	nz := YMM()
-	VCMPPD(Imm(cmpGT), k64(0), ax, nz)
+	op(VCMPPD, VCMPPD_BCST, Imm(cmpGT), k64(0), ax, nz)
 	VANDPD(nz, ok, ok)
 	jd := add(kd(0x1.8p52), mul(kd(0x1.45f306dc9c883p-01), x))
 	j := jd
@@ -487,11 +513,11 @@ func trig64(x reg.VecVirtual, q uint64) (ok, y reg.VecVirtual) {
 // tanh32 is the fast path of tanh32Go: both forms, selected.
 func tanh32(x reg.VecVirtual) (ok, y reg.VecVirtual) {
 	ax := YMM()
-	VANDPS(absMask(), x, ax)
+	op(VANDPS, VANDPS_BCST, absMask(), x, ax)
 	ok = YMM()
-	VCMPPS(Imm(cmpLT), kf(43), ax, ok)
+	op(VCMPPS, VCMPPS_BCST, Imm(cmpLT), kf(43), ax, ok)
 	small := YMM()
-	VCMPPS(Imm(cmpLT), kf(0.625), ax, small)
+	op(VCMPPS, VCMPPS_BCST, Imm(cmpLT), kf(0.625), ax, small)
 	z := mul(x, x)
 	p := horner(z, -5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1)
 	ys := add(x, mul(x, mul(p, z)))
@@ -500,7 +526,7 @@ func tanh32(x reg.VecVirtual) (ok, y reg.VecVirtual) {
 	VDIVPS(add(kf(1), e), load(kf(2)), q)
 	yt := sub(load(kf(1)), q)
 	sg := YMM()
-	VANDPS(k32(0x80000000), x, sg)
+	op(VANDPS, VANDPS_BCST, k32(0x80000000), x, sg)
 	VORPS(sg, yt, yt)
 	y = YMM()
 	VBLENDVPS(small, ys, yt, y)
@@ -510,11 +536,11 @@ func tanh32(x reg.VecVirtual) (ok, y reg.VecVirtual) {
 // sigmoid32 is the fast path of sigmoid32Go.
 func sigmoid32(x reg.VecVirtual) (ok, y reg.VecVirtual) {
 	ax := YMM()
-	VANDPS(absMask(), x, ax)
+	op(VANDPS, VANDPS_BCST, absMask(), x, ax)
 	ok = YMM()
-	VCMPPS(Imm(cmpLT), kf(86.5), ax, ok)
+	op(VCMPPS, VCMPPS_BCST, Imm(cmpLT), kf(86.5), ax, ok)
 	nax := YMM()
-	VXORPS(k32(0x80000000), ax, nax)
+	op(VXORPS, VXORPS_BCST, k32(0x80000000), ax, nax)
 	_, e := exp32(nax)
 	num := YMM()
 	VBLENDVPS(x, e, load(kf(1)), num)
@@ -526,11 +552,11 @@ func sigmoid32(x reg.VecVirtual) (ok, y reg.VecVirtual) {
 // tanh64 is the fast path of tanh64Go: both forms, selected.
 func tanh64(x reg.VecVirtual, tbl reg.GPVirtual) (ok, y reg.VecVirtual) {
 	ax := YMM()
-	VANDPD(k64(1<<63-1), x, ax)
+	op(VANDPD, VANDPD_BCST, k64(1<<63-1), x, ax)
 	ok = YMM()
-	VCMPPD(Imm(cmpLT), kd(256), ax, ok)
+	op(VCMPPD, VCMPPD_BCST, Imm(cmpLT), kd(256), ax, ok)
 	small := YMM()
-	VCMPPD(Imm(cmpLT), kd(0.625), ax, small)
+	op(VCMPPD, VCMPPD_BCST, Imm(cmpLT), kd(0.625), ax, small)
 	s := mul(x, x)
 	p := add(kd(-9.92877231001918586564e1), mul(kd(-9.64399179425052238628e-1), s))
 	p = add(kd(-1.61468768441708447952e3), mul(s, p))
@@ -545,7 +571,7 @@ func tanh64(x reg.VecVirtual, tbl reg.GPVirtual) (ok, y reg.VecVirtual) {
 	VDIVPD(add(kd(1), e), load(kd(2)), qq)
 	yt := sub(load(kd(1)), qq)
 	sg := YMM()
-	VANDPD(k64(1<<63), x, sg)
+	op(VANDPD, VANDPD_BCST, k64(1<<63), x, sg)
 	VORPD(sg, yt, yt)
 	y = YMM()
 	VBLENDVPD(small, ys, yt, y)
@@ -555,11 +581,11 @@ func tanh64(x reg.VecVirtual, tbl reg.GPVirtual) (ok, y reg.VecVirtual) {
 // sigmoid64 is the fast path of sigmoid64Go.
 func sigmoid64(x reg.VecVirtual, tbl reg.GPVirtual) (ok, y reg.VecVirtual) {
 	ax := YMM()
-	VANDPD(k64(1<<63-1), x, ax)
+	op(VANDPD, VANDPD_BCST, k64(1<<63-1), x, ax)
 	ok = YMM()
-	VCMPPD(Imm(cmpLT), kd(512), ax, ok)
+	op(VCMPPD, VCMPPD_BCST, Imm(cmpLT), kd(512), ax, ok)
 	nax := YMM()
-	VXORPD(k64(1<<63), ax, nax)
+	op(VXORPD, VXORPD_BCST, k64(1<<63), ax, nax)
 	_, e := exp64(nax, tbl)
 	num := YMM()
 	VBLENDVPD(x, e, load(kd(1)), num)
