@@ -25,6 +25,8 @@ var simdUnaryOps = map[expr.Op]simd.UnaryOp{
 	expr.OpAbs:    simd.Abs,
 	expr.OpSqrt:   simd.Sqrt,
 	expr.OpSquare: simd.Square,
+	expr.OpRelu:   simd.Relu,
+	expr.OpSign:   simd.Sign,
 }
 
 // streamBytes is the size of a region's outputs from which the kernels

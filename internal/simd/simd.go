@@ -1,7 +1,7 @@
 // Package simd holds AVX2 loops over float32 and float64 blocks for the
 // executor's arithmetic (the four binary ops with vector or scalar operands,
 // every fused pair outer(inner(x, y), z) the executor forms, and neg, abs,
-// sqrt, square and copy) and over blocks of every sized integer type (add
+// sqrt, square, copy, relu and sign) and over blocks of every sized integer type (add
 // and sub, and mul for the 16- and 32-bit types).
 //
 // Each loop computes exactly what the plain Go loop computes, element by
@@ -78,6 +78,10 @@ const (
 	Square
 	// Copy is d = x: its streaming form copies around the caches.
 	Copy
+	// Relu is max(x, 0) with NaN kept and -0 made +0, the executor's relu.
+	Relu
+	// Sign is NumPy's sign: 1, -1, 0 for ±0, NaN for NaN.
+	Sign
 )
 
 // Binary holds the three forms of one binary op: d = a op b with both
@@ -186,7 +190,7 @@ func Unary[T Float](op UnaryOp) (func(d, x []T), bool) { return unary[T](op, 0) 
 func UnaryStream[T Float](op UnaryOp) (func(d, x []T), bool) { return unary[T](op, 1) }
 
 func unary[T Float](op UnaryOp, stream int) (func(d, x []T), bool) {
-	if !Enabled || op > Copy {
+	if !Enabled || op > Sign {
 		return nil, false
 	}
 	return choose[T, func(d, x []T)](unary64[stream][op], unary32[stream][op])

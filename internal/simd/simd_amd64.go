@@ -489,6 +489,22 @@ func copy64(d []float64, x []float64) {
 }
 
 //go:noescape
+func relu64AVX2(d []float64, x []float64)
+
+func relu64(d []float64, x []float64) {
+	x = x[:len(d)]
+	relu64AVX2(d, x)
+}
+
+//go:noescape
+func sign64AVX2(d []float64, x []float64)
+
+func sign64(d []float64, x []float64) {
+	x = x[:len(d)]
+	sign64AVX2(d, x)
+}
+
+//go:noescape
 func addVV64StreamAVX2(d []float64, x []float64, y []float64)
 
 func addVV64Stream(d []float64, x []float64, y []float64) {
@@ -964,6 +980,22 @@ func copy64Stream(d []float64, x []float64) {
 	copy64StreamAVX2(d, x)
 }
 
+//go:noescape
+func relu64StreamAVX2(d []float64, x []float64)
+
+func relu64Stream(d []float64, x []float64) {
+	x = x[:len(d)]
+	relu64StreamAVX2(d, x)
+}
+
+//go:noescape
+func sign64StreamAVX2(d []float64, x []float64)
+
+func sign64Stream(d []float64, x []float64) {
+	x = x[:len(d)]
+	sign64StreamAVX2(d, x)
+}
+
 var binary64 = [2][4]Binary[float64]{
 	{
 		Add: {addVV64, addVS64, addSV64},
@@ -1073,13 +1105,15 @@ var fusedS64 = [2][4][3][2]func(d, x []float64, y float64, z []float64){
 	},
 }
 
-var unary64 = [2][5]func(d, x []float64){
+var unary64 = [2][7]func(d, x []float64){
 	{
 		Neg:    neg64,
 		Abs:    abs64,
 		Sqrt:   sqrt64,
 		Square: square64,
 		Copy:   copy64,
+		Relu:   relu64,
+		Sign:   sign64,
 	},
 	{
 		Neg:    neg64Stream,
@@ -1087,6 +1121,8 @@ var unary64 = [2][5]func(d, x []float64){
 		Sqrt:   sqrt64Stream,
 		Square: square64Stream,
 		Copy:   copy64Stream,
+		Relu:   relu64Stream,
+		Sign:   sign64Stream,
 	},
 }
 
@@ -1567,6 +1603,22 @@ func copy32(d []float32, x []float32) {
 }
 
 //go:noescape
+func relu32AVX2(d []float32, x []float32)
+
+func relu32(d []float32, x []float32) {
+	x = x[:len(d)]
+	relu32AVX2(d, x)
+}
+
+//go:noescape
+func sign32AVX2(d []float32, x []float32)
+
+func sign32(d []float32, x []float32) {
+	x = x[:len(d)]
+	sign32AVX2(d, x)
+}
+
+//go:noescape
 func addVV32StreamAVX2(d []float32, x []float32, y []float32)
 
 func addVV32Stream(d []float32, x []float32, y []float32) {
@@ -2042,6 +2094,22 @@ func copy32Stream(d []float32, x []float32) {
 	copy32StreamAVX2(d, x)
 }
 
+//go:noescape
+func relu32StreamAVX2(d []float32, x []float32)
+
+func relu32Stream(d []float32, x []float32) {
+	x = x[:len(d)]
+	relu32StreamAVX2(d, x)
+}
+
+//go:noescape
+func sign32StreamAVX2(d []float32, x []float32)
+
+func sign32Stream(d []float32, x []float32) {
+	x = x[:len(d)]
+	sign32StreamAVX2(d, x)
+}
+
 var binary32 = [2][4]Binary[float32]{
 	{
 		Add: {addVV32, addVS32, addSV32},
@@ -2151,13 +2219,15 @@ var fusedS32 = [2][4][3][2]func(d, x []float32, y float32, z []float32){
 	},
 }
 
-var unary32 = [2][5]func(d, x []float32){
+var unary32 = [2][7]func(d, x []float32){
 	{
 		Neg:    neg32,
 		Abs:    abs32,
 		Sqrt:   sqrt32,
 		Square: square32,
 		Copy:   copy32,
+		Relu:   relu32,
+		Sign:   sign32,
 	},
 	{
 		Neg:    neg32Stream,
@@ -2165,6 +2235,8 @@ var unary32 = [2][5]func(d, x []float32){
 		Sqrt:   sqrt32Stream,
 		Square: square32Stream,
 		Copy:   copy32Stream,
+		Relu:   relu32Stream,
+		Sign:   sign32Stream,
 	},
 }
 

@@ -14,8 +14,8 @@ var (
 	fused32  [2][4][3][2]func(d, x, y, z []float32)
 	fusedS64 [2][4][3][2]func(d, x []float64, y float64, z []float64)
 	fusedS32 [2][4][3][2]func(d, x []float32, y float32, z []float32)
-	unary64  [2][5]func(d, x []float64)
-	unary32  [2][5]func(d, x []float32)
+	unary64  [2][7]func(d, x []float64)
+	unary32  [2][7]func(d, x []float32)
 
 	binaryI64 [2][4]Binary[int64]
 	binaryU64 [2][4]Binary[uint64]

@@ -39,6 +39,21 @@ func applyUnary[T simd.Float](op simd.UnaryOp, a T) T {
 		return T(math.Sqrt(float64(a)))
 	case simd.Copy:
 		return a
+	case simd.Relu:
+		if a > 0 || a != a {
+			return a
+		}
+		return 0
+	case simd.Sign:
+		switch {
+		case a > 0:
+			return 1
+		case a < 0:
+			return -1
+		case a == 0:
+			return 0
+		}
+		return a
 	}
 	return T(a * a)
 }
@@ -142,7 +157,7 @@ func forms[T simd.Float](t *testing.T, stream bool) []form[T] {
 			}
 		}
 	}
-	for _, op := range []simd.UnaryOp{simd.Neg, simd.Abs, simd.Sqrt, simd.Square, simd.Copy} {
+	for _, op := range []simd.UnaryOp{simd.Neg, simd.Abs, simd.Sqrt, simd.Square, simd.Copy, simd.Relu, simd.Sign} {
 		f, _ := unaryOf(op)
 		fs = append(fs, form[T]{fmt.Sprintf("unary %d", op), 1, func(d []T, v [][]T, _ T) { f(d, v[0]) }, func(v []T, _ T) T { return applyUnary(op, v[0]) }})
 	}
@@ -212,7 +227,7 @@ func TestForms(t *testing.T) {
 // testUnary also requires neg, abs and copy to give NaNs the same bits.
 func testUnary[T simd.Float](t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for _, op := range []simd.UnaryOp{simd.Neg, simd.Abs, simd.Sqrt, simd.Square, simd.Copy} {
+	for _, op := range []simd.UnaryOp{simd.Neg, simd.Abs, simd.Sqrt, simd.Square, simd.Copy, simd.Relu, simd.Sign} {
 		f, ok := simd.Unary[T](op)
 		if !ok {
 			t.Skip("no AVX2 loops here")
@@ -272,7 +287,7 @@ func TestOutOfRangeOps(t *testing.T) {
 	assert.False(t, ok)
 	_, ok = simd.Fused[float64](simd.Add, simd.Div, true)
 	assert.False(t, ok, "division is not an inner op")
-	_, ok = simd.Unary[float64](simd.Copy + 1)
+	_, ok = simd.Unary[float64](simd.Sign + 1)
 	assert.False(t, ok)
 }
 

@@ -50,7 +50,7 @@ var intElems = []elem{
 
 // node is an expression: a leaf operand (arg >= 0) or an op over kids.
 type node struct {
-	op   string // add, sub, mul, div, neg, abs, sqrt, square, copy; "" for a leaf
+	op   string // add, sub, mul, div, neg, abs, sqrt, square, copy, relu, sign; "" for a leaf
 	arg  int    // the operand's position after d, for a leaf
 	kids []*node
 }
@@ -97,7 +97,7 @@ func binKernels(op string) []kernel {
 
 var binOps = []string{"add", "sub", "mul", "div"}
 var innerOps = []string{"add", "sub", "mul"}
-var unOps = []string{"neg", "abs", "sqrt", "square", "copy"}
+var unOps = []string{"neg", "abs", "sqrt", "square", "copy", "relu", "sign"}
 
 // kernels lists every function, in the order of the generated files.
 func kernels() []kernel {

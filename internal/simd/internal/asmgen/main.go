@@ -46,7 +46,8 @@ func align(n, a int) int { return (n + a - 1) / a * a }
 
 // Registers: d, then the vector operands' pointers; AX is the index, CX the
 // length and BX a loop bound. Y0-Y11 hold up to three values for each of
-// four unrolled vectors, Y13/Y14 the abs and neg masks and Y15 the scalar.
+// four unrolled vectors, Y13/Y14 the abs and neg masks (for sign: 1 and -1),
+// Y12 zero (relu and sign) and Y15 the scalar.
 var ptrRegs = []string{"SI", "DX", "R8"}
 
 const (
@@ -54,6 +55,9 @@ const (
 	maskAbs = 13
 	maskNeg = 14
 	scalarR = 15
+	zeroR   = 12
+	oneR    = maskAbs
+	negOneR = maskNeg
 )
 
 type gen struct {
@@ -132,6 +136,25 @@ func (g *gen) eval(n *node, u int, tail bool, next *int) int {
 		g.p("VANDP%s %s, %s, %s", g.e.packed[1:], reg(maskAbs), reg(regs[0]), reg(dst))
 	case "neg":
 		g.p("VXORP%s %s, %s, %s", g.e.packed[1:], reg(maskNeg), reg(regs[0]), reg(dst))
+	case "relu":
+		// VMAXP's first source is zero: 0 > x ? 0 : x gives x for NaN (as
+		// reluNaN does) and -0 for -0, which adding +0 turns into +0.
+		g.p("VMAXP%s %s, %s, %s", g.e.packed[1:], reg(regs[0]), reg(zeroR), reg(dst))
+		g.p("VADDP%s %s, %s, %s", g.e.packed[1:], reg(zeroR), reg(dst), reg(dst))
+	case "sign":
+		// (0 < x) & 1 | (x < 0) & -1 | unordered(x, x) & x: 1, -1, 0 for
+		// ±0 and NaN for NaN, as signNaN. Two temporaries from the bank.
+		t1, t2 := 3*u+*next, 3*u+*next+1
+		*next += 2
+		p := g.e.packed[1:]
+		g.p("VCMPP%s $1, %s, %s, %s", p, reg(regs[0]), reg(zeroR), reg(t1)) // 0 < x
+		g.p("VANDP%s %s, %s, %s", p, reg(oneR), reg(t1), reg(t1))
+		g.p("VCMPP%s $1, %s, %s, %s", p, reg(zeroR), reg(regs[0]), reg(t2)) // x < 0
+		g.p("VANDP%s %s, %s, %s", p, reg(negOneR), reg(t2), reg(t2))
+		g.p("VORP%s %s, %s, %s", p, reg(t2), reg(t1), reg(t1))
+		g.p("VCMPP%s $3, %s, %s, %s", p, reg(regs[0]), reg(regs[0]), reg(t2)) // unordered: NaN
+		g.p("VANDP%s %s, %s, %s", p, reg(regs[0]), reg(t2), reg(t2))
+		g.p("VORP%s %s, %s, %s", p, reg(t2), reg(t1), reg(dst))
 	case "copy":
 		// Stores its operand's register as loaded: dst is that register.
 	default:
@@ -268,6 +291,18 @@ func (g *gen) function() {
 			g.p("VPSRL%s $1, Y%d, Y%d", e.shift, maskAbs, maskAbs) // all but the sign
 		}
 	}
+	if uses(k.body, "relu") || uses(k.body, "sign") {
+		g.p("VXORP%s Y%d, Y%d, Y%d", e.packed[1:], zeroR, zeroR, zeroR)
+	}
+	if uses(k.body, "sign") {
+		// 1.0: all ones shifted right to the exponent's bias, then left
+		// into the exponent field; -1.0 is 0 - 1.
+		mant := map[int]int{32: 23, 64: 52}[e.width]
+		g.p("VPCMPEQ%s Y%d, Y%d, Y%d", e.shift, oneR, oneR, oneR)
+		g.p("VPSRL%s $%d, Y%d, Y%d", e.shift, mant+2, oneR, oneR)
+		g.p("VPSLL%s $%d, Y%d, Y%d", e.shift, mant, oneR, oneR)
+		g.p("VSUBP%s Y%d, Y%d, Y%d", e.packed[1:], oneR, zeroR, negOneR)
+	}
 	g.p("XORQ AX, AX")
 	if g.stream {
 		// Scalar steps until d+AX is 32-byte aligned, as VMOVNTP needs.
@@ -314,6 +349,12 @@ func (g *gen) vectorLoop(label, next string, vectors int) {
 // bank holds: each unrolled vector has three (Y0-Y11), so a kernel may read
 // at most three vector operands, and its ops write over their operands.
 func checkRegisters(k kernel) error {
+	if uses(k.body, "sign") && (uses(k.body, "abs") || uses(k.body, "neg")) {
+		return fmt.Errorf("asmgen: kernel %s: sign's constants live in abs's and neg's mask registers", k.name)
+	}
+	if uses(k.body, "sign") && len(vectorLeaves(k.body, k.scalar)) > 1 {
+		return fmt.Errorf("asmgen: kernel %s: sign takes two of the bank's three registers", k.name)
+	}
 	if n := len(vectorLeaves(k.body, k.scalar)); n > 3 {
 		return fmt.Errorf("asmgen: kernel %s reads %d vector operands; a register bank holds 3", k.name, n)
 	}
