@@ -141,14 +141,15 @@ func gemmRowMajor[T dtype.Numeric](dst, a, b Matrix[T], r Runner, epi Epilogue) 
 }
 
 // gemmFloat is gemmRowMajor for float32 and float64 off BLAS: a product
-// with one column or one row goes to gemv, any other to gemmPacked.
+// with one column or one row goes to gemv (split across r's workers when
+// large: gemvParallel), any other to gemmPacked.
 func gemmFloat[F float](dst, a, b Matrix[F], r Runner, kern microKernel[F], epi Epilogue) {
 	switch {
 	case dst.Cols == 1:
-		gemv(dst, a, b, kern)
+		gemvParallel(dst, a, b, kern, r)
 		finish(dst, r, epi)
 	case dst.Rows == 1:
-		gemv(dst.T(), b.T(), a.T(), kern)
+		gemvParallel(dst.T(), b.T(), a.T(), kern, r)
 		finish(dst, r, epi)
 	default:
 		gemmPacked(dst, a, b, r, kern, blockingOf(kern), epi)
