@@ -51,7 +51,11 @@
 // packing: each element of b is used once per row of a, so gemv runs over
 // the operands as they lie, at the speed a can be read: an AVX2+FMA dot
 // product per row of a when its rows are contiguous (x copied first if it
-// is strided), a sweep down the columns when they are.
+// is strided), a sweep down the columns when they are. From 2¹⁷
+// multiply-adds (a larger than a core's L2) it is split across the workers,
+// because one core cannot draw all of memory's bandwidth: by rows of a, or,
+// for a with contiguous columns and more than 8192 of them (Xᵀ@r), by
+// pieces of 8192 along k, whose partial sums are added piece after piece.
 //
 // Batched runs a batch whose b[i] are all one view and whose a[i] and
 // dst[i] are consecutive rows of one matrix each as a single product.
@@ -114,7 +118,8 @@
 // another L1 size may pick another kc and round differently. gemv sums each
 // row of a in 2·lanes interleaved partial sums (8 for float64, 16 for
 // float32), added pairwise at the end, with the Go and the assembly kernels
-// alike; its order depends on the operands' layout alone.
+// alike (a column sweep sums in order of k, piece by piece past 8192); its
+// order depends on the operands' layout and shape alone.
 //
 // With UseBLAS, gonum's gemm splits large products over GOMAXPROCS
 // goroutines without changing the order of any sum. The Go loop splits
