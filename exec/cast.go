@@ -230,7 +230,7 @@ type castScratch struct {
 // blocks travel as pointers to slices, boxed once when a kernel is built,
 // so that converting them to interfaces allocates nothing per block.
 func (s *castScratch) cast(path castVia, d, a any, n int) {
-	if s.direct64(d, a) {
+	if s.direct64(d, a) || directBools(d, a) {
 		return
 	}
 	switch path {

@@ -56,14 +56,14 @@ var typedTable = map[dtype.DType]typed{
 	dtype.Bool:       &impl[bool]{bin: boolBinary[bool], cmp: elemCompare[bool], un: boolUnary[bool], reduces: boolReduces()},
 	dtype.Int8:       withSIMDInt(intImpl[int8]()),
 	dtype.Int16:      withSIMDInt(intImpl[int16]()),
-	dtype.Int32:      withSIMDInt(intImpl[int32]()),
-	dtype.Int64:      withSIMDInt(intImpl[int64]()),
+	dtype.Int32:      withSIMDCompare(withSIMDInt(intImpl[int32]())),
+	dtype.Int64:      withSIMDCompare(withSIMDInt(intImpl[int64]())),
 	dtype.Uint8:      withSIMDInt(intImpl[uint8]()),
 	dtype.Uint16:     withSIMDInt(intImpl[uint16]()),
 	dtype.Uint32:     withSIMDInt(intImpl[uint32]()),
 	dtype.Uint64:     withSIMDInt(intImpl[uint64]()),
-	dtype.Float32:    withSIMD(floatImpl[float32]()),
-	dtype.Float64:    withSIMD(float64Impl()),
+	dtype.Float32:    withSIMDCompare(withSIMD(floatImpl[float32]())),
+	dtype.Float64:    withSIMDCompare(withSIMD(float64Impl())),
 	dtype.Complex64:  complexImpl[complex64](),
 	dtype.Complex128: complexImpl[complex128](),
 }
@@ -356,12 +356,18 @@ func whereInstr[T dtype.Elem](d *slot[T], c *slot[bool], a, b *slot[T]) func(n i
 		}
 	case a.scalar && b.scalar:
 		return func(n int) { whereSS(d.v[:n], c.v[:n], a.s, b.s) }
-	case a.scalar:
-		return func(n int) { whereSV(d.v[:n], c.v[:n], a.s, b.v[:n]) }
-	case b.scalar:
-		return func(n int) { whereVS(d.v[:n], c.v[:n], a.v[:n], b.s) }
 	}
-	return func(n int) { whereVV(d.v[:n], c.v[:n], a.v[:n], b.v[:n]) }
+	vv, vs, sv := whereVV[T], whereVS[T], whereSV[T]
+	if w, ok := simdWhere[T](); ok {
+		vv, vs, sv = w.vv, w.vs, w.sv
+	}
+	switch {
+	case a.scalar:
+		return func(n int) { sv(d.v[:n], c.v[:n], a.s, b.v[:n]) }
+	case b.scalar:
+		return func(n int) { vs(d.v[:n], c.v[:n], a.v[:n], b.s) }
+	}
+	return func(n int) { vv(d.v[:n], c.v[:n], a.v[:n], b.v[:n]) }
 }
 
 func whereVV[T any](d []T, c []bool, a, b []T) {

@@ -24,6 +24,12 @@
 // than the caches, that saves a quarter of a+b's memory traffic. Call Fence
 // after the last streaming loop, before another goroutine reads d.
 //
+// Comparisons of float32, float64, int64 and int32 (CompareOf) write bools,
+// eight or four lanes a step: the compare's mask, one bit per lane, spread
+// into bytes by BMI2's PDEP. Where (WhereOf) and the cast of bools to a
+// float (BoolsTo) widen the bools into lane masks. Their Go wrappers finish
+// the last elements as the Go loop does.
+//
 // PrefetchL2 and PrefetchL2Strided ask for cache lines ahead of their use,
 // which Go cannot otherwise do (see PrefetchL2).
 //

@@ -3119,3 +3119,1039 @@ var binaryU8 = [2][4]Binary[uint8]{
 		Sub: {subVVU8Stream, subVSU8Stream, subSVU8Stream},
 	},
 }
+
+//go:noescape
+func cmpEqVV64AVX2(d []bool, x []float64, y []float64)
+
+func cmpEqVV64(d []bool, x []float64, y []float64) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 3
+	cmpEqVV64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] == y[i]
+	}
+}
+
+//go:noescape
+func cmpEqVS64AVX2(d []bool, x []float64, y float64)
+
+func cmpEqVS64(d []bool, x []float64, y float64) {
+	x = x[:len(d)]
+	n := len(d) &^ 3
+	cmpEqVS64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] == y
+	}
+}
+
+//go:noescape
+func cmpEqSV64AVX2(d []bool, x float64, y []float64)
+
+func cmpEqSV64(d []bool, x float64, y []float64) {
+	y = y[:len(d)]
+	n := len(d) &^ 3
+	cmpEqSV64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x == y[i]
+	}
+}
+
+//go:noescape
+func cmpNeVV64AVX2(d []bool, x []float64, y []float64)
+
+func cmpNeVV64(d []bool, x []float64, y []float64) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 3
+	cmpNeVV64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] != y[i]
+	}
+}
+
+//go:noescape
+func cmpNeVS64AVX2(d []bool, x []float64, y float64)
+
+func cmpNeVS64(d []bool, x []float64, y float64) {
+	x = x[:len(d)]
+	n := len(d) &^ 3
+	cmpNeVS64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] != y
+	}
+}
+
+//go:noescape
+func cmpNeSV64AVX2(d []bool, x float64, y []float64)
+
+func cmpNeSV64(d []bool, x float64, y []float64) {
+	y = y[:len(d)]
+	n := len(d) &^ 3
+	cmpNeSV64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x != y[i]
+	}
+}
+
+//go:noescape
+func cmpLtVV64AVX2(d []bool, x []float64, y []float64)
+
+func cmpLtVV64(d []bool, x []float64, y []float64) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 3
+	cmpLtVV64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] < y[i]
+	}
+}
+
+//go:noescape
+func cmpLtVS64AVX2(d []bool, x []float64, y float64)
+
+func cmpLtVS64(d []bool, x []float64, y float64) {
+	x = x[:len(d)]
+	n := len(d) &^ 3
+	cmpLtVS64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] < y
+	}
+}
+
+//go:noescape
+func cmpLtSV64AVX2(d []bool, x float64, y []float64)
+
+func cmpLtSV64(d []bool, x float64, y []float64) {
+	y = y[:len(d)]
+	n := len(d) &^ 3
+	cmpLtSV64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x < y[i]
+	}
+}
+
+//go:noescape
+func cmpLeVV64AVX2(d []bool, x []float64, y []float64)
+
+func cmpLeVV64(d []bool, x []float64, y []float64) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 3
+	cmpLeVV64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] <= y[i]
+	}
+}
+
+//go:noescape
+func cmpLeVS64AVX2(d []bool, x []float64, y float64)
+
+func cmpLeVS64(d []bool, x []float64, y float64) {
+	x = x[:len(d)]
+	n := len(d) &^ 3
+	cmpLeVS64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] <= y
+	}
+}
+
+//go:noescape
+func cmpLeSV64AVX2(d []bool, x float64, y []float64)
+
+func cmpLeSV64(d []bool, x float64, y []float64) {
+	y = y[:len(d)]
+	n := len(d) &^ 3
+	cmpLeSV64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x <= y[i]
+	}
+}
+
+//go:noescape
+func cmpGtVV64AVX2(d []bool, x []float64, y []float64)
+
+func cmpGtVV64(d []bool, x []float64, y []float64) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 3
+	cmpGtVV64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] > y[i]
+	}
+}
+
+//go:noescape
+func cmpGtVS64AVX2(d []bool, x []float64, y float64)
+
+func cmpGtVS64(d []bool, x []float64, y float64) {
+	x = x[:len(d)]
+	n := len(d) &^ 3
+	cmpGtVS64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] > y
+	}
+}
+
+//go:noescape
+func cmpGtSV64AVX2(d []bool, x float64, y []float64)
+
+func cmpGtSV64(d []bool, x float64, y []float64) {
+	y = y[:len(d)]
+	n := len(d) &^ 3
+	cmpGtSV64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x > y[i]
+	}
+}
+
+//go:noescape
+func cmpGeVV64AVX2(d []bool, x []float64, y []float64)
+
+func cmpGeVV64(d []bool, x []float64, y []float64) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 3
+	cmpGeVV64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] >= y[i]
+	}
+}
+
+//go:noescape
+func cmpGeVS64AVX2(d []bool, x []float64, y float64)
+
+func cmpGeVS64(d []bool, x []float64, y float64) {
+	x = x[:len(d)]
+	n := len(d) &^ 3
+	cmpGeVS64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] >= y
+	}
+}
+
+//go:noescape
+func cmpGeSV64AVX2(d []bool, x float64, y []float64)
+
+func cmpGeSV64(d []bool, x float64, y []float64) {
+	y = y[:len(d)]
+	n := len(d) &^ 3
+	cmpGeSV64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x >= y[i]
+	}
+}
+
+var compare64 = [6]Compare[float64]{
+	Eq: {cmpEqVV64, cmpEqVS64, cmpEqSV64},
+	Ne: {cmpNeVV64, cmpNeVS64, cmpNeSV64},
+	Lt: {cmpLtVV64, cmpLtVS64, cmpLtSV64},
+	Le: {cmpLeVV64, cmpLeVS64, cmpLeSV64},
+	Gt: {cmpGtVV64, cmpGtVS64, cmpGtSV64},
+	Ge: {cmpGeVV64, cmpGeVS64, cmpGeSV64},
+}
+
+//go:noescape
+func cmpEqVV32AVX2(d []bool, x []float32, y []float32)
+
+func cmpEqVV32(d []bool, x []float32, y []float32) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 7
+	cmpEqVV32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] == y[i]
+	}
+}
+
+//go:noescape
+func cmpEqVS32AVX2(d []bool, x []float32, y float32)
+
+func cmpEqVS32(d []bool, x []float32, y float32) {
+	x = x[:len(d)]
+	n := len(d) &^ 7
+	cmpEqVS32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] == y
+	}
+}
+
+//go:noescape
+func cmpEqSV32AVX2(d []bool, x float32, y []float32)
+
+func cmpEqSV32(d []bool, x float32, y []float32) {
+	y = y[:len(d)]
+	n := len(d) &^ 7
+	cmpEqSV32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x == y[i]
+	}
+}
+
+//go:noescape
+func cmpNeVV32AVX2(d []bool, x []float32, y []float32)
+
+func cmpNeVV32(d []bool, x []float32, y []float32) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 7
+	cmpNeVV32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] != y[i]
+	}
+}
+
+//go:noescape
+func cmpNeVS32AVX2(d []bool, x []float32, y float32)
+
+func cmpNeVS32(d []bool, x []float32, y float32) {
+	x = x[:len(d)]
+	n := len(d) &^ 7
+	cmpNeVS32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] != y
+	}
+}
+
+//go:noescape
+func cmpNeSV32AVX2(d []bool, x float32, y []float32)
+
+func cmpNeSV32(d []bool, x float32, y []float32) {
+	y = y[:len(d)]
+	n := len(d) &^ 7
+	cmpNeSV32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x != y[i]
+	}
+}
+
+//go:noescape
+func cmpLtVV32AVX2(d []bool, x []float32, y []float32)
+
+func cmpLtVV32(d []bool, x []float32, y []float32) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 7
+	cmpLtVV32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] < y[i]
+	}
+}
+
+//go:noescape
+func cmpLtVS32AVX2(d []bool, x []float32, y float32)
+
+func cmpLtVS32(d []bool, x []float32, y float32) {
+	x = x[:len(d)]
+	n := len(d) &^ 7
+	cmpLtVS32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] < y
+	}
+}
+
+//go:noescape
+func cmpLtSV32AVX2(d []bool, x float32, y []float32)
+
+func cmpLtSV32(d []bool, x float32, y []float32) {
+	y = y[:len(d)]
+	n := len(d) &^ 7
+	cmpLtSV32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x < y[i]
+	}
+}
+
+//go:noescape
+func cmpLeVV32AVX2(d []bool, x []float32, y []float32)
+
+func cmpLeVV32(d []bool, x []float32, y []float32) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 7
+	cmpLeVV32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] <= y[i]
+	}
+}
+
+//go:noescape
+func cmpLeVS32AVX2(d []bool, x []float32, y float32)
+
+func cmpLeVS32(d []bool, x []float32, y float32) {
+	x = x[:len(d)]
+	n := len(d) &^ 7
+	cmpLeVS32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] <= y
+	}
+}
+
+//go:noescape
+func cmpLeSV32AVX2(d []bool, x float32, y []float32)
+
+func cmpLeSV32(d []bool, x float32, y []float32) {
+	y = y[:len(d)]
+	n := len(d) &^ 7
+	cmpLeSV32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x <= y[i]
+	}
+}
+
+//go:noescape
+func cmpGtVV32AVX2(d []bool, x []float32, y []float32)
+
+func cmpGtVV32(d []bool, x []float32, y []float32) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 7
+	cmpGtVV32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] > y[i]
+	}
+}
+
+//go:noescape
+func cmpGtVS32AVX2(d []bool, x []float32, y float32)
+
+func cmpGtVS32(d []bool, x []float32, y float32) {
+	x = x[:len(d)]
+	n := len(d) &^ 7
+	cmpGtVS32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] > y
+	}
+}
+
+//go:noescape
+func cmpGtSV32AVX2(d []bool, x float32, y []float32)
+
+func cmpGtSV32(d []bool, x float32, y []float32) {
+	y = y[:len(d)]
+	n := len(d) &^ 7
+	cmpGtSV32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x > y[i]
+	}
+}
+
+//go:noescape
+func cmpGeVV32AVX2(d []bool, x []float32, y []float32)
+
+func cmpGeVV32(d []bool, x []float32, y []float32) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 7
+	cmpGeVV32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] >= y[i]
+	}
+}
+
+//go:noescape
+func cmpGeVS32AVX2(d []bool, x []float32, y float32)
+
+func cmpGeVS32(d []bool, x []float32, y float32) {
+	x = x[:len(d)]
+	n := len(d) &^ 7
+	cmpGeVS32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] >= y
+	}
+}
+
+//go:noescape
+func cmpGeSV32AVX2(d []bool, x float32, y []float32)
+
+func cmpGeSV32(d []bool, x float32, y []float32) {
+	y = y[:len(d)]
+	n := len(d) &^ 7
+	cmpGeSV32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x >= y[i]
+	}
+}
+
+var compare32 = [6]Compare[float32]{
+	Eq: {cmpEqVV32, cmpEqVS32, cmpEqSV32},
+	Ne: {cmpNeVV32, cmpNeVS32, cmpNeSV32},
+	Lt: {cmpLtVV32, cmpLtVS32, cmpLtSV32},
+	Le: {cmpLeVV32, cmpLeVS32, cmpLeSV32},
+	Gt: {cmpGtVV32, cmpGtVS32, cmpGtSV32},
+	Ge: {cmpGeVV32, cmpGeVS32, cmpGeSV32},
+}
+
+//go:noescape
+func cmpEqVVI64AVX2(d []bool, x []int64, y []int64)
+
+func cmpEqVVI64(d []bool, x []int64, y []int64) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 3
+	cmpEqVVI64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] == y[i]
+	}
+}
+
+//go:noescape
+func cmpEqVSI64AVX2(d []bool, x []int64, y int64)
+
+func cmpEqVSI64(d []bool, x []int64, y int64) {
+	x = x[:len(d)]
+	n := len(d) &^ 3
+	cmpEqVSI64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] == y
+	}
+}
+
+//go:noescape
+func cmpEqSVI64AVX2(d []bool, x int64, y []int64)
+
+func cmpEqSVI64(d []bool, x int64, y []int64) {
+	y = y[:len(d)]
+	n := len(d) &^ 3
+	cmpEqSVI64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x == y[i]
+	}
+}
+
+//go:noescape
+func cmpNeVVI64AVX2(d []bool, x []int64, y []int64)
+
+func cmpNeVVI64(d []bool, x []int64, y []int64) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 3
+	cmpNeVVI64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] != y[i]
+	}
+}
+
+//go:noescape
+func cmpNeVSI64AVX2(d []bool, x []int64, y int64)
+
+func cmpNeVSI64(d []bool, x []int64, y int64) {
+	x = x[:len(d)]
+	n := len(d) &^ 3
+	cmpNeVSI64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] != y
+	}
+}
+
+//go:noescape
+func cmpNeSVI64AVX2(d []bool, x int64, y []int64)
+
+func cmpNeSVI64(d []bool, x int64, y []int64) {
+	y = y[:len(d)]
+	n := len(d) &^ 3
+	cmpNeSVI64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x != y[i]
+	}
+}
+
+//go:noescape
+func cmpLtVVI64AVX2(d []bool, x []int64, y []int64)
+
+func cmpLtVVI64(d []bool, x []int64, y []int64) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 3
+	cmpLtVVI64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] < y[i]
+	}
+}
+
+//go:noescape
+func cmpLtVSI64AVX2(d []bool, x []int64, y int64)
+
+func cmpLtVSI64(d []bool, x []int64, y int64) {
+	x = x[:len(d)]
+	n := len(d) &^ 3
+	cmpLtVSI64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] < y
+	}
+}
+
+//go:noescape
+func cmpLtSVI64AVX2(d []bool, x int64, y []int64)
+
+func cmpLtSVI64(d []bool, x int64, y []int64) {
+	y = y[:len(d)]
+	n := len(d) &^ 3
+	cmpLtSVI64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x < y[i]
+	}
+}
+
+//go:noescape
+func cmpLeVVI64AVX2(d []bool, x []int64, y []int64)
+
+func cmpLeVVI64(d []bool, x []int64, y []int64) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 3
+	cmpLeVVI64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] <= y[i]
+	}
+}
+
+//go:noescape
+func cmpLeVSI64AVX2(d []bool, x []int64, y int64)
+
+func cmpLeVSI64(d []bool, x []int64, y int64) {
+	x = x[:len(d)]
+	n := len(d) &^ 3
+	cmpLeVSI64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] <= y
+	}
+}
+
+//go:noescape
+func cmpLeSVI64AVX2(d []bool, x int64, y []int64)
+
+func cmpLeSVI64(d []bool, x int64, y []int64) {
+	y = y[:len(d)]
+	n := len(d) &^ 3
+	cmpLeSVI64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x <= y[i]
+	}
+}
+
+//go:noescape
+func cmpGtVVI64AVX2(d []bool, x []int64, y []int64)
+
+func cmpGtVVI64(d []bool, x []int64, y []int64) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 3
+	cmpGtVVI64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] > y[i]
+	}
+}
+
+//go:noescape
+func cmpGtVSI64AVX2(d []bool, x []int64, y int64)
+
+func cmpGtVSI64(d []bool, x []int64, y int64) {
+	x = x[:len(d)]
+	n := len(d) &^ 3
+	cmpGtVSI64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] > y
+	}
+}
+
+//go:noescape
+func cmpGtSVI64AVX2(d []bool, x int64, y []int64)
+
+func cmpGtSVI64(d []bool, x int64, y []int64) {
+	y = y[:len(d)]
+	n := len(d) &^ 3
+	cmpGtSVI64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x > y[i]
+	}
+}
+
+//go:noescape
+func cmpGeVVI64AVX2(d []bool, x []int64, y []int64)
+
+func cmpGeVVI64(d []bool, x []int64, y []int64) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 3
+	cmpGeVVI64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] >= y[i]
+	}
+}
+
+//go:noescape
+func cmpGeVSI64AVX2(d []bool, x []int64, y int64)
+
+func cmpGeVSI64(d []bool, x []int64, y int64) {
+	x = x[:len(d)]
+	n := len(d) &^ 3
+	cmpGeVSI64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] >= y
+	}
+}
+
+//go:noescape
+func cmpGeSVI64AVX2(d []bool, x int64, y []int64)
+
+func cmpGeSVI64(d []bool, x int64, y []int64) {
+	y = y[:len(d)]
+	n := len(d) &^ 3
+	cmpGeSVI64AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x >= y[i]
+	}
+}
+
+var compareI64 = [6]Compare[int64]{
+	Eq: {cmpEqVVI64, cmpEqVSI64, cmpEqSVI64},
+	Ne: {cmpNeVVI64, cmpNeVSI64, cmpNeSVI64},
+	Lt: {cmpLtVVI64, cmpLtVSI64, cmpLtSVI64},
+	Le: {cmpLeVVI64, cmpLeVSI64, cmpLeSVI64},
+	Gt: {cmpGtVVI64, cmpGtVSI64, cmpGtSVI64},
+	Ge: {cmpGeVVI64, cmpGeVSI64, cmpGeSVI64},
+}
+
+//go:noescape
+func cmpEqVVI32AVX2(d []bool, x []int32, y []int32)
+
+func cmpEqVVI32(d []bool, x []int32, y []int32) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 7
+	cmpEqVVI32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] == y[i]
+	}
+}
+
+//go:noescape
+func cmpEqVSI32AVX2(d []bool, x []int32, y int32)
+
+func cmpEqVSI32(d []bool, x []int32, y int32) {
+	x = x[:len(d)]
+	n := len(d) &^ 7
+	cmpEqVSI32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] == y
+	}
+}
+
+//go:noescape
+func cmpEqSVI32AVX2(d []bool, x int32, y []int32)
+
+func cmpEqSVI32(d []bool, x int32, y []int32) {
+	y = y[:len(d)]
+	n := len(d) &^ 7
+	cmpEqSVI32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x == y[i]
+	}
+}
+
+//go:noescape
+func cmpNeVVI32AVX2(d []bool, x []int32, y []int32)
+
+func cmpNeVVI32(d []bool, x []int32, y []int32) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 7
+	cmpNeVVI32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] != y[i]
+	}
+}
+
+//go:noescape
+func cmpNeVSI32AVX2(d []bool, x []int32, y int32)
+
+func cmpNeVSI32(d []bool, x []int32, y int32) {
+	x = x[:len(d)]
+	n := len(d) &^ 7
+	cmpNeVSI32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] != y
+	}
+}
+
+//go:noescape
+func cmpNeSVI32AVX2(d []bool, x int32, y []int32)
+
+func cmpNeSVI32(d []bool, x int32, y []int32) {
+	y = y[:len(d)]
+	n := len(d) &^ 7
+	cmpNeSVI32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x != y[i]
+	}
+}
+
+//go:noescape
+func cmpLtVVI32AVX2(d []bool, x []int32, y []int32)
+
+func cmpLtVVI32(d []bool, x []int32, y []int32) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 7
+	cmpLtVVI32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] < y[i]
+	}
+}
+
+//go:noescape
+func cmpLtVSI32AVX2(d []bool, x []int32, y int32)
+
+func cmpLtVSI32(d []bool, x []int32, y int32) {
+	x = x[:len(d)]
+	n := len(d) &^ 7
+	cmpLtVSI32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] < y
+	}
+}
+
+//go:noescape
+func cmpLtSVI32AVX2(d []bool, x int32, y []int32)
+
+func cmpLtSVI32(d []bool, x int32, y []int32) {
+	y = y[:len(d)]
+	n := len(d) &^ 7
+	cmpLtSVI32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x < y[i]
+	}
+}
+
+//go:noescape
+func cmpLeVVI32AVX2(d []bool, x []int32, y []int32)
+
+func cmpLeVVI32(d []bool, x []int32, y []int32) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 7
+	cmpLeVVI32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] <= y[i]
+	}
+}
+
+//go:noescape
+func cmpLeVSI32AVX2(d []bool, x []int32, y int32)
+
+func cmpLeVSI32(d []bool, x []int32, y int32) {
+	x = x[:len(d)]
+	n := len(d) &^ 7
+	cmpLeVSI32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] <= y
+	}
+}
+
+//go:noescape
+func cmpLeSVI32AVX2(d []bool, x int32, y []int32)
+
+func cmpLeSVI32(d []bool, x int32, y []int32) {
+	y = y[:len(d)]
+	n := len(d) &^ 7
+	cmpLeSVI32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x <= y[i]
+	}
+}
+
+//go:noescape
+func cmpGtVVI32AVX2(d []bool, x []int32, y []int32)
+
+func cmpGtVVI32(d []bool, x []int32, y []int32) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 7
+	cmpGtVVI32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] > y[i]
+	}
+}
+
+//go:noescape
+func cmpGtVSI32AVX2(d []bool, x []int32, y int32)
+
+func cmpGtVSI32(d []bool, x []int32, y int32) {
+	x = x[:len(d)]
+	n := len(d) &^ 7
+	cmpGtVSI32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] > y
+	}
+}
+
+//go:noescape
+func cmpGtSVI32AVX2(d []bool, x int32, y []int32)
+
+func cmpGtSVI32(d []bool, x int32, y []int32) {
+	y = y[:len(d)]
+	n := len(d) &^ 7
+	cmpGtSVI32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x > y[i]
+	}
+}
+
+//go:noescape
+func cmpGeVVI32AVX2(d []bool, x []int32, y []int32)
+
+func cmpGeVVI32(d []bool, x []int32, y []int32) {
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 7
+	cmpGeVVI32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] >= y[i]
+	}
+}
+
+//go:noescape
+func cmpGeVSI32AVX2(d []bool, x []int32, y int32)
+
+func cmpGeVSI32(d []bool, x []int32, y int32) {
+	x = x[:len(d)]
+	n := len(d) &^ 7
+	cmpGeVSI32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x[i] >= y
+	}
+}
+
+//go:noescape
+func cmpGeSVI32AVX2(d []bool, x int32, y []int32)
+
+func cmpGeSVI32(d []bool, x int32, y []int32) {
+	y = y[:len(d)]
+	n := len(d) &^ 7
+	cmpGeSVI32AVX2(d[:n], x, y)
+	for i := n; i < len(d); i++ {
+		d[i] = x >= y[i]
+	}
+}
+
+var compareI32 = [6]Compare[int32]{
+	Eq: {cmpEqVVI32, cmpEqVSI32, cmpEqSVI32},
+	Ne: {cmpNeVVI32, cmpNeVSI32, cmpNeSVI32},
+	Lt: {cmpLtVVI32, cmpLtVSI32, cmpLtSVI32},
+	Le: {cmpLeVVI32, cmpLeVSI32, cmpLeSVI32},
+	Gt: {cmpGtVVI32, cmpGtVSI32, cmpGtSVI32},
+	Ge: {cmpGeVVI32, cmpGeVSI32, cmpGeSVI32},
+}
+
+//go:noescape
+func whereVV64AVX2(d []float64, c []bool, x []float64, y []float64)
+
+func whereVV64(d []float64, c []bool, x []float64, y []float64) {
+	c = c[:len(d)]
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 3
+	whereVV64AVX2(d[:n], c, x, y)
+	for i := n; i < len(d); i++ {
+		if c[i] {
+			d[i] = x[i]
+		} else {
+			d[i] = y[i]
+		}
+	}
+}
+
+//go:noescape
+func whereVS64AVX2(d []float64, c []bool, x []float64, y float64)
+
+func whereVS64(d []float64, c []bool, x []float64, y float64) {
+	c = c[:len(d)]
+	x = x[:len(d)]
+	n := len(d) &^ 3
+	whereVS64AVX2(d[:n], c, x, y)
+	for i := n; i < len(d); i++ {
+		if c[i] {
+			d[i] = x[i]
+		} else {
+			d[i] = y
+		}
+	}
+}
+
+//go:noescape
+func whereSV64AVX2(d []float64, c []bool, x float64, y []float64)
+
+func whereSV64(d []float64, c []bool, x float64, y []float64) {
+	c = c[:len(d)]
+	y = y[:len(d)]
+	n := len(d) &^ 3
+	whereSV64AVX2(d[:n], c, x, y)
+	for i := n; i < len(d); i++ {
+		if c[i] {
+			d[i] = x
+		} else {
+			d[i] = y[i]
+		}
+	}
+}
+
+var where64 = Where[float64]{whereVV64, whereVS64, whereSV64}
+
+//go:noescape
+func boolsTo64AVX2(d []float64, c []bool)
+
+func boolsTo64(d []float64, c []bool) {
+	c = c[:len(d)]
+	n := len(d) &^ 3
+	boolsTo64AVX2(d[:n], c)
+	for i := n; i < len(d); i++ {
+		d[i] = 0
+		if c[i] {
+			d[i] = 1
+		}
+	}
+}
+
+//go:noescape
+func whereVV32AVX2(d []float32, c []bool, x []float32, y []float32)
+
+func whereVV32(d []float32, c []bool, x []float32, y []float32) {
+	c = c[:len(d)]
+	x, y = x[:len(d)], y[:len(d)]
+	n := len(d) &^ 7
+	whereVV32AVX2(d[:n], c, x, y)
+	for i := n; i < len(d); i++ {
+		if c[i] {
+			d[i] = x[i]
+		} else {
+			d[i] = y[i]
+		}
+	}
+}
+
+//go:noescape
+func whereVS32AVX2(d []float32, c []bool, x []float32, y float32)
+
+func whereVS32(d []float32, c []bool, x []float32, y float32) {
+	c = c[:len(d)]
+	x = x[:len(d)]
+	n := len(d) &^ 7
+	whereVS32AVX2(d[:n], c, x, y)
+	for i := n; i < len(d); i++ {
+		if c[i] {
+			d[i] = x[i]
+		} else {
+			d[i] = y
+		}
+	}
+}
+
+//go:noescape
+func whereSV32AVX2(d []float32, c []bool, x float32, y []float32)
+
+func whereSV32(d []float32, c []bool, x float32, y []float32) {
+	c = c[:len(d)]
+	y = y[:len(d)]
+	n := len(d) &^ 7
+	whereSV32AVX2(d[:n], c, x, y)
+	for i := n; i < len(d); i++ {
+		if c[i] {
+			d[i] = x
+		} else {
+			d[i] = y[i]
+		}
+	}
+}
+
+var where32 = Where[float32]{whereVV32, whereVS32, whereSV32}
+
+//go:noescape
+func boolsTo32AVX2(d []float32, c []bool)
+
+func boolsTo32(d []float32, c []bool) {
+	c = c[:len(d)]
+	n := len(d) &^ 7
+	boolsTo32AVX2(d[:n], c)
+	for i := n; i < len(d); i++ {
+		d[i] = 0
+		if c[i] {
+			d[i] = 1
+		}
+	}
+}

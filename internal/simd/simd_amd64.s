@@ -20816,6 +20816,1882 @@ done:
 	VZEROUPPER
 	RET
 
+// func cmpEqVV64AVX2(d []bool, x []float64, y []float64)
+TEXT ·cmpEqVV64AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VMOVDQU (DX)(AX*8), Y1
+	VCMPPD $0, Y1, Y0, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpEqVS64AVX2(d []bool, x []float64, y float64)
+TEXT ·cmpEqVS64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VCMPPD $0, Y15, Y0, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpEqSV64AVX2(d []bool, x float64, y []float64)
+TEXT ·cmpEqSV64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSD x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*8), Y1
+	VCMPPD $0, Y1, Y15, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpNeVV64AVX2(d []bool, x []float64, y []float64)
+TEXT ·cmpNeVV64AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VMOVDQU (DX)(AX*8), Y1
+	VCMPPD $4, Y1, Y0, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpNeVS64AVX2(d []bool, x []float64, y float64)
+TEXT ·cmpNeVS64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VCMPPD $4, Y15, Y0, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpNeSV64AVX2(d []bool, x float64, y []float64)
+TEXT ·cmpNeSV64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSD x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*8), Y1
+	VCMPPD $4, Y1, Y15, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLtVV64AVX2(d []bool, x []float64, y []float64)
+TEXT ·cmpLtVV64AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VMOVDQU (DX)(AX*8), Y1
+	VCMPPD $1, Y1, Y0, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLtVS64AVX2(d []bool, x []float64, y float64)
+TEXT ·cmpLtVS64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VCMPPD $1, Y15, Y0, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLtSV64AVX2(d []bool, x float64, y []float64)
+TEXT ·cmpLtSV64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSD x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*8), Y1
+	VCMPPD $1, Y1, Y15, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLeVV64AVX2(d []bool, x []float64, y []float64)
+TEXT ·cmpLeVV64AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VMOVDQU (DX)(AX*8), Y1
+	VCMPPD $2, Y1, Y0, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLeVS64AVX2(d []bool, x []float64, y float64)
+TEXT ·cmpLeVS64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VCMPPD $2, Y15, Y0, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLeSV64AVX2(d []bool, x float64, y []float64)
+TEXT ·cmpLeSV64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSD x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*8), Y1
+	VCMPPD $2, Y1, Y15, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGtVV64AVX2(d []bool, x []float64, y []float64)
+TEXT ·cmpGtVV64AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VMOVDQU (DX)(AX*8), Y1
+	VCMPPD $14, Y1, Y0, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGtVS64AVX2(d []bool, x []float64, y float64)
+TEXT ·cmpGtVS64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VCMPPD $14, Y15, Y0, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGtSV64AVX2(d []bool, x float64, y []float64)
+TEXT ·cmpGtSV64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSD x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*8), Y1
+	VCMPPD $14, Y1, Y15, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGeVV64AVX2(d []bool, x []float64, y []float64)
+TEXT ·cmpGeVV64AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VMOVDQU (DX)(AX*8), Y1
+	VCMPPD $13, Y1, Y0, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGeVS64AVX2(d []bool, x []float64, y float64)
+TEXT ·cmpGeVS64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VCMPPD $13, Y15, Y0, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGeSV64AVX2(d []bool, x float64, y []float64)
+TEXT ·cmpGeSV64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSD x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*8), Y1
+	VCMPPD $13, Y1, Y15, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpEqVV32AVX2(d []bool, x []float32, y []float32)
+TEXT ·cmpEqVV32AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VMOVDQU (DX)(AX*4), Y1
+	VCMPPS $0, Y1, Y0, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpEqVS32AVX2(d []bool, x []float32, y float32)
+TEXT ·cmpEqVS32AVX2(SB), NOSPLIT, $0-52
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VCMPPS $0, Y15, Y0, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpEqSV32AVX2(d []bool, x float32, y []float32)
+TEXT ·cmpEqSV32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSS x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*4), Y1
+	VCMPPS $0, Y1, Y15, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpNeVV32AVX2(d []bool, x []float32, y []float32)
+TEXT ·cmpNeVV32AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VMOVDQU (DX)(AX*4), Y1
+	VCMPPS $4, Y1, Y0, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpNeVS32AVX2(d []bool, x []float32, y float32)
+TEXT ·cmpNeVS32AVX2(SB), NOSPLIT, $0-52
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VCMPPS $4, Y15, Y0, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpNeSV32AVX2(d []bool, x float32, y []float32)
+TEXT ·cmpNeSV32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSS x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*4), Y1
+	VCMPPS $4, Y1, Y15, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLtVV32AVX2(d []bool, x []float32, y []float32)
+TEXT ·cmpLtVV32AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VMOVDQU (DX)(AX*4), Y1
+	VCMPPS $1, Y1, Y0, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLtVS32AVX2(d []bool, x []float32, y float32)
+TEXT ·cmpLtVS32AVX2(SB), NOSPLIT, $0-52
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VCMPPS $1, Y15, Y0, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLtSV32AVX2(d []bool, x float32, y []float32)
+TEXT ·cmpLtSV32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSS x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*4), Y1
+	VCMPPS $1, Y1, Y15, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLeVV32AVX2(d []bool, x []float32, y []float32)
+TEXT ·cmpLeVV32AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VMOVDQU (DX)(AX*4), Y1
+	VCMPPS $2, Y1, Y0, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLeVS32AVX2(d []bool, x []float32, y float32)
+TEXT ·cmpLeVS32AVX2(SB), NOSPLIT, $0-52
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VCMPPS $2, Y15, Y0, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLeSV32AVX2(d []bool, x float32, y []float32)
+TEXT ·cmpLeSV32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSS x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*4), Y1
+	VCMPPS $2, Y1, Y15, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGtVV32AVX2(d []bool, x []float32, y []float32)
+TEXT ·cmpGtVV32AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VMOVDQU (DX)(AX*4), Y1
+	VCMPPS $14, Y1, Y0, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGtVS32AVX2(d []bool, x []float32, y float32)
+TEXT ·cmpGtVS32AVX2(SB), NOSPLIT, $0-52
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VCMPPS $14, Y15, Y0, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGtSV32AVX2(d []bool, x float32, y []float32)
+TEXT ·cmpGtSV32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSS x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*4), Y1
+	VCMPPS $14, Y1, Y15, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGeVV32AVX2(d []bool, x []float32, y []float32)
+TEXT ·cmpGeVV32AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VMOVDQU (DX)(AX*4), Y1
+	VCMPPS $13, Y1, Y0, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGeVS32AVX2(d []bool, x []float32, y float32)
+TEXT ·cmpGeVS32AVX2(SB), NOSPLIT, $0-52
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VCMPPS $13, Y15, Y0, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGeSV32AVX2(d []bool, x float32, y []float32)
+TEXT ·cmpGeSV32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSS x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*4), Y1
+	VCMPPS $13, Y1, Y15, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpEqVVI64AVX2(d []bool, x []int64, y []int64)
+TEXT ·cmpEqVVI64AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VMOVDQU (DX)(AX*8), Y1
+	VPCMPEQQ Y1, Y0, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpEqVSI64AVX2(d []bool, x []int64, y int64)
+TEXT ·cmpEqVSI64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VPCMPEQQ Y15, Y0, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpEqSVI64AVX2(d []bool, x int64, y []int64)
+TEXT ·cmpEqSVI64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSD x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*8), Y1
+	VPCMPEQQ Y1, Y15, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpNeVVI64AVX2(d []bool, x []int64, y []int64)
+TEXT ·cmpNeVVI64AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VMOVDQU (DX)(AX*8), Y1
+	VPCMPEQQ Y1, Y0, Y2
+	VMOVMSKPD Y2, R9
+	XORQ $15, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpNeVSI64AVX2(d []bool, x []int64, y int64)
+TEXT ·cmpNeVSI64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VPCMPEQQ Y15, Y0, Y2
+	VMOVMSKPD Y2, R9
+	XORQ $15, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpNeSVI64AVX2(d []bool, x int64, y []int64)
+TEXT ·cmpNeSVI64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSD x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*8), Y1
+	VPCMPEQQ Y1, Y15, Y2
+	VMOVMSKPD Y2, R9
+	XORQ $15, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLtVVI64AVX2(d []bool, x []int64, y []int64)
+TEXT ·cmpLtVVI64AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VMOVDQU (DX)(AX*8), Y1
+	VPCMPGTQ Y0, Y1, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLtVSI64AVX2(d []bool, x []int64, y int64)
+TEXT ·cmpLtVSI64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VPCMPGTQ Y0, Y15, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLtSVI64AVX2(d []bool, x int64, y []int64)
+TEXT ·cmpLtSVI64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSD x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*8), Y1
+	VPCMPGTQ Y15, Y1, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLeVVI64AVX2(d []bool, x []int64, y []int64)
+TEXT ·cmpLeVVI64AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VMOVDQU (DX)(AX*8), Y1
+	VPCMPGTQ Y1, Y0, Y2
+	VMOVMSKPD Y2, R9
+	XORQ $15, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLeVSI64AVX2(d []bool, x []int64, y int64)
+TEXT ·cmpLeVSI64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VPCMPGTQ Y15, Y0, Y2
+	VMOVMSKPD Y2, R9
+	XORQ $15, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLeSVI64AVX2(d []bool, x int64, y []int64)
+TEXT ·cmpLeSVI64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSD x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*8), Y1
+	VPCMPGTQ Y1, Y15, Y2
+	VMOVMSKPD Y2, R9
+	XORQ $15, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGtVVI64AVX2(d []bool, x []int64, y []int64)
+TEXT ·cmpGtVVI64AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VMOVDQU (DX)(AX*8), Y1
+	VPCMPGTQ Y1, Y0, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGtVSI64AVX2(d []bool, x []int64, y int64)
+TEXT ·cmpGtVSI64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VPCMPGTQ Y15, Y0, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGtSVI64AVX2(d []bool, x int64, y []int64)
+TEXT ·cmpGtSVI64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSD x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*8), Y1
+	VPCMPGTQ Y1, Y15, Y2
+	VMOVMSKPD Y2, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGeVVI64AVX2(d []bool, x []int64, y []int64)
+TEXT ·cmpGeVVI64AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VMOVDQU (DX)(AX*8), Y1
+	VPCMPGTQ Y0, Y1, Y2
+	VMOVMSKPD Y2, R9
+	XORQ $15, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGeVSI64AVX2(d []bool, x []int64, y int64)
+TEXT ·cmpGeVSI64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSD y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VPCMPGTQ Y0, Y15, Y2
+	VMOVMSKPD Y2, R9
+	XORQ $15, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGeSVI64AVX2(d []bool, x int64, y []int64)
+TEXT ·cmpGeSVI64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSD x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x01010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*8), Y1
+	VPCMPGTQ Y15, Y1, Y2
+	VMOVMSKPD Y2, R9
+	XORQ $15, R9
+	PDEPQ R10, R9, R9
+	MOVL R9, (DI)(AX*1)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpEqVVI32AVX2(d []bool, x []int32, y []int32)
+TEXT ·cmpEqVVI32AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VMOVDQU (DX)(AX*4), Y1
+	VPCMPEQD Y1, Y0, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpEqVSI32AVX2(d []bool, x []int32, y int32)
+TEXT ·cmpEqVSI32AVX2(SB), NOSPLIT, $0-52
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VPCMPEQD Y15, Y0, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpEqSVI32AVX2(d []bool, x int32, y []int32)
+TEXT ·cmpEqSVI32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSS x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*4), Y1
+	VPCMPEQD Y1, Y15, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpNeVVI32AVX2(d []bool, x []int32, y []int32)
+TEXT ·cmpNeVVI32AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VMOVDQU (DX)(AX*4), Y1
+	VPCMPEQD Y1, Y0, Y2
+	VMOVMSKPS Y2, R9
+	XORQ $255, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpNeVSI32AVX2(d []bool, x []int32, y int32)
+TEXT ·cmpNeVSI32AVX2(SB), NOSPLIT, $0-52
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VPCMPEQD Y15, Y0, Y2
+	VMOVMSKPS Y2, R9
+	XORQ $255, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpNeSVI32AVX2(d []bool, x int32, y []int32)
+TEXT ·cmpNeSVI32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSS x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*4), Y1
+	VPCMPEQD Y1, Y15, Y2
+	VMOVMSKPS Y2, R9
+	XORQ $255, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLtVVI32AVX2(d []bool, x []int32, y []int32)
+TEXT ·cmpLtVVI32AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VMOVDQU (DX)(AX*4), Y1
+	VPCMPGTD Y0, Y1, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLtVSI32AVX2(d []bool, x []int32, y int32)
+TEXT ·cmpLtVSI32AVX2(SB), NOSPLIT, $0-52
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VPCMPGTD Y0, Y15, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLtSVI32AVX2(d []bool, x int32, y []int32)
+TEXT ·cmpLtSVI32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSS x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*4), Y1
+	VPCMPGTD Y15, Y1, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLeVVI32AVX2(d []bool, x []int32, y []int32)
+TEXT ·cmpLeVVI32AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VMOVDQU (DX)(AX*4), Y1
+	VPCMPGTD Y1, Y0, Y2
+	VMOVMSKPS Y2, R9
+	XORQ $255, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLeVSI32AVX2(d []bool, x []int32, y int32)
+TEXT ·cmpLeVSI32AVX2(SB), NOSPLIT, $0-52
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VPCMPGTD Y15, Y0, Y2
+	VMOVMSKPS Y2, R9
+	XORQ $255, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpLeSVI32AVX2(d []bool, x int32, y []int32)
+TEXT ·cmpLeSVI32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSS x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*4), Y1
+	VPCMPGTD Y1, Y15, Y2
+	VMOVMSKPS Y2, R9
+	XORQ $255, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGtVVI32AVX2(d []bool, x []int32, y []int32)
+TEXT ·cmpGtVVI32AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VMOVDQU (DX)(AX*4), Y1
+	VPCMPGTD Y1, Y0, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGtVSI32AVX2(d []bool, x []int32, y int32)
+TEXT ·cmpGtVSI32AVX2(SB), NOSPLIT, $0-52
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VPCMPGTD Y15, Y0, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGtSVI32AVX2(d []bool, x int32, y []int32)
+TEXT ·cmpGtSVI32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSS x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*4), Y1
+	VPCMPGTD Y1, Y15, Y2
+	VMOVMSKPS Y2, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGeVVI32AVX2(d []bool, x []int32, y []int32)
+TEXT ·cmpGeVVI32AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ y_base+48(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VMOVDQU (DX)(AX*4), Y1
+	VPCMPGTD Y0, Y1, Y2
+	VMOVMSKPS Y2, R9
+	XORQ $255, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGeVSI32AVX2(d []bool, x []int32, y int32)
+TEXT ·cmpGeVSI32AVX2(SB), NOSPLIT, $0-52
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	VBROADCASTSS y+48(FP), Y15
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (SI)(AX*4), Y0
+	VPCMPGTD Y0, Y15, Y2
+	VMOVMSKPS Y2, R9
+	XORQ $255, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func cmpGeSVI32AVX2(d []bool, x int32, y []int32)
+TEXT ·cmpGeSVI32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	VBROADCASTSS x+24(FP), Y15
+	MOVQ y_base+32(FP), DX
+	XORQ AX, AX
+	MOVQ $0x0101010101010101, R10
+	TESTQ CX, CX
+	JZ done
+loop:
+	VMOVDQU (DX)(AX*4), Y1
+	VPCMPGTD Y15, Y1, Y2
+	VMOVMSKPS Y2, R9
+	XORQ $255, R9
+	PDEPQ R10, R9, R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func whereVV64AVX2(d []float64, c []bool, x []float64, y []float64)
+TEXT ·whereVV64AVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ c_base+24(FP), BX
+	MOVQ x_base+48(FP), SI
+	MOVQ y_base+72(FP), DX
+	XORQ AX, AX
+	TESTQ CX, CX
+	JZ done
+loop:
+	VPMOVZXBQ (BX)(AX*1), Y0
+	VPSLLQ $63, Y0, Y0
+	VMOVUPD (SI)(AX*8), Y1
+	VMOVUPD (DX)(AX*8), Y2
+	VBLENDVPD Y0, Y1, Y2, Y3
+	VMOVUPD Y3, (DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func whereVS64AVX2(d []float64, c []bool, x []float64, y float64)
+TEXT ·whereVS64AVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ c_base+24(FP), BX
+	MOVQ x_base+48(FP), SI
+	VBROADCASTSD y+72(FP), Y14
+	XORQ AX, AX
+	TESTQ CX, CX
+	JZ done
+loop:
+	VPMOVZXBQ (BX)(AX*1), Y0
+	VPSLLQ $63, Y0, Y0
+	VMOVUPD (SI)(AX*8), Y1
+	VBLENDVPD Y0, Y1, Y14, Y3
+	VMOVUPD Y3, (DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func whereSV64AVX2(d []float64, c []bool, x float64, y []float64)
+TEXT ·whereSV64AVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ c_base+24(FP), BX
+	VBROADCASTSD x+48(FP), Y13
+	MOVQ y_base+56(FP), DX
+	XORQ AX, AX
+	TESTQ CX, CX
+	JZ done
+loop:
+	VPMOVZXBQ (BX)(AX*1), Y0
+	VPSLLQ $63, Y0, Y0
+	VMOVUPD (DX)(AX*8), Y2
+	VBLENDVPD Y0, Y13, Y2, Y3
+	VMOVUPD Y3, (DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func boolsTo64AVX2(d []float64, c []bool)
+TEXT ·boolsTo64AVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ c_base+24(FP), BX
+	XORQ AX, AX
+	TESTQ CX, CX
+	JZ done
+loop:
+	VPMOVZXBD (BX)(AX*1), X0
+	VCVTDQ2PD X0, Y0
+	VMOVUPD Y0, (DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func whereVV32AVX2(d []float32, c []bool, x []float32, y []float32)
+TEXT ·whereVV32AVX2(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ c_base+24(FP), BX
+	MOVQ x_base+48(FP), SI
+	MOVQ y_base+72(FP), DX
+	XORQ AX, AX
+	TESTQ CX, CX
+	JZ done
+loop:
+	VPMOVZXBD (BX)(AX*1), Y0
+	VPSLLD $31, Y0, Y0
+	VMOVUPS (SI)(AX*4), Y1
+	VMOVUPS (DX)(AX*4), Y2
+	VBLENDVPS Y0, Y1, Y2, Y3
+	VMOVUPS Y3, (DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func whereVS32AVX2(d []float32, c []bool, x []float32, y float32)
+TEXT ·whereVS32AVX2(SB), NOSPLIT, $0-76
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ c_base+24(FP), BX
+	MOVQ x_base+48(FP), SI
+	VBROADCASTSS y+72(FP), Y14
+	XORQ AX, AX
+	TESTQ CX, CX
+	JZ done
+loop:
+	VPMOVZXBD (BX)(AX*1), Y0
+	VPSLLD $31, Y0, Y0
+	VMOVUPS (SI)(AX*4), Y1
+	VBLENDVPS Y0, Y1, Y14, Y3
+	VMOVUPS Y3, (DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func whereSV32AVX2(d []float32, c []bool, x float32, y []float32)
+TEXT ·whereSV32AVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ c_base+24(FP), BX
+	VBROADCASTSS x+48(FP), Y13
+	MOVQ y_base+56(FP), DX
+	XORQ AX, AX
+	TESTQ CX, CX
+	JZ done
+loop:
+	VPMOVZXBD (BX)(AX*1), Y0
+	VPSLLD $31, Y0, Y0
+	VMOVUPS (DX)(AX*4), Y2
+	VBLENDVPS Y0, Y13, Y2, Y3
+	VMOVUPS Y3, (DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
+// func boolsTo32AVX2(d []float32, c []bool)
+TEXT ·boolsTo32AVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ c_base+24(FP), BX
+	XORQ AX, AX
+	TESTQ CX, CX
+	JZ done
+loop:
+	VPMOVZXBD (BX)(AX*1), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT loop
+done:
+	VZEROUPPER
+	RET
+
 // func Fence()
 TEXT ·Fence(SB), NOSPLIT, $0-0
 	SFENCE

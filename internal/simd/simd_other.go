@@ -7,6 +7,8 @@ package simd
 
 var hasAVX2 = false
 
+var hasBMI2 = false
+
 var (
 	binary64 [2][4]Binary[float64]
 	binary32 [2][4]Binary[float32]
@@ -25,6 +27,15 @@ var (
 	binaryU16 [2][4]Binary[uint16]
 	binaryI8  [2][4]Binary[int8]
 	binaryU8  [2][4]Binary[uint8]
+
+	compare64  [6]Compare[float64]
+	compare32  [6]Compare[float32]
+	compareI64 [6]Compare[int64]
+	compareI32 [6]Compare[int32]
+	where64    Where[float64]
+	where32    Where[float32]
+	boolsTo64  func(d []float64, c []bool)
+	boolsTo32  func(d []float32, c []bool)
 )
 
 // Fence does nothing: there are no streaming loops here.

@@ -155,6 +155,7 @@ func signed[S, U Int](u []U) []S {
 		}
 		b.WriteString("}\n")
 	}
+	b.Write(boolGo())
 	out, err := format.Source(b.Bytes())
 	if err != nil {
 		log.Fatalf("asmgen: %v\n%s", err, b.Bytes())

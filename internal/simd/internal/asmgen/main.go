@@ -387,6 +387,7 @@ func generate() (asm, goSrc []byte) {
 	for _, e := range intElems {
 		emit(intKernels(e), e)
 	}
+	s.Write(boolAsm())
 	s.WriteString(`
 // func Fence()
 TEXT ·Fence(SB), NOSPLIT, $0-0

@@ -55,7 +55,8 @@ func TestStreamingStoresPlacement(t *testing.T) {
 		assert.Equal(t, nt, strings.Count(f[aligned:tail], "VMOVNTP"), "%s: a non-temporal store outside the aligned loops", name)
 		assert.Positive(t, nt, "%s never stores non-temporally", name)
 	}
-	assert.Equal(t, len(funcs)/2, streams, "one Stream form per loop (plus Fence)")
+	bools := strings.Count(string(boolAsm()), "TEXT ·") // no streaming forms
+	assert.Equal(t, (len(funcs)-bools)/2, streams, "one Stream form per loop (plus Fence)")
 }
 
 // canon writes n with operand k renamed perm[k] and the operands of every
