@@ -245,21 +245,7 @@ func whereParams(scalar []bool, e elem) string {
 
 // whereFrame is the argument layout of a where after d and c: x's and y's
 // offsets.
-func whereFrame(scalar []bool, e elem) (offs []int, size int) {
-	off := 48 // d, c
-	for _, s := range scalar {
-		if s {
-			off = align(off, e.size)
-			offs = append(offs, off)
-			off += e.size
-		} else {
-			off = align(off, 8)
-			offs = append(offs, off)
-			off += 24
-		}
-	}
-	return offs, off
-}
+func whereFrame(scalar []bool, e elem) (offs []int, size int) { return frameFrom(48, scalar, e) }
 
 // boolAsm returns every bool loop's assembly.
 func boolAsm() []byte {
@@ -280,6 +266,21 @@ func boolAsm() []byte {
 	return g.buf.Bytes()
 }
 
+// reslice writes a wrapper's reslicing of its vector operands x and y to
+// d's length and returns the Go expressions of element i of each.
+func reslice(b *bytes.Buffer, scalar []bool) (xi, yi string) {
+	switch {
+	case scalar[0]:
+		b.WriteString("\ty = y[:len(d)]\n")
+		return "x", "y[i]"
+	case scalar[1]:
+		b.WriteString("\tx = x[:len(d)]\n")
+		return "x[i]", "y"
+	}
+	b.WriteString("\tx, y = x[:len(d)], y[:len(d)]\n")
+	return "x[i]", "y[i]"
+}
+
 // boolGo returns the Go declarations, wrappers and tables of the bool
 // loops.
 func boolGo() []byte {
@@ -291,17 +292,7 @@ func boolGo() []byte {
 				params := cmpParams(f.scalar, e)
 				fmt.Fprintf(&b, "\n//go:noescape\nfunc %sAVX2(%s)\n", name, params)
 				fmt.Fprintf(&b, "\nfunc %s(%s) {\n", name, params)
-				xi, yi := "x[i]", "y[i]"
-				switch {
-				case f.scalar[0]:
-					fmt.Fprintf(&b, "\ty = y[:len(d)]\n")
-					xi = "x"
-				case f.scalar[1]:
-					fmt.Fprintf(&b, "\tx = x[:len(d)]\n")
-					yi = "y"
-				default:
-					fmt.Fprintf(&b, "\tx, y = x[:len(d)], y[:len(d)]\n")
-				}
+				xi, yi := reslice(&b, f.scalar)
 				fmt.Fprintf(&b, "\tn := len(d) &^ %d\n", e.lanes-1)
 				fmt.Fprintf(&b, "\t%sAVX2(d[:n], x, y)\n", name)
 				fmt.Fprintf(&b, "\tfor i := n; i < len(d); i++ {\n\t\td[i] = %s %s %s\n\t}\n}\n", xi, op.goOp, yi)
@@ -319,17 +310,7 @@ func boolGo() []byte {
 			params := whereParams(f.scalar, e)
 			fmt.Fprintf(&b, "\n//go:noescape\nfunc %sAVX2(%s)\n", name, params)
 			fmt.Fprintf(&b, "\nfunc %s(%s) {\n\tc = c[:len(d)]\n", name, params)
-			xi, yi := "x[i]", "y[i]"
-			switch {
-			case f.scalar[0]:
-				fmt.Fprintf(&b, "\ty = y[:len(d)]\n")
-				xi = "x"
-			case f.scalar[1]:
-				fmt.Fprintf(&b, "\tx = x[:len(d)]\n")
-				yi = "y"
-			default:
-				fmt.Fprintf(&b, "\tx, y = x[:len(d)], y[:len(d)]\n")
-			}
+			xi, yi := reslice(&b, f.scalar)
 			fmt.Fprintf(&b, "\tn := len(d) &^ %d\n", e.lanes-1)
 			fmt.Fprintf(&b, "\t%sAVX2(d[:n], c, x, y)\n", name)
 			fmt.Fprintf(&b, "\tfor i := n; i < len(d); i++ {\n\t\tif c[i] {\n\t\t\td[i] = %s\n\t\t} else {\n\t\t\td[i] = %s\n\t\t}\n\t}\n}\n", xi, yi)

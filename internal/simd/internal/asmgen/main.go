@@ -26,9 +26,12 @@ func title(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 var argNames = []string{"x", "y", "z"}
 
 // frame is the ABI0 argument layout of a kernel: each operand's offset.
-func frame(k kernel, e elem) (offs []int, size int) {
-	off := 24 // d
-	for _, s := range k.scalar {
+func frame(k kernel, e elem) (offs []int, size int) { return frameFrom(24, k.scalar, e) }
+
+// frameFrom lays out operands (slices, or scalars where scalar says so)
+// from offset off on: each one's offset, and the frame's size.
+func frameFrom(off int, scalar []bool, e elem) (offs []int, size int) {
+	for _, s := range scalar {
 		if s {
 			off = align(off, e.size)
 			offs = append(offs, off)
