@@ -61,24 +61,6 @@ func simdWhere[T any]() (whereFns[T], bool) {
 	return f, ok
 }
 
-// castBools is boolsTo, by the AVX2 loop for float32 and float64 where the
-// loops are on.
-func castBools[D dtype.Real](d []D, a []bool) {
-	switch d := any(d).(type) {
-	case []float64:
-		if f, ok := simd.BoolsTo[float64](); ok {
-			f(d, a)
-			return
-		}
-	case []float32:
-		if f, ok := simd.BoolsTo[float32](); ok {
-			f(d, a)
-			return
-		}
-	}
-	boolsTo(d, a)
-}
-
 // directBools casts bools to float32 or float64 in one step (by the AVX2
 // loop where it is on), not through the float64 buffer.
 func directBools(d, a any) bool {
@@ -88,10 +70,18 @@ func directBools(d, a any) bool {
 	}
 	switch d := d.(type) {
 	case *[]float64:
-		castBools(*d, *c)
+		if f, ok := simd.BoolsTo[float64](); ok {
+			f(*d, *c)
+		} else {
+			boolsTo(*d, *c)
+		}
 		return true
 	case *[]float32:
-		castBools(*d, *c)
+		if f, ok := simd.BoolsTo[float32](); ok {
+			f(*d, *c)
+		} else {
+			boolsTo(*d, *c)
+		}
 		return true
 	}
 	return false

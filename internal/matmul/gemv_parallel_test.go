@@ -93,3 +93,47 @@ func TestGemvSplitKPieces(t *testing.T) {
 	}
 	assert.Equal(t, want, elements(dst))
 }
+
+// countingRunner is a Runner of w workers that runs parts on the caller
+// and records how many parts each Parallel call asked for.
+type countingRunner struct {
+	w     int
+	calls []int
+}
+
+func (c *countingRunner) Workers() int { return c.w }
+
+func (c *countingRunner) Parallel(n int, f func(i int)) {
+	c.calls = append(c.calls, n)
+	for i := range n {
+		f(i)
+	}
+}
+
+// TestGemvParallelSplits checks who splits: a large row-major gemv into
+// 4 parts per worker, a column-major one with long k into its pieces of k
+// (on one worker too), and a small one not at all.
+func TestGemvParallelSplits(t *testing.T) {
+	fill := fillFloat[float64](rand.New(rand.NewPCG(1, 1)))
+	for _, tc := range []struct {
+		name    string
+		a, x    layout
+		m, k, w int
+		want    []int
+	}{
+		{"rows", operandLayouts[0], operandLayouts[0], 20000, 16, 2, []int{8}},
+		{"rows, strided x copied once", operandLayouts[0], operandLayouts[4], 20000, 16, 2, []int{8}},
+		{"pieces of k", operandLayouts[1], operandLayouts[0], 16, 3*gemvChunk + 5, 1, []int{4}},
+		{"small", operandLayouts[0], operandLayouts[0], 100, 16, 2, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newMatrix(tc.a, tc.m, tc.k, fill)
+			x := newMatrix(tc.x, tc.k, 1, fill)
+			dst := newMatrix(dstLayouts[0], tc.m, 1, fillSentinel[float64])
+			r := &countingRunner{w: tc.w}
+			gemm(dst, a, x, r, nil)
+			assert.Equal(t, tc.want, r.calls)
+			assert.Equal(t, naive(a, x), elements(dst))
+		})
+	}
+}

@@ -65,25 +65,40 @@ func (g *boolGen) operand(e elem, ptr string, scalar bool, r int) int {
 	return r
 }
 
-// prologue loads d's pointer and length into DI and CX, and each operand
-// (after d) as its frame offsets say: a slice's base into ptrs[i], a
-// scalar broadcast into Y15.
-func (g *boolGen) prologue(e elem, params string, size int, name string, offs []int, scalar []bool, ptrs []string) {
+// begin writes a loop function's header and loads d's pointer and length
+// into DI and CX.
+func (g *boolGen) begin(name, params string, size int) {
 	fmt.Fprintf(&g.buf, "\n// func %s(%s)\n", name, params)
 	fmt.Fprintf(&g.buf, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, size)
 	g.p("MOVQ d_base+0(FP), DI")
 	g.p("MOVQ d_len+8(FP), CX")
+}
+
+// operands loads x and y as their frame offsets say: a slice's base into
+// ptrs[i], a scalar broadcast into Y(bcast[i]).
+func (g *boolGen) operands(e elem, offs []int, scalar []bool, ptrs []string, bcast []int) {
 	for i, s := range scalar {
 		if s {
-			g.p("%s %s+%d(FP), Y%d", e.bcast, argNames[i], offs[i], scalarR)
+			g.p("%s %s+%d(FP), Y%d", e.bcast, argNames[i], offs[i], bcast[i])
 		} else {
 			g.p("MOVQ %s_base+%d(FP), %s", argNames[i], offs[i], ptrs[i])
 		}
 	}
-	g.p("XORQ AX, AX")
 }
 
-func (g *boolGen) epilogue() {
+// loop opens the loop over d's vectors (none when d is empty).
+func (g *boolGen) loop() {
+	g.p("XORQ AX, AX")
+	g.p("TESTQ CX, CX")
+	g.p("JZ done")
+	fmt.Fprintf(&g.buf, "loop:\n")
+}
+
+// next closes the loop after a vector of e's lanes and ends the function.
+func (g *boolGen) next(e elem) {
+	g.p("ADDQ $%d, AX", e.lanes)
+	g.p("CMPQ AX, CX")
+	g.p("JLT loop")
 	fmt.Fprintf(&g.buf, "done:\n")
 	g.p("VZEROUPPER")
 	g.p("RET")
@@ -96,11 +111,10 @@ func (g *boolGen) compare(e elem, opIndex int, form int) {
 	op, f := cmpOps[opIndex], cmpForms[form]
 	name := cmpName(op.name, f.name, e) + "AVX2"
 	offs, size := frame(kernel{scalar: f.scalar}, e)
-	g.prologue(e, cmpParams(f.scalar, e), size, name, offs, f.scalar, []string{"SI", "DX"})
+	g.begin(name, cmpParams(f.scalar, e), size)
+	g.operands(e, offs, f.scalar, []string{"SI", "DX"}, []int{scalarR, scalarR})
 	g.p("MOVQ %s, R10", spread(e.lanes))
-	g.p("TESTQ CX, CX")
-	g.p("JZ done")
-	fmt.Fprintf(&g.buf, "loop:\n")
+	g.loop()
 	x := g.operand(e, "SI", f.scalar[0], 0)
 	y := g.operand(e, "DX", f.scalar[1], 1)
 	msk := "VMOVMSKPD"
@@ -132,10 +146,7 @@ func (g *boolGen) compare(e elem, opIndex int, form int) {
 	} else {
 		g.p("MOVL R9, (DI)(AX*1)")
 	}
-	g.p("ADDQ $%d, AX", e.lanes)
-	g.p("CMPQ AX, CX")
-	g.p("JLT loop")
-	g.epilogue()
+	g.next(e)
 }
 
 // where writes d[i] = c[i] ? x[i] : y[i] for len(d) a multiple of e's
@@ -144,25 +155,11 @@ func (g *boolGen) compare(e elem, opIndex int, form int) {
 func (g *boolGen) where(e elem, form int) {
 	f := cmpForms[form]
 	name := "where" + f.name + e.suffix + "AVX2"
-	scalar := append([]bool{false}, f.scalar...) // c, then x and y
 	offs, size := whereFrame(f.scalar, e)
-	fmt.Fprintf(&g.buf, "\n// func %s(%s)\n", name, whereParams(f.scalar, e))
-	fmt.Fprintf(&g.buf, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, size)
-	g.p("MOVQ d_base+0(FP), DI")
-	g.p("MOVQ d_len+8(FP), CX")
+	g.begin(name, whereParams(f.scalar, e), size)
 	g.p("MOVQ c_base+24(FP), BX")
-	ptrs := []string{"", "SI", "DX"}
-	for i, s := range scalar[1:] {
-		if s {
-			g.p("%s %s+%d(FP), Y%d", e.bcast, argNames[i], offs[i], 13+i) // Y13 x, Y14 y
-		} else {
-			g.p("MOVQ %s_base+%d(FP), %s", argNames[i], offs[i], ptrs[i+1])
-		}
-	}
-	g.p("XORQ AX, AX")
-	g.p("TESTQ CX, CX")
-	g.p("JZ done")
-	fmt.Fprintf(&g.buf, "loop:\n")
+	g.operands(e, offs, f.scalar, []string{"SI", "DX"}, []int{13, 14})
+	g.loop()
 	if e.size == 8 {
 		g.p("VPMOVZXBQ (BX)(AX*1), Y0")
 		g.p("VPSLLQ $63, Y0, Y0")
@@ -182,25 +179,16 @@ func (g *boolGen) where(e elem, form int) {
 	// VBLENDVPD mask, set, clear, dst: dst = mask ? set : clear.
 	g.p("VBLENDVP%s Y0, Y%d, Y%d, Y3", e.packed[1:], xr, yr)
 	g.p("VMOVUP%s Y3, (DI)(AX*%d)", e.packed[1:], e.size)
-	g.p("ADDQ $%d, AX", e.lanes)
-	g.p("CMPQ AX, CX")
-	g.p("JLT loop")
-	g.epilogue()
+	g.next(e)
 }
 
 // boolsTo writes d[i] = 1 if c[i] else 0 for len(d) a multiple of e's
 // lanes: the bools widened to int32 lanes, converted.
 func (g *boolGen) boolsTo(e elem) {
 	name := "boolsTo" + e.suffix + "AVX2"
-	fmt.Fprintf(&g.buf, "\n// func %s(d []%s, c []bool)\n", name, e.goType)
-	fmt.Fprintf(&g.buf, "TEXT ·%s(SB), NOSPLIT, $0-48\n", name)
-	g.p("MOVQ d_base+0(FP), DI")
-	g.p("MOVQ d_len+8(FP), CX")
+	g.begin(name, "d []"+e.goType+", c []bool", 48)
 	g.p("MOVQ c_base+24(FP), BX")
-	g.p("XORQ AX, AX")
-	g.p("TESTQ CX, CX")
-	g.p("JZ done")
-	fmt.Fprintf(&g.buf, "loop:\n")
+	g.loop()
 	if e.size == 8 {
 		g.p("VPMOVZXBD (BX)(AX*1), X0")
 		g.p("VCVTDQ2PD X0, Y0")
@@ -209,10 +197,7 @@ func (g *boolGen) boolsTo(e elem) {
 		g.p("VCVTDQ2PS Y0, Y0")
 	}
 	g.p("VMOVUP%s Y0, (DI)(AX*%d)", e.packed[1:], e.size)
-	g.p("ADDQ $%d, AX", e.lanes)
-	g.p("CMPQ AX, CX")
-	g.p("JLT loop")
-	g.epilogue()
+	g.next(e)
 }
 
 func cmpName(op, form string, e elem) string { return "cmp" + title(op) + form + e.suffix }
