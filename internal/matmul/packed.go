@@ -16,9 +16,9 @@ func gemmPacked[F float](dst, a, b Matrix[F], r Runner, kern microKernel[F], bl 
 // packedProduct computes dst = a @ b for the operands ops (k steps of the
 // inner dimension) on up to r.Workers() parts. A product split by rows
 // (the mc loop) runs packedShared: the workers pack each block of b once,
-// together, then take row tasks from the pool's queue, several per worker,
-// so that a worker that starts late or loses its core does not hold the
-// others up. A product split by columns (the nc loop: a short, wide dst)
+// together, then take row tasks from a shared counter, several per
+// worker, so that a worker that starts late or loses its core does not
+// hold the others up, all within one Parallel call (see phases). A product split by columns (the nc loop: a short, wide dst)
 // is cut into bands of nr-column blocks (see columnTasks), each running
 // packedBand with its own packing buffers and packing all of a unless it
 // reads a in place. dst is
@@ -29,7 +29,7 @@ func gemmPacked[F float](dst, a, b Matrix[F], r Runner, kern microKernel[F], bl 
 // split before), the shared split measured 1.1–2.4x the speed at 256³,
 // 512³, 1024³ and [4096,256]@[256,64] in 7 of 8 cases (min of 6 alternating
 // rounds, load 19 on 2 vCPUs; the eighth, float32 tall, 0.8x).
-func packedProduct[F float](dst Matrix[F], ops operands[F], k int, r Runner, kern microKernel[F], bl blocking, epi Epilogue) {
+func packedProduct[F float, O operands[F]](dst Matrix[F], ops O, k int, r Runner, kern microKernel[F], bl blocking, epi Epilogue) {
 	m, n := dst.Rows, dst.Cols
 	parts := 1
 	if w := r.Workers(); w > 1 && m*n*k > packedParallelMin {
@@ -56,7 +56,7 @@ func packedProduct[F float](dst Matrix[F], ops operands[F], k int, r Runner, ker
 // only divide b's packing and the kernels' work between them and a worker
 // that starts late leaves its bands to the others; otherwise, when each
 // band packs all of a for itself, one band per worker.
-func columnTasks[F float](ops operands[F], colBlocks, parts, nr int) int {
+func columnTasks[F float, O operands[F]](ops O, colBlocks, parts, nr int) int {
 	tasks := min(colBlocks, sharedTasks*parts)
 	if _, ok := ops.inPlace((colBlocks+tasks-1)/tasks*nr, nr); ok {
 		return tasks
@@ -73,7 +73,7 @@ func columnTasks[F float](ops operands[F], colBlocks, parts, nr int) int {
 // added to by the later ones, so its sum is ordered by p and cut at
 // multiples of kc alone, whatever band of dst a worker has. After the last
 // kc step of each mc×nc block, epi (if not nil) finishes the block.
-func packedBand[F float](dst Matrix[F], ops operands[F], k, i0, i1, j0, j1 int, kern microKernel[F], bl blocking, epi Epilogue) {
+func packedBand[F float, O operands[F]](dst Matrix[F], ops O, k, i0, i1, j0, j1 int, kern microKernel[F], bl blocking, epi Epilogue) {
 	m, n := i1-i0, j1-j0
 	mr, nr := kern.mr, kern.nr
 	kc := bl.kcFor(k)
@@ -105,7 +105,7 @@ func packedBand[F float](dst Matrix[F], ops operands[F], k, i0, i1, j0, j1 int, 
 // block of rows that cannot be read shifted up is packed), runs the
 // macro-kernel, and after the last kc step (pc+kb == k) calls epi on the
 // block.
-func rowBlock[F float](dst Matrix[F], ops operands[F], a Matrix[F], inPlace bool, ic, mb, jc, nb, pc, kb, k int, pa, pb []F, kern microKernel[F], tile []F, epi Epilogue) {
+func rowBlock[F float, O operands[F]](dst Matrix[F], ops O, a Matrix[F], inPlace bool, ic, mb, jc, nb, pc, kb, k int, pa, pb []F, kern microKernel[F], tile []F, epi Epilogue) {
 	mr := kern.mr
 	var ab Matrix[F]
 	if inPlace {
