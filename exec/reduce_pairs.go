@@ -22,7 +22,7 @@ import (
 // never straddles one). A block's statistic is computed over the whole
 // block once, each of its leaves' pairs from it, each pass a lane fold of
 // package vmath (eight lanes, vector loops with AVX2):
-//   - logsumexp: m, the block's maximum (vmath.MaxLanes); each leaf's
+//   - logsumexp: m, the block's maximum (vmath.Max); each leaf's
 //     pair is (m, s) with s the sum of exp(x - m) in the eight lanes of a
 //     sum (vmath.ExpSumLanes). Two pairs combine by rescaling the smaller
 //     one's sum to the larger maximum (the online softmax's trick):
@@ -52,8 +52,8 @@ type pairOp[T dtype.Elem] struct {
 	// block pushes the pairs of v's leaves (v: 1 to pairBlock elements, in
 	// logical order, from a block boundary) onto ps, one per leaf of
 	// reduceLeaf elements, the last one possibly short; ln is scratch
-	// lanes.
-	block   func(v []T, ln *[8]T, ps *pstack[pair[T]], combine func(x, y pair[T]) pair[T])
+	// lanes. ahead is what is folded next, when known, for prefetching.
+	block   func(v, ahead []T, ln *[8]T, ps *pstack[pair[T]], combine func(x, y pair[T]) pair[T])
 	combine func(x, y pair[T]) pair[T] // x's elements precede y's
 	final   func(p pair[T]) T
 }
@@ -92,9 +92,9 @@ func lseOp[T dtype.Float]() *pairOp[T] {
 	}
 	return &pairOp[T]{
 		identity: pair[T]{a: -inf},
-		block: func(v []T, ln *[8]T, ps *pstack[pair[T]], combine func(x, y pair[T]) pair[T]) {
-			if m := maxOf(v, ln); m-m == 0 {
-				vmath.ExpSumLeaves(ln[:], v, m)
+		block: func(v, ahead []T, ln *[8]T, ps *pstack[pair[T]], combine func(x, y pair[T]) pair[T]) {
+			if m := vmath.Max(v); m-m == 0 {
+				vmath.ExpSumLeavesAhead(ln[:], v, m, ahead)
 				if len(v) == pairBlock {
 					// The leaves' pairs share m: their tree is the tree of
 					// their sums, combined as a leaf's lanes are.
@@ -138,7 +138,7 @@ func lseOp[T dtype.Float]() *pairOp[T] {
 
 func sqDevOp[T dtype.Float]() *pairOp[T] {
 	return &pairOp[T]{
-		block: func(v []T, ln *[8]T, ps *pstack[pair[T]], combine func(x, y pair[T]) pair[T]) {
+		block: func(v, _ []T, ln *[8]T, ps *pstack[pair[T]], combine func(x, y pair[T]) pair[T]) {
 			// The block's mean from its leaves' sums, added as the lanes
 			// of a leaf are (missing leaves are 0), then each leaf's M2.
 			*ln = [8]T{}
@@ -180,10 +180,11 @@ func sqDevOp[T dtype.Float]() *pairOp[T] {
 // boundary on, into blocks, leaves and the binary counter; a block cut
 // between two runs is gathered into buf first.
 type pairAcc[T dtype.Elem] struct {
-	buf [pairBlock]T
-	ln  [8]T
-	n   int // elements in buf
-	ps  pstack[pair[T]]
+	buf   [pairBlock]T
+	ln    [8]T
+	n     int // elements in buf
+	ps    pstack[pair[T]]
+	ahead []T // what is fed after the current run, when known (see aheadRun)
 }
 
 func (a *pairAcc[T]) reset() { a.n, a.ps.n = 0, 0 }
@@ -191,7 +192,11 @@ func (a *pairAcc[T]) reset() { a.n, a.ps.n = 0, 0 }
 func (a *pairAcc[T]) feed(p *pairOp[T], v []T) {
 	for len(v) > 0 {
 		if a.n == 0 && len(v) >= pairBlock {
-			p.block(v[:pairBlock], &a.ln, &a.ps, p.combine)
+			ahead := a.ahead
+			if len(v) >= 2*pairBlock {
+				ahead = v[pairBlock:]
+			}
+			p.block(v[:pairBlock], ahead, &a.ln, &a.ps, p.combine)
 			v = v[pairBlock:]
 			continue
 		}
@@ -205,7 +210,7 @@ func (a *pairAcc[T]) feed(p *pairOp[T], v []T) {
 
 func (a *pairAcc[T]) flush(p *pairOp[T]) {
 	if a.n > 0 {
-		p.block(a.buf[:a.n], &a.ln, &a.ps, p.combine)
+		p.block(a.buf[:a.n], nil, &a.ln, &a.ps, p.combine)
 		a.n = 0
 	}
 }
@@ -258,6 +263,7 @@ func (m *impl[T]) pairTask(rs *reduceStep, st *regionState, task int, outAny ten
 			}
 			continue
 		}
+		acc.ahead = aheadRun(rs, st, src, o+1, hi)
 		rs.seek(st, g.offsets, rs.kept, o)
 		copy(sc.kbase, st.offs)
 		outOff := st.offs[outOp]

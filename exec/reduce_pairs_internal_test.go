@@ -26,7 +26,7 @@ func TestPairBlockTree(t *testing.T) {
 				m = max(m, x)
 			}
 			if m-m != 0 {
-				lse.block(v, &ln, ps, lse.combine) // not a shared finite m: leaf by leaf
+				lse.block(v, nil, &ln, ps, lse.combine) // not a shared finite m: leaf by leaf
 				return
 			}
 			vmath.ExpSumLeaves(ln[:], v, m)

@@ -46,17 +46,17 @@ func TestAVX512Loops(t *testing.T) {
 	assert.Equal(t, 1056, exp32AVX512(d, xs))
 	assert.Equal(t, 1056, expSumLanes32AVX512(&s, xs, 0))
 	var ls [8][8]float32
-	assert.Equal(t, 8, expSumLeaves32AVX512(&ls, xs, 0))
+	assert.Equal(t, 8, expSumLeaves32AVX512(&ls, xs, 0, &xs[0]))
 	assert.Equal(t, [8]float32{16, 16, 16, 16, 16, 16, 16, 16}, ls[7], "exp(0) sixteen times a lane")
 	xs[300] = float32(math.Inf(-1))
 	assert.Equal(t, 288, exp32AVX512(d, xs))
 	assert.Equal(t, 288, expSumLanes32AVX512(&s, xs, 0))
-	assert.Equal(t, 2, expSumLeaves32AVX512(&ls, xs, 0), "the leaf of element 300 is the third")
+	assert.Equal(t, 2, expSumLeaves32AVX512(&ls, xs, 0, &xs[0]), "the leaf of element 300 is the third")
 	xs[300] = 0
 	xs[5] = 100
 	assert.Equal(t, 0, exp32AVX512(d[:15], xs))
 	assert.Equal(t, 0, expSumLanes32AVX512(&s, xs, 0))
-	assert.Equal(t, 0, expSumLeaves32AVX512(&ls, xs, 0))
+	assert.Equal(t, 0, expSumLeaves32AVX512(&ls, xs, 0, &xs[0]))
 }
 
 // TestAVX512Loops64 is TestAVX512Loops for the float64 loops: groups of
@@ -73,18 +73,45 @@ func TestAVX512Loops64(t *testing.T) {
 	assert.Equal(t, 1056, expSumLanes64AVX512(&s, xs, 0, &expTable))
 	assert.Equal(t, [8]float64{132, 132, 132, 132, 132, 132, 132, 132}, s, "exp(0) 132 times a lane")
 	var ls [8][8]float64
-	assert.Equal(t, 8, expSumLeaves64AVX512(&ls, xs, 0, &expTable))
+	assert.Equal(t, 8, expSumLeaves64AVX512(&ls, xs, 0, &expTable, &xs[0]))
 	assert.Equal(t, [8]float64{16, 16, 16, 16, 16, 16, 16, 16}, ls[7], "exp(0) sixteen times a lane")
 	xs[300] = math.Inf(-1)
 	assert.Equal(t, 296, exp64AVX512(d, xs, &expTable))
 	assert.Equal(t, 296, expSumLanes64AVX512(&s, xs, 0, &expTable))
-	assert.Equal(t, 2, expSumLeaves64AVX512(&ls, xs, 0, &expTable), "the leaf of element 300 is the third")
+	assert.Equal(t, 2, expSumLeaves64AVX512(&ls, xs, 0, &expTable, &xs[0]), "the leaf of element 300 is the third")
 	xs[300] = 0
 	xs[5] = 600
 	assert.Equal(t, 0, exp64AVX512(d[:7], xs, &expTable))
 	assert.Equal(t, 0, expSumLanes64AVX512(&s, xs, 0, &expTable))
-	assert.Equal(t, 0, expSumLeaves64AVX512(&ls, xs, 0, &expTable))
+	assert.Equal(t, 0, expSumLeaves64AVX512(&ls, xs, 0, &expTable, &xs[0]))
 	xs[5] = 0
 	xs[1023] = math.NaN()
-	assert.Equal(t, 7, expSumLeaves64AVX512(&ls, xs, 0, &expTable), "a NaN in the last leaf")
+	assert.Equal(t, 7, expSumLeaves64AVX512(&ls, xs, 0, &expTable, &xs[0]), "a NaN in the last leaf")
+}
+
+// TestMax32AVX512 checks Max's AVX-512 loop where the CPU has it: whole
+// groups of sixteen, and the sum that tells a NaN (which VMAXPS may drop)
+// or an infinity.
+func TestMax32AVX512(t *testing.T) {
+	if !(cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ) {
+		t.Skip("no AVX-512 on this CPU")
+	}
+	xs := make([]float32, 64+16+5)
+	for i := range xs {
+		xs[i] = float32(i%16) - 20
+	}
+	xs[70] = 100
+	xs[84] = 1000 // past the groups
+	m, sum, n := max32AVX512(xs)
+	assert.Equal(t, 80, n, "groups of sixteen")
+	assert.Equal(t, float32(100), m)
+	assert.Equal(t, float32(5*(120-320)+114), sum, "the sum of the groups (xs[70] -14 made 100)")
+	m, _, _ = max32AVX512(xs[:16])
+	assert.Equal(t, float32(-5), m, "one group")
+	xs[5] = float32(math.NaN())
+	_, sum, _ = max32AVX512(xs)
+	assert.True(t, sum != sum, "the sum shows the NaN: %v", sum)
+	xs[5] = float32(math.Inf(1))
+	_, sum, _ = max32AVX512(xs)
+	assert.True(t, math.IsInf(float64(sum), 1), "the sum shows the infinity: %v", sum)
 }

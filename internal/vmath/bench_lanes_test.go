@@ -33,6 +33,24 @@ func BenchmarkLanes32(b *testing.B) {
 			}
 		})
 	}
+	b.Run("max-block", func(b *testing.B) {
+		// MaxLanes a block of eight leaves a call, as a logsumexp takes
+		// its block's maximum.
+		var s [8]float32
+		for b.Loop() {
+			for i := 0; i < len(xs); i += 8 * LeafLen {
+				MaxLanes(&s, xs[i:i+8*LeafLen])
+			}
+		}
+	})
+	b.Run("max-vrange", func(b *testing.B) {
+		// Max over the same blocks: the maximum of a logsumexp's block.
+		for b.Loop() {
+			for i := 0; i < len(xs); i += 8 * LeafLen {
+				Max(xs[i : i+8*LeafLen])
+			}
+		}
+	})
 	b.Run("expsum-whole", func(b *testing.B) {
 		var s [8]float32
 		for b.Loop() {

@@ -16,6 +16,10 @@ func leaves32Vec(foldKind, *[8][8]float32, []float32, float32) {}
 
 func leaves64Vec(foldKind, *[4][8]float64, []float64, float64) {}
 
-func expSumLeaves32AVX512(*[8][8]float32, []float32, float32) int { return 0 }
+func expSumLeaves32AVX512(*[8][8]float32, []float32, float32, *float32) int { return 0 }
 
-func expSumLeaves64AVX512(*[8][8]float64, []float64, float64, *[128][2]uint64) int { return 0 }
+func expSumLeaves64AVX512(*[8][8]float64, []float64, float64, *[128][2]uint64, *float64) int {
+	return 0
+}
+
+func max32AVX512([]float32) (m, sum float32, n int) { return 0, 0, 0 }

@@ -30,6 +30,17 @@ func checkLeaves[T float32 | float64](t *testing.T, goFn func(f foldKind, s *[8]
 			SumLeaves(sum, xs)
 			SqDevLeaves(sq, xs, k)
 			ExpSumLeaves(ex, xs, 1)
+			// The prefetching form, with nothing, a short run and a whole
+			// block ahead: hints only, the same bits.
+			for _, ahead := range [][]T{nil, xs[:min(n, 5)], make([]T, 8*LeafLen)} {
+				exA := make([]T, leaves)
+				ExpSumLeavesAhead(exA, xs, 1, ahead)
+				for j := range exA {
+					if ex[j] == ex[j] || exA[j] == exA[j] {
+						require.Equal(t, bits(ex[j]), bits(exA[j]), "ahead %d: leaf %d of %d elements, special at %d", len(ahead), j, n, sp)
+					}
+				}
+			}
 			for j := range leaves {
 				leaf := xs[j*LeafLen : min((j+1)*LeafLen, n)]
 				var s, q, e [8]T

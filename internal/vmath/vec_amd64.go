@@ -131,9 +131,10 @@ func expSumLanes32AVX512(s *[8]float32, a []float32, k float32) int
 // expSumLeaves32AVX512 sets s[l][i%8] = s[l][i%8] + exp(a[l*128+i]-k), from zero lanes, for the
 // eight leaves of 128 elements from a's start, up to the first leaf with an argument off exp's
 // fast path; it returns the leaves done. len(a) >= 1024. It needs AVX-512 F and DQ.
+// It prefetches the 4 KiB from ahead into L2, a line with each group of 16.
 //
 //go:noescape
-func expSumLeaves32AVX512(s *[8][8]float32, a []float32, k float32) int
+func expSumLeaves32AVX512(s *[8][8]float32, a []float32, k float32, ahead *float32) int
 
 // maxLanes64AVX2 sets s[i%8] = max(s[i%8], a[i]), up to the first group holding a NaN
 // for a prefix of a in groups of 8; it returns the prefix's length.
@@ -192,6 +193,13 @@ func expSumLanes64AVX512(s *[8]float64, a []float64, k float64, table *[128][2]u
 // expSumLeaves64AVX512 sets s[l][i%8] = s[l][i%8] + exp(a[l*128+i]-k), from zero lanes, for the
 // eight leaves of 128 elements from a's start, up to the first leaf with an argument off exp's
 // fast path; it returns the leaves done. len(a) >= 1024. It needs AVX-512 F and DQ.
+// It prefetches the 8 KiB from ahead into L2, a line with each group of 8.
 //
 //go:noescape
-func expSumLeaves64AVX512(s *[8][8]float64, a []float64, k float64, table *[128][2]uint64) int
+func expSumLeaves64AVX512(s *[8][8]float64, a []float64, k float64, table *[128][2]uint64, ahead *float64) int
+
+// max32AVX512 returns the maximum m (of ±0 either) and the sum of a prefix of a of n elements, whole
+// groups of 16; m is only the maximum when sum is finite. len(a) >= 16. It needs AVX-512 F.
+//
+//go:noescape
+func max32AVX512(a []float32) (m float32, sum float32, n int)

@@ -2890,18 +2890,20 @@ expSumLanes32AVX512_done:
 	VZEROUPPER
 	RET
 
-// func expSumLeaves32AVX512(s *[8][8]float32, a []float32, k float32) int
-// Requires: AVX, AVX512DQ, AVX512F, SSE
-TEXT ·expSumLeaves32AVX512(SB), NOSPLIT, $0-48
+// func expSumLeaves32AVX512(s *[8][8]float32, a []float32, k float32, ahead *float32) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+, SSE
+TEXT ·expSumLeaves32AVX512(SB), NOSPLIT, $0-56
 	MOVQ         s+0(FP), AX
 	MOVQ         a_base+8(FP), CX
+	MOVQ         ahead+40(FP), DX
 	MOVSS        k+32(FP), X0
 	VBROADCASTSS X0, Z0
-	XORQ         DX, DX
+	XORQ         BX, BX
 
 expSumLeaves32AVX512_leaf:
 	VXORPS        Y1, Y1, Y1
 	VMOVUPS       (CX), Z2
+	PREFETCHT1    (DX)
 	VSUBPS        Z0, Z2, Z2
 	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
 	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K1
@@ -2934,6 +2936,7 @@ expSumLeaves32AVX512_leaf:
 	VEXTRACTF32X8 $0x01, Z2, Y2
 	VADDPS        Y2, Y1, Y1
 	VMOVUPS       64(CX), Z2
+	PREFETCHT1    64(DX)
 	VSUBPS        Z0, Z2, Z2
 	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
 	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
@@ -2967,6 +2970,7 @@ expSumLeaves32AVX512_leaf:
 	VADDPS        Y2, Y1, Y1
 	KANDW         K2, K1, K1
 	VMOVUPS       128(CX), Z2
+	PREFETCHT1    128(DX)
 	VSUBPS        Z0, Z2, Z2
 	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
 	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
@@ -3000,6 +3004,7 @@ expSumLeaves32AVX512_leaf:
 	VADDPS        Y2, Y1, Y1
 	KANDW         K2, K1, K1
 	VMOVUPS       192(CX), Z2
+	PREFETCHT1    192(DX)
 	VSUBPS        Z0, Z2, Z2
 	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
 	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
@@ -3033,6 +3038,7 @@ expSumLeaves32AVX512_leaf:
 	VADDPS        Y2, Y1, Y1
 	KANDW         K2, K1, K1
 	VMOVUPS       256(CX), Z2
+	PREFETCHT1    256(DX)
 	VSUBPS        Z0, Z2, Z2
 	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
 	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
@@ -3066,6 +3072,7 @@ expSumLeaves32AVX512_leaf:
 	VADDPS        Y2, Y1, Y1
 	KANDW         K2, K1, K1
 	VMOVUPS       320(CX), Z2
+	PREFETCHT1    320(DX)
 	VSUBPS        Z0, Z2, Z2
 	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
 	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
@@ -3099,6 +3106,7 @@ expSumLeaves32AVX512_leaf:
 	VADDPS        Y2, Y1, Y1
 	KANDW         K2, K1, K1
 	VMOVUPS       384(CX), Z2
+	PREFETCHT1    384(DX)
 	VSUBPS        Z0, Z2, Z2
 	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
 	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
@@ -3132,6 +3140,7 @@ expSumLeaves32AVX512_leaf:
 	VADDPS        Y2, Y1, Y1
 	KANDW         K2, K1, K1
 	VMOVUPS       448(CX), Z2
+	PREFETCHT1    448(DX)
 	VSUBPS        Z0, Z2, Z2
 	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
 	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
@@ -3168,13 +3177,14 @@ expSumLeaves32AVX512_leaf:
 	JCC           expSumLeaves32AVX512_done
 	VMOVUPS       Y1, (AX)
 	ADDQ          $0x00000200, CX
+	ADDQ          $0x00000200, DX
 	ADDQ          $0x20, AX
-	INCQ          DX
-	CMPQ          DX, $0x08
+	INCQ          BX
+	CMPQ          BX, $0x08
 	JNE           expSumLeaves32AVX512_leaf
 
 expSumLeaves32AVX512_done:
-	MOVQ DX, ret+40(FP)
+	MOVQ BX, ret+48(FP)
 	VZEROUPPER
 	RET
 
@@ -3995,19 +4005,21 @@ expSumLanes64AVX512_done:
 	VZEROUPPER
 	RET
 
-// func expSumLeaves64AVX512(s *[8][8]float64, a []float64, k float64, table *[128][2]uint64) int
-// Requires: AVX, AVX512DQ, AVX512F, SSE2
-TEXT ·expSumLeaves64AVX512(SB), NOSPLIT, $0-56
+// func expSumLeaves64AVX512(s *[8][8]float64, a []float64, k float64, table *[128][2]uint64, ahead *float64) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+, SSE2
+TEXT ·expSumLeaves64AVX512(SB), NOSPLIT, $0-64
 	MOVQ         s+0(FP), AX
 	MOVQ         a_base+8(FP), CX
+	MOVQ         ahead+48(FP), DX
 	MOVSD        k+32(FP), X0
 	VBROADCASTSD X0, Z0
-	MOVQ         table+40(FP), DX
-	XORQ         BX, BX
+	MOVQ         table+40(FP), BX
+	XORQ         SI, SI
 
 expSumLeaves64AVX512_leaf:
 	VXORPD      Z1, Z1, Z1
 	VMOVUPD     (CX), Z2
+	PREFETCHT1  (DX)
 	VSUBPD      Z0, Z2, Z2
 	VANDPD.BCST c64b_7fffffffffffffff<>+0(SB), Z2, Z3
 	VCMPPD.BCST $0x11, c64b_4080000000000000<>+0(SB), Z3, K1
@@ -4020,14 +4032,14 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z5, Z2, Z2
 	VPANDQ.BCST c64b_000000000000007f<>+0(SB), Z3, Z4
 	VPSLLQ      $0x01, Z4, Z4
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K2
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K2
 	VXORPD      Z5, Z5, Z5
-	VPGATHERQQ  (DX)(Z4*8), K2, Z5
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K2
+	VPGATHERQQ  (BX)(Z4*8), K2, Z5
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K2
 	VXORPD      Z6, Z6, Z6
-	VPGATHERQQ  8(DX)(Z4*8), K2, Z6
+	VPGATHERQQ  8(BX)(Z4*8), K2, Z6
 	VPSLLQ      $0x2d, Z3, Z3
 	VPADDQ      Z3, Z6, Z6
 	VMULPD      Z2, Z2, Z3
@@ -4045,6 +4057,7 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z6, Z2, Z2
 	VADDPD      Z2, Z1, Z1
 	VMOVUPD     64(CX), Z2
+	PREFETCHT1  64(DX)
 	VSUBPD      Z0, Z2, Z2
 	VANDPD.BCST c64b_7fffffffffffffff<>+0(SB), Z2, Z3
 	VCMPPD.BCST $0x11, c64b_4080000000000000<>+0(SB), Z3, K2
@@ -4057,14 +4070,14 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z5, Z2, Z2
 	VPANDQ.BCST c64b_000000000000007f<>+0(SB), Z3, Z4
 	VPSLLQ      $0x01, Z4, Z4
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z5, Z5, Z5
-	VPGATHERQQ  (DX)(Z4*8), K3, Z5
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	VPGATHERQQ  (BX)(Z4*8), K3, Z5
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z6, Z6, Z6
-	VPGATHERQQ  8(DX)(Z4*8), K3, Z6
+	VPGATHERQQ  8(BX)(Z4*8), K3, Z6
 	VPSLLQ      $0x2d, Z3, Z3
 	VPADDQ      Z3, Z6, Z6
 	VMULPD      Z2, Z2, Z3
@@ -4083,6 +4096,7 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z2, Z1, Z1
 	KANDB       K2, K1, K1
 	VMOVUPD     128(CX), Z2
+	PREFETCHT1  128(DX)
 	VSUBPD      Z0, Z2, Z2
 	VANDPD.BCST c64b_7fffffffffffffff<>+0(SB), Z2, Z3
 	VCMPPD.BCST $0x11, c64b_4080000000000000<>+0(SB), Z3, K2
@@ -4095,14 +4109,14 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z5, Z2, Z2
 	VPANDQ.BCST c64b_000000000000007f<>+0(SB), Z3, Z4
 	VPSLLQ      $0x01, Z4, Z4
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z5, Z5, Z5
-	VPGATHERQQ  (DX)(Z4*8), K3, Z5
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	VPGATHERQQ  (BX)(Z4*8), K3, Z5
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z6, Z6, Z6
-	VPGATHERQQ  8(DX)(Z4*8), K3, Z6
+	VPGATHERQQ  8(BX)(Z4*8), K3, Z6
 	VPSLLQ      $0x2d, Z3, Z3
 	VPADDQ      Z3, Z6, Z6
 	VMULPD      Z2, Z2, Z3
@@ -4121,6 +4135,7 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z2, Z1, Z1
 	KANDB       K2, K1, K1
 	VMOVUPD     192(CX), Z2
+	PREFETCHT1  192(DX)
 	VSUBPD      Z0, Z2, Z2
 	VANDPD.BCST c64b_7fffffffffffffff<>+0(SB), Z2, Z3
 	VCMPPD.BCST $0x11, c64b_4080000000000000<>+0(SB), Z3, K2
@@ -4133,14 +4148,14 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z5, Z2, Z2
 	VPANDQ.BCST c64b_000000000000007f<>+0(SB), Z3, Z4
 	VPSLLQ      $0x01, Z4, Z4
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z5, Z5, Z5
-	VPGATHERQQ  (DX)(Z4*8), K3, Z5
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	VPGATHERQQ  (BX)(Z4*8), K3, Z5
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z6, Z6, Z6
-	VPGATHERQQ  8(DX)(Z4*8), K3, Z6
+	VPGATHERQQ  8(BX)(Z4*8), K3, Z6
 	VPSLLQ      $0x2d, Z3, Z3
 	VPADDQ      Z3, Z6, Z6
 	VMULPD      Z2, Z2, Z3
@@ -4159,6 +4174,7 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z2, Z1, Z1
 	KANDB       K2, K1, K1
 	VMOVUPD     256(CX), Z2
+	PREFETCHT1  256(DX)
 	VSUBPD      Z0, Z2, Z2
 	VANDPD.BCST c64b_7fffffffffffffff<>+0(SB), Z2, Z3
 	VCMPPD.BCST $0x11, c64b_4080000000000000<>+0(SB), Z3, K2
@@ -4171,14 +4187,14 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z5, Z2, Z2
 	VPANDQ.BCST c64b_000000000000007f<>+0(SB), Z3, Z4
 	VPSLLQ      $0x01, Z4, Z4
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z5, Z5, Z5
-	VPGATHERQQ  (DX)(Z4*8), K3, Z5
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	VPGATHERQQ  (BX)(Z4*8), K3, Z5
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z6, Z6, Z6
-	VPGATHERQQ  8(DX)(Z4*8), K3, Z6
+	VPGATHERQQ  8(BX)(Z4*8), K3, Z6
 	VPSLLQ      $0x2d, Z3, Z3
 	VPADDQ      Z3, Z6, Z6
 	VMULPD      Z2, Z2, Z3
@@ -4197,6 +4213,7 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z2, Z1, Z1
 	KANDB       K2, K1, K1
 	VMOVUPD     320(CX), Z2
+	PREFETCHT1  320(DX)
 	VSUBPD      Z0, Z2, Z2
 	VANDPD.BCST c64b_7fffffffffffffff<>+0(SB), Z2, Z3
 	VCMPPD.BCST $0x11, c64b_4080000000000000<>+0(SB), Z3, K2
@@ -4209,14 +4226,14 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z5, Z2, Z2
 	VPANDQ.BCST c64b_000000000000007f<>+0(SB), Z3, Z4
 	VPSLLQ      $0x01, Z4, Z4
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z5, Z5, Z5
-	VPGATHERQQ  (DX)(Z4*8), K3, Z5
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	VPGATHERQQ  (BX)(Z4*8), K3, Z5
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z6, Z6, Z6
-	VPGATHERQQ  8(DX)(Z4*8), K3, Z6
+	VPGATHERQQ  8(BX)(Z4*8), K3, Z6
 	VPSLLQ      $0x2d, Z3, Z3
 	VPADDQ      Z3, Z6, Z6
 	VMULPD      Z2, Z2, Z3
@@ -4235,6 +4252,7 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z2, Z1, Z1
 	KANDB       K2, K1, K1
 	VMOVUPD     384(CX), Z2
+	PREFETCHT1  384(DX)
 	VSUBPD      Z0, Z2, Z2
 	VANDPD.BCST c64b_7fffffffffffffff<>+0(SB), Z2, Z3
 	VCMPPD.BCST $0x11, c64b_4080000000000000<>+0(SB), Z3, K2
@@ -4247,14 +4265,14 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z5, Z2, Z2
 	VPANDQ.BCST c64b_000000000000007f<>+0(SB), Z3, Z4
 	VPSLLQ      $0x01, Z4, Z4
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z5, Z5, Z5
-	VPGATHERQQ  (DX)(Z4*8), K3, Z5
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	VPGATHERQQ  (BX)(Z4*8), K3, Z5
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z6, Z6, Z6
-	VPGATHERQQ  8(DX)(Z4*8), K3, Z6
+	VPGATHERQQ  8(BX)(Z4*8), K3, Z6
 	VPSLLQ      $0x2d, Z3, Z3
 	VPADDQ      Z3, Z6, Z6
 	VMULPD      Z2, Z2, Z3
@@ -4273,6 +4291,7 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z2, Z1, Z1
 	KANDB       K2, K1, K1
 	VMOVUPD     448(CX), Z2
+	PREFETCHT1  448(DX)
 	VSUBPD      Z0, Z2, Z2
 	VANDPD.BCST c64b_7fffffffffffffff<>+0(SB), Z2, Z3
 	VCMPPD.BCST $0x11, c64b_4080000000000000<>+0(SB), Z3, K2
@@ -4285,14 +4304,14 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z5, Z2, Z2
 	VPANDQ.BCST c64b_000000000000007f<>+0(SB), Z3, Z4
 	VPSLLQ      $0x01, Z4, Z4
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z5, Z5, Z5
-	VPGATHERQQ  (DX)(Z4*8), K3, Z5
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	VPGATHERQQ  (BX)(Z4*8), K3, Z5
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z6, Z6, Z6
-	VPGATHERQQ  8(DX)(Z4*8), K3, Z6
+	VPGATHERQQ  8(BX)(Z4*8), K3, Z6
 	VPSLLQ      $0x2d, Z3, Z3
 	VPADDQ      Z3, Z6, Z6
 	VMULPD      Z2, Z2, Z3
@@ -4311,6 +4330,7 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z2, Z1, Z1
 	KANDB       K2, K1, K1
 	VMOVUPD     512(CX), Z2
+	PREFETCHT1  512(DX)
 	VSUBPD      Z0, Z2, Z2
 	VANDPD.BCST c64b_7fffffffffffffff<>+0(SB), Z2, Z3
 	VCMPPD.BCST $0x11, c64b_4080000000000000<>+0(SB), Z3, K2
@@ -4323,14 +4343,14 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z5, Z2, Z2
 	VPANDQ.BCST c64b_000000000000007f<>+0(SB), Z3, Z4
 	VPSLLQ      $0x01, Z4, Z4
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z5, Z5, Z5
-	VPGATHERQQ  (DX)(Z4*8), K3, Z5
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	VPGATHERQQ  (BX)(Z4*8), K3, Z5
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z6, Z6, Z6
-	VPGATHERQQ  8(DX)(Z4*8), K3, Z6
+	VPGATHERQQ  8(BX)(Z4*8), K3, Z6
 	VPSLLQ      $0x2d, Z3, Z3
 	VPADDQ      Z3, Z6, Z6
 	VMULPD      Z2, Z2, Z3
@@ -4349,6 +4369,7 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z2, Z1, Z1
 	KANDB       K2, K1, K1
 	VMOVUPD     576(CX), Z2
+	PREFETCHT1  576(DX)
 	VSUBPD      Z0, Z2, Z2
 	VANDPD.BCST c64b_7fffffffffffffff<>+0(SB), Z2, Z3
 	VCMPPD.BCST $0x11, c64b_4080000000000000<>+0(SB), Z3, K2
@@ -4361,14 +4382,14 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z5, Z2, Z2
 	VPANDQ.BCST c64b_000000000000007f<>+0(SB), Z3, Z4
 	VPSLLQ      $0x01, Z4, Z4
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z5, Z5, Z5
-	VPGATHERQQ  (DX)(Z4*8), K3, Z5
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	VPGATHERQQ  (BX)(Z4*8), K3, Z5
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z6, Z6, Z6
-	VPGATHERQQ  8(DX)(Z4*8), K3, Z6
+	VPGATHERQQ  8(BX)(Z4*8), K3, Z6
 	VPSLLQ      $0x2d, Z3, Z3
 	VPADDQ      Z3, Z6, Z6
 	VMULPD      Z2, Z2, Z3
@@ -4387,6 +4408,7 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z2, Z1, Z1
 	KANDB       K2, K1, K1
 	VMOVUPD     640(CX), Z2
+	PREFETCHT1  640(DX)
 	VSUBPD      Z0, Z2, Z2
 	VANDPD.BCST c64b_7fffffffffffffff<>+0(SB), Z2, Z3
 	VCMPPD.BCST $0x11, c64b_4080000000000000<>+0(SB), Z3, K2
@@ -4399,14 +4421,14 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z5, Z2, Z2
 	VPANDQ.BCST c64b_000000000000007f<>+0(SB), Z3, Z4
 	VPSLLQ      $0x01, Z4, Z4
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z5, Z5, Z5
-	VPGATHERQQ  (DX)(Z4*8), K3, Z5
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	VPGATHERQQ  (BX)(Z4*8), K3, Z5
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z6, Z6, Z6
-	VPGATHERQQ  8(DX)(Z4*8), K3, Z6
+	VPGATHERQQ  8(BX)(Z4*8), K3, Z6
 	VPSLLQ      $0x2d, Z3, Z3
 	VPADDQ      Z3, Z6, Z6
 	VMULPD      Z2, Z2, Z3
@@ -4425,6 +4447,7 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z2, Z1, Z1
 	KANDB       K2, K1, K1
 	VMOVUPD     704(CX), Z2
+	PREFETCHT1  704(DX)
 	VSUBPD      Z0, Z2, Z2
 	VANDPD.BCST c64b_7fffffffffffffff<>+0(SB), Z2, Z3
 	VCMPPD.BCST $0x11, c64b_4080000000000000<>+0(SB), Z3, K2
@@ -4437,14 +4460,14 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z5, Z2, Z2
 	VPANDQ.BCST c64b_000000000000007f<>+0(SB), Z3, Z4
 	VPSLLQ      $0x01, Z4, Z4
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z5, Z5, Z5
-	VPGATHERQQ  (DX)(Z4*8), K3, Z5
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	VPGATHERQQ  (BX)(Z4*8), K3, Z5
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z6, Z6, Z6
-	VPGATHERQQ  8(DX)(Z4*8), K3, Z6
+	VPGATHERQQ  8(BX)(Z4*8), K3, Z6
 	VPSLLQ      $0x2d, Z3, Z3
 	VPADDQ      Z3, Z6, Z6
 	VMULPD      Z2, Z2, Z3
@@ -4463,6 +4486,7 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z2, Z1, Z1
 	KANDB       K2, K1, K1
 	VMOVUPD     768(CX), Z2
+	PREFETCHT1  768(DX)
 	VSUBPD      Z0, Z2, Z2
 	VANDPD.BCST c64b_7fffffffffffffff<>+0(SB), Z2, Z3
 	VCMPPD.BCST $0x11, c64b_4080000000000000<>+0(SB), Z3, K2
@@ -4475,14 +4499,14 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z5, Z2, Z2
 	VPANDQ.BCST c64b_000000000000007f<>+0(SB), Z3, Z4
 	VPSLLQ      $0x01, Z4, Z4
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z5, Z5, Z5
-	VPGATHERQQ  (DX)(Z4*8), K3, Z5
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	VPGATHERQQ  (BX)(Z4*8), K3, Z5
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z6, Z6, Z6
-	VPGATHERQQ  8(DX)(Z4*8), K3, Z6
+	VPGATHERQQ  8(BX)(Z4*8), K3, Z6
 	VPSLLQ      $0x2d, Z3, Z3
 	VPADDQ      Z3, Z6, Z6
 	VMULPD      Z2, Z2, Z3
@@ -4501,6 +4525,7 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z2, Z1, Z1
 	KANDB       K2, K1, K1
 	VMOVUPD     832(CX), Z2
+	PREFETCHT1  832(DX)
 	VSUBPD      Z0, Z2, Z2
 	VANDPD.BCST c64b_7fffffffffffffff<>+0(SB), Z2, Z3
 	VCMPPD.BCST $0x11, c64b_4080000000000000<>+0(SB), Z3, K2
@@ -4513,14 +4538,14 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z5, Z2, Z2
 	VPANDQ.BCST c64b_000000000000007f<>+0(SB), Z3, Z4
 	VPSLLQ      $0x01, Z4, Z4
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z5, Z5, Z5
-	VPGATHERQQ  (DX)(Z4*8), K3, Z5
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	VPGATHERQQ  (BX)(Z4*8), K3, Z5
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z6, Z6, Z6
-	VPGATHERQQ  8(DX)(Z4*8), K3, Z6
+	VPGATHERQQ  8(BX)(Z4*8), K3, Z6
 	VPSLLQ      $0x2d, Z3, Z3
 	VPADDQ      Z3, Z6, Z6
 	VMULPD      Z2, Z2, Z3
@@ -4539,6 +4564,7 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z2, Z1, Z1
 	KANDB       K2, K1, K1
 	VMOVUPD     896(CX), Z2
+	PREFETCHT1  896(DX)
 	VSUBPD      Z0, Z2, Z2
 	VANDPD.BCST c64b_7fffffffffffffff<>+0(SB), Z2, Z3
 	VCMPPD.BCST $0x11, c64b_4080000000000000<>+0(SB), Z3, K2
@@ -4551,14 +4577,14 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z5, Z2, Z2
 	VPANDQ.BCST c64b_000000000000007f<>+0(SB), Z3, Z4
 	VPSLLQ      $0x01, Z4, Z4
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z5, Z5, Z5
-	VPGATHERQQ  (DX)(Z4*8), K3, Z5
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	VPGATHERQQ  (BX)(Z4*8), K3, Z5
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z6, Z6, Z6
-	VPGATHERQQ  8(DX)(Z4*8), K3, Z6
+	VPGATHERQQ  8(BX)(Z4*8), K3, Z6
 	VPSLLQ      $0x2d, Z3, Z3
 	VPADDQ      Z3, Z6, Z6
 	VMULPD      Z2, Z2, Z3
@@ -4577,6 +4603,7 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z2, Z1, Z1
 	KANDB       K2, K1, K1
 	VMOVUPD     960(CX), Z2
+	PREFETCHT1  960(DX)
 	VSUBPD      Z0, Z2, Z2
 	VANDPD.BCST c64b_7fffffffffffffff<>+0(SB), Z2, Z3
 	VCMPPD.BCST $0x11, c64b_4080000000000000<>+0(SB), Z3, K2
@@ -4589,14 +4616,14 @@ expSumLeaves64AVX512_leaf:
 	VADDPD      Z5, Z2, Z2
 	VPANDQ.BCST c64b_000000000000007f<>+0(SB), Z3, Z4
 	VPSLLQ      $0x01, Z4, Z4
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z5, Z5, Z5
-	VPGATHERQQ  (DX)(Z4*8), K3, Z5
-	MOVL        $0x000000ff, SI
-	KMOVB       SI, K3
+	VPGATHERQQ  (BX)(Z4*8), K3, Z5
+	MOVL        $0x000000ff, DI
+	KMOVB       DI, K3
 	VXORPD      Z6, Z6, Z6
-	VPGATHERQQ  8(DX)(Z4*8), K3, Z6
+	VPGATHERQQ  8(BX)(Z4*8), K3, Z6
 	VPSLLQ      $0x2d, Z3, Z3
 	VPADDQ      Z3, Z6, Z6
 	VMULPD      Z2, Z2, Z3
@@ -4618,12 +4645,87 @@ expSumLeaves64AVX512_leaf:
 	JCC         expSumLeaves64AVX512_done
 	VMOVUPD     Z1, (AX)
 	ADDQ        $0x00000400, CX
+	ADDQ        $0x00000400, DX
 	ADDQ        $0x40, AX
-	INCQ        BX
-	CMPQ        BX, $0x08
+	INCQ        SI
+	CMPQ        SI, $0x08
 	JNE         expSumLeaves64AVX512_leaf
 
 expSumLeaves64AVX512_done:
-	MOVQ BX, ret+48(FP)
+	MOVQ SI, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func max32AVX512(a []float32) (m float32, sum float32, n int)
+// Requires: AVX, AVX512DQ, AVX512F, SSE
+TEXT ·max32AVX512(SB), NOSPLIT, $0-40
+	MOVQ    a_base+0(FP), AX
+	MOVQ    a_len+8(FP), CX
+	ANDQ    $-16, CX
+	VMOVUPS (AX), Z0
+	VXORPS  Z1, Z1, Z1
+	VMOVUPS (AX), Z2
+	VXORPS  Z3, Z3, Z3
+	VMOVUPS (AX), Z4
+	VXORPS  Z5, Z5, Z5
+	VMOVUPS (AX), Z6
+	VXORPS  Z7, Z7, Z7
+	XORQ    DX, DX
+
+max32AVX512_loopN:
+	MOVQ    CX, BX
+	SUBQ    DX, BX
+	CMPQ    BX, $0x40
+	JL      max32AVX512_loop
+	VMOVUPS (AX)(DX*4), Z8
+	VMAXPS  Z8, Z0, Z0
+	VADDPS  Z8, Z1, Z1
+	VMOVUPS 64(AX)(DX*4), Z8
+	VMAXPS  Z8, Z2, Z2
+	VADDPS  Z8, Z3, Z3
+	VMOVUPS 128(AX)(DX*4), Z8
+	VMAXPS  Z8, Z4, Z4
+	VADDPS  Z8, Z5, Z5
+	VMOVUPS 192(AX)(DX*4), Z8
+	VMAXPS  Z8, Z6, Z6
+	VADDPS  Z8, Z7, Z7
+	ADDQ    $0x40, DX
+	JMP     max32AVX512_loopN
+
+max32AVX512_loop:
+	CMPQ    DX, CX
+	JE      max32AVX512_done
+	VMOVUPS (AX)(DX*4), Z8
+	VMAXPS  Z8, Z0, Z0
+	VADDPS  Z8, Z1, Z1
+	ADDQ    $0x10, DX
+	JMP     max32AVX512_loop
+
+max32AVX512_done:
+	VMAXPS        Z2, Z0, Z0
+	VMAXPS        Z6, Z4, Z4
+	VMAXPS        Z4, Z0, Z0
+	VADDPS        Z3, Z1, Z1
+	VADDPS        Z7, Z5, Z5
+	VADDPS        Z5, Z1, Z1
+	VEXTRACTF32X8 $0x01, Z0, Y2
+	VMAXPS        Y2, Y0, Y0
+	VEXTRACTF128  $0x01, Y0, X2
+	VMAXPS        X2, X0, X0
+	VMOVHLPS      X0, X0, X2
+	VMAXPS        X2, X0, X0
+	VMOVSHDUP     X0, X2
+	VMAXPS        X2, X0, X0
+	VEXTRACTF32X8 $0x01, Z1, Y2
+	VADDPS        Y2, Y1, Y1
+	VEXTRACTF128  $0x01, Y1, X2
+	VADDPS        X2, X1, X1
+	VMOVHLPS      X1, X1, X2
+	VADDPS        X2, X1, X1
+	VMOVSHDUP     X1, X2
+	VADDPS        X2, X1, X1
+	MOVSS         X0, m+24(FP)
+	MOVSS         X1, sum+28(FP)
+	MOVQ          DX, n+32(FP)
 	VZEROUPPER
 	RET

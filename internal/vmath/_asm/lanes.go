@@ -247,17 +247,22 @@ func expSumLoop512() {
 // from zero lanes, its eight groups of sixteen computed as
 // expSumLanes32AVX512's and added in order. It stops before the first
 // leaf with an argument off exp's fast path and returns the leaves done.
+// Each group also prefetches (PREFETCHT1) one cache line of the 4 KiB
+// from ahead, the next block a reduction folds, so that its misses are in
+// flight while these exponentials are computed from L1.
 func expSumLeaves512() {
 	const name = "expSumLeaves32AVX512"
 	wide, zmm = false, true
 	defer func() { zmm = false }()
-	TEXT(name, NOSPLIT, "func(s *[8][8]float32, a []float32, k float32) int")
+	TEXT(name, NOSPLIT, "func(s *[8][8]float32, a []float32, k float32, ahead *float32) int")
 	Pragma("noescape")
 	Doc(name+" sets s[l][i%8] = s[l][i%8] + exp(a[l*128+i]-k), from zero lanes, for the",
 		"eight leaves of 128 elements from a's start, up to the first leaf with an argument off exp's",
-		"fast path; it returns the leaves done. len(a) >= 1024. It needs AVX-512 F and DQ.")
+		"fast path; it returns the leaves done. len(a) >= 1024. It needs AVX-512 F and DQ.",
+		"It prefetches the 4 KiB from ahead into L2, a line with each group of 16.")
 	ps := Load(Param("s"), GP64())
 	pa := Load(Param("a").Base(), GP64())
+	pf := Load(Param("ahead"), GP64())
 	kx := XMM()
 	Load(Param("k"), kx)
 	k := ZMM()
@@ -271,6 +276,7 @@ func expSumLeaves512() {
 	for g := 0; g < leafLen/16; g++ {
 		x := ZMM()
 		VMOVUPS(Mem{Base: pa, Disp: 64 * g}, x)
+		PREFETCHT1(Mem{Base: pf, Disp: 64 * g})
 		o, e := exp32Z(sub(x, k))
 		lo, hi, y := YMM(), YMM(), YMM()
 		VADDPS(e.AsY(), acc, lo)
@@ -287,6 +293,7 @@ func expSumLeaves512() {
 	JCC(LabelRef(name + "_done"))
 	VMOVUPS(acc, Mem{Base: ps})
 	ADDQ(U32(leafLen*4), pa)
+	ADDQ(U32(leafLen*4), pf)
 	ADDQ(Imm(32), ps)
 	INCQ(done)
 	CMPQ(done, Imm(8))
