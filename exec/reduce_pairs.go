@@ -56,6 +56,7 @@ type pairOp[T dtype.Elem] struct {
 	block   func(v, ahead []T, ln *[8]T, ps *pstack[pair[T]], combine func(x, y pair[T]) pair[T])
 	combine func(x, y pair[T]) pair[T] // x's elements precede y's
 	final   func(p pair[T]) T
+	ahead   bool // block uses ahead: the fold asks for the next row's start (see aheadRun)
 }
 
 // pairBlock is the elements of a paired reduction's block: eight leaves.
@@ -92,6 +93,7 @@ func lseOp[T dtype.Float]() *pairOp[T] {
 	}
 	return &pairOp[T]{
 		identity: pair[T]{a: -inf},
+		ahead:    true,
 		block: func(v, ahead []T, ln *[8]T, ps *pstack[pair[T]], combine func(x, y pair[T]) pair[T]) {
 			if m := vmath.Max(v); m-m == 0 {
 				vmath.ExpSumLeavesAhead(ln[:], v, m, ahead)
@@ -263,7 +265,9 @@ func (m *impl[T]) pairTask(rs *reduceStep, st *regionState, task int, outAny ten
 			}
 			continue
 		}
-		acc.ahead = aheadRun(rs, st, src, o+1, hi)
+		if p.ahead {
+			acc.ahead = aheadRun(rs, st, src, o+1, hi)
+		}
 		rs.seek(st, g.offsets, rs.kept, o)
 		copy(sc.kbase, st.offs)
 		outOff := st.offs[outOp]
