@@ -61,7 +61,7 @@ var gradCache struct {
 
 // gradWalk is the scratch of one key computation.
 type gradWalk struct {
-	index map[*expr.Node]int
+	idx   expr.NodeIndex // the walk's nodes, in post-order
 	stack []gradFrame
 	key   gradKey
 	bytes int
@@ -73,25 +73,27 @@ type gradFrame struct {
 	arg int
 }
 
-var gradWalks = sync.Pool{New: func() any { return &gradWalk{index: map[*expr.Node]int{}} }}
+var gradWalks = sync.Pool{New: func() any { return new(gradWalk) }}
 
 // keyOf computes the key of the gradients of the graph of roots (y, and a
 // VJP's upstream) with respect to targets. ok is false for a graph that is
 // not cached: a target outside the graph, too many bytes, a scalar whose
 // value cannot be read.
 func (g *gradWalk) keyOf(roots, targets []*expr.Node) {
-	clear(g.index)
+	g.idx.Reset()
+	defer g.idx.Reset() // no lookups after: free the node stamps for other walks
 	g.key.sig, g.key.leaves, g.bytes, g.ok = g.key.sig[:0], g.key.leaves[:0], 0, true
 	for _, r := range roots {
 		g.walk(r)
 	}
 	g.key.sig = append(g.key.sig, uint64(len(roots)))
 	for _, r := range roots {
-		g.key.sig = append(g.key.sig, uint64(g.index[r]))
+		i, _ := g.idx.Lookup(r)
+		g.key.sig = append(g.key.sig, uint64(i))
 	}
 	g.key.sig = append(g.key.sig, uint64(len(targets)))
 	for _, t := range targets {
-		i, in := g.index[t]
+		i, in := g.idx.Lookup(t)
 		if !in {
 			g.ok = false
 			return
@@ -102,7 +104,7 @@ func (g *gradWalk) keyOf(roots, targets []*expr.Node) {
 }
 
 func (g *gradWalk) walk(root *expr.Node) {
-	if _, seen := g.index[root]; seen {
+	if _, seen := g.idx.Lookup(root); seen {
 		return
 	}
 	g.stack = append(g.stack[:0], gradFrame{root, 0})
@@ -111,14 +113,14 @@ func (g *gradWalk) walk(root *expr.Node) {
 		if args := f.n.Args(); f.arg < len(args) {
 			a := args[f.arg]
 			f.arg++
-			if _, seen := g.index[a]; !seen {
+			if _, seen := g.idx.Lookup(a); !seen {
 				g.stack = append(g.stack, gradFrame{a, 0})
 			}
 			continue
 		}
 		n := f.n
 		g.stack = g.stack[:len(g.stack)-1]
-		if _, seen := g.index[n]; seen { // reached twice on one path
+		if _, seen := g.idx.Lookup(n); seen { // reached twice on one path
 			continue
 		}
 		g.visit(n)
@@ -127,14 +129,15 @@ func (g *gradWalk) walk(root *expr.Node) {
 }
 
 func (g *gradWalk) visit(n *expr.Node) {
-	g.index[n] = len(g.index)
+	g.idx.Add(n)
 	args := n.Args()
 	g.key.sig = append(g.key.sig, uint64(n.Op())<<56|uint64(n.DType())<<48|uint64(len(args))<<32|uint64(len(n.Shape())))
 	for _, d := range n.Shape() {
 		g.key.sig = append(g.key.sig, uint64(d))
 	}
 	for _, a := range args {
-		g.key.sig = append(g.key.sig, uint64(g.index[a]))
+		i, _ := g.idx.Lookup(a)
+		g.key.sig = append(g.key.sig, uint64(i))
 	}
 	ax, s0, s1, s2 := n.SliceArgs()
 	keep := uint64(0)

@@ -150,17 +150,14 @@ func jacobiCase(n int) func(Params) (*Case, error) {
 			return nil, err
 		}
 		u0 := u.Clone().Data()
-		view := func(r0, r1, c0, c1 int) (*tensor.Tensor[float64], error) {
-			rows, err := u.Slice(0, r0, r1, 1)
-			if err != nil {
-				return nil, err
-			}
-			return rows.Slice(1, c0, c1, 1)
-		}
+		// NumPy's subscripts, one Idx each (docs/views.md): the interior
+		// u[1:-1,1:-1], then u[:-2,1:-1], u[2:,1:-1], u[1:-1,:-2], u[1:-1,2:].
+		in, up, down := tensor.S(1, -1), tensor.To(-2), tensor.From(2)
+		subscripts := [5][2]tensor.IndexItem{{in, in}, {up, in}, {down, in}, {in, up}, {in, down}}
 		step := func() (*tensor.Tensor[float64], expr.Expr[float64], error) {
 			var vs [5]*tensor.Tensor[float64]
-			for i, r := range [5][4]int{{1, n - 1, 1, n - 1}, {0, n - 2, 1, n - 1}, {2, n, 1, n - 1}, {1, n - 1, 0, n - 2}, {1, n - 1, 2, n}} {
-				v, err := view(r[0], r[1], r[2], r[3])
+			for i, sub := range subscripts {
+				v, err := u.Idx(sub[0], sub[1])
 				if err != nil {
 					return nil, expr.Expr[float64]{}, err
 				}

@@ -50,12 +50,15 @@ func (x *Executor) planFor(w *walker, roots []*expr.Node, dsts []tensor.Any, bin
 // result tensors in results, if it is non-nil.
 func (x *Executor) evaluate(roots []*expr.Node, dsts []tensor.Any, binds []Binding, results []tensor.Any) error {
 	w := walkers.Get().(*walker)
+	defer func() { // a panic too must not keep the walk's node stamps leased
+		w.reset()
+		walkers.Put(w)
+	}()
 	w.walk(roots, dsts, binds)
 	p, err := x.planFor(w, roots, dsts, binds)
-	if err == nil {
-		err = p.exec(x, w.leaves, dsts, results)
+	w.idx.Release() // the run looks up no nodes: let other walks stamp them
+	if err != nil {
+		return err
 	}
-	w.reset()
-	walkers.Put(w)
-	return err
+	return p.exec(x, w.leaves, dsts, results)
 }

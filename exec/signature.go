@@ -15,10 +15,10 @@ import (
 // same plan, so a graph rebuilt every iteration (as user code and autograd
 // do) is planned once; the plan binds the new graph's tensors by position.
 type walker struct {
-	nodes     []*expr.Node
+	idx       expr.NodeIndex // every node's position in walk order
+	nodes     []*expr.Node   // idx.Nodes()
 	stack     []walkFrame
-	index     map[*expr.Node]int // for large graphs; small ones search nodes
-	leaves    []tensor.Any       // the tensor of each leaf, in walk order
+	leaves    []tensor.Any // the tensor of each leaf, in walk order
 	leafNodes []*expr.Node
 	leafOf    []int              // per node in walk order: its leaf ordinal, or -1
 	argPos    []int32            // the walk positions of every node's operands, node after node
@@ -37,43 +37,23 @@ var walkers = sync.Pool{New: func() any { return new(walker) }}
 
 const linearSearchMax = 32
 
+// reset empties w, releasing its node index's stamps (see expr.NodeIndex).
 func (w *walker) reset() {
-	clear(w.nodes)
+	w.idx.Reset()
 	clear(w.leaves)
 	clear(w.leafNodes)
 	clear(w.stack)
-	w.nodes, w.leaves, w.leafNodes, w.sig, w.stack = w.nodes[:0], w.leaves[:0], w.leafNodes[:0], w.sig[:0], w.stack[:0]
+	w.nodes, w.leaves, w.leafNodes, w.sig, w.stack = nil, w.leaves[:0], w.leafNodes[:0], w.sig[:0], w.stack[:0]
 	w.leafOf, w.probes = w.leafOf[:0], 0
 	w.argPos, w.argStart = w.argPos[:0], w.argStart[:0]
-	if w.index != nil {
-		clear(w.index)
-	}
 	if w.sameLeaf != nil {
 		clear(w.sameLeaf)
 	}
 }
 
 func (w *walker) lookup(n *expr.Node) (int, bool) {
-	if len(w.nodes) <= linearSearchMax {
-		for i, m := range w.nodes {
-			w.probes++
-			if m == n {
-				return i, true
-			}
-		}
-		return 0, false
-	}
-	if w.index == nil {
-		w.index = make(map[*expr.Node]int)
-	}
-	if len(w.index) < len(w.nodes) {
-		for i, m := range w.nodes {
-			w.index[m] = i
-		}
-	}
 	w.probes++
-	i, ok := w.index[n]
-	return i, ok
+	return w.idx.Lookup(n)
 }
 
 // walk visits the graphs of roots in post-order and computes their
@@ -138,12 +118,10 @@ func (w *walker) walk(roots []*expr.Node, dsts []tensor.Any, binds []Binding) {
 }
 
 func (w *walker) visit(n *expr.Node, binds []Binding) {
-	w.nodes = append(w.nodes, n)
+	w.idx.Add(n)
+	w.nodes = w.idx.Nodes()
 	w.leafOf = append(w.leafOf, -1)
 	w.argStart = append(w.argStart, int32(len(w.argPos)))
-	if w.index != nil {
-		w.index[n] = len(w.nodes) - 1
-	}
 	args := n.Args()
 	w.sig = append(w.sig, uint64(n.Op())<<56|uint64(n.DType())<<48|uint64(len(args))<<32|uint64(len(n.Shape())))
 	for _, d := range n.Shape() {

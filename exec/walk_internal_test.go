@@ -33,6 +33,7 @@ func TestWalkWorkIsLinear(t *testing.T) {
 			}
 			require.NoError(t, x.Err())
 			w := new(walker)
+			defer w.reset()
 			w.walk([]*expr.Node{x.Node()}, nil, nil)
 			require.Len(t, w.nodes, 2*n+1) // the chain, its scalars, the tensor
 			walk := w.probes

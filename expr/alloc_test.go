@@ -11,7 +11,8 @@ import (
 )
 
 // TestBuildAllocations pins what building a node allocates: the node, and
-// at most one slice for its shape and attributes. A broadcast whose result
+// at most one slice for its shape and attributes; a scalar leaf is its
+// node (with its value) and its tensor. A broadcast whose result
 // is one operand's shape shares it; a reduction's shape and axis list, a
 // permutation and its shape, a product's shape are one allocation each.
 func TestBuildAllocations(t *testing.T) {
@@ -29,6 +30,8 @@ func TestBuildAllocations(t *testing.T) {
 		build func() expr.Expr[float32]
 	}{
 		{"leaf", 1, func() expr.Expr[float32] { return expr.Of(xt) }},
+		{"scalar: node and value, tensor", 2, func() expr.Expr[float32] { return expr.Scalar[float32](0.5) }},
+		{"times a scalar", 3, func() expr.Expr[float32] { return x.MulScalar(0.5) }},
 		{"unary", 1, func() expr.Expr[float32] { return x.Exp() }},
 		{"same shapes", 1, func() expr.Expr[float32] { return x.Add(x) }},
 		{"column broadcast", 1, func() expr.Expr[float32] { return x.Sub(col) }},

@@ -63,7 +63,8 @@ func Of[T dtype.Elem](t *tensor.Tensor[T]) Expr[T] {
 	}
 	// A tensor's shape never changes, so the node shares it. A tensor of
 	// Go's int or uint is read through a view typed int64 or uint64.
-	n := &Node{id: nextID.Add(1), op: OpTensor, dt: dtype.Of[T](), leaf: goint.Sized(t)}
+	n := mk(OpTensor, dtype.Of[T]())
+	n.leaf = goint.Sized(t)
 	setShape(n, t.Shape())
 	return Expr[T]{n}
 }
@@ -83,10 +84,19 @@ func Scalar[T dtype.Elem](v T) Expr[T] {
 	if err := goIntErr[T](); err != nil {
 		return Expr[T]{errNode(OpScalar, err)}
 	}
-	t, _ := tensor.FromSlice([]T{v})
-	n := &Node{id: nextID.Add(1), op: OpScalar, dt: dtype.Of[T](), leaf: goint.Sized(t)}
-	setShape(n, tensor.Shape{})
-	return Expr[T]{n}
+	// The node and the value are one allocation, the tensor another.
+	l := &scalarLeaf[T]{v: [1]T{v}}
+	l.n.id, l.n.op, l.n.dt = nextID.Add(1), OpScalar, dtype.Of[T]()
+	t, _ := tensor.FromSlice(l.v[:])
+	l.n.leaf = goint.Sized(t)
+	setShape(&l.n, tensor.Shape{})
+	return Expr[T]{&l.n}
+}
+
+// scalarLeaf is a Scalar's node with the storage of its value.
+type scalarLeaf[T dtype.Elem] struct {
+	n Node
+	v [1]T
 }
 
 // Placeholder makes a named leaf of the given shape whose tensor is supplied
@@ -96,7 +106,8 @@ func Placeholder[T dtype.Elem](name string, shape ...int) Expr[T] {
 	if err := goIntErr[T](); err != nil {
 		return Expr[T]{errNode(OpPlaceholder, err)}
 	}
-	n := &Node{id: nextID.Add(1), op: OpPlaceholder, dt: dtype.Of[T](), name: name}
+	n := mk(OpPlaceholder, dtype.Of[T]())
+	n.name = name
 	setShape(n, tensor.Shape(shape).Clone())
 	return Expr[T]{n}
 }

@@ -11,22 +11,29 @@ import (
 // node knows its dtype and shape, or carries the error that made it invalid
 // (the first error among its operands, or its own).
 type Node struct {
-	id    uint64
-	op    Op
-	dt    dtype.DType
-	shape tensor.Shape
-	args  []*Node
-	err   error
-	abuf  [3]*Node // backing array of args, saving an allocation per node
+	nodeFields
+	stamp uint64 // a NodeIndex's number for the node, read and written by the stamp lease's holder only (see NodeIndex)
+}
+
+// nodeFields is everything a node is: a node made like another copies
+// them, not the stamp.
+type nodeFields struct {
+	id      uint64
+	op      Op
+	dt      dtype.DType
+	keepDim bool // reductions
+	shape   tensor.Shape
+	args    []*Node
+	err     error
+	abuf    [3]*Node // backing array of args, saving an allocation per node
 
 	leaf tensor.Any // OpTensor, OpScalar
 	name string     // OpPlaceholder, a parameter (Param)
 
 	ext *nodeExt // what few nodes need: symbolic shapes, parameter and scope marks
 
-	axes    []int // reductions: sorted, non-negative; permute: the permutation; views: the encoded map
-	keepDim bool
-	slice   sliceSpec // OpSlice, OpEmbed
+	axes  []int     // reductions: sorted, non-negative; permute: the permutation; views: the encoded map
+	slice sliceSpec // OpSlice, OpEmbed
 }
 
 type sliceSpec struct{ axis, start, stop, step int }
@@ -74,7 +81,7 @@ var nextID atomic.Uint64
 // newNode builds a node of op over args. When an operand carries an error the
 // node carries the first such error and nothing else is checked.
 func newNode(op Op, args ...*Node) (*Node, bool) {
-	n := &Node{id: nextID.Add(1), op: op}
+	n := mk(op, dtype.Invalid)
 	if len(args) <= len(n.abuf) {
 		n.args = n.abuf[:copy(n.abuf[:], args)]
 	} else {
@@ -107,7 +114,16 @@ func setShape(n *Node, s tensor.Shape) {
 
 // errNode returns a node that carries err.
 func errNode(op Op, err error) *Node {
-	return &Node{id: nextID.Add(1), op: op, err: err}
+	n := mk(op, dtype.Invalid)
+	n.err = err
+	return n
+}
+
+// mk returns a new node of op and dtype dt, numbered.
+func mk(op Op, dt dtype.DType) *Node {
+	n := new(Node)
+	n.id, n.op, n.dt = nextID.Add(1), op, dt
+	return n
 }
 
 // ID returns the node's unique id, increasing in creation order.

@@ -23,7 +23,12 @@ func reduce(op Op, a *Node, axes []int, keepDim bool) *Node {
 		n.err = err
 		return n
 	}
-	red := make([]bool, len(a.shape))
+	var few [8]bool // most ranks: no allocation
+	red := few[:0]
+	if len(a.shape) > len(few) {
+		red = make([]bool, len(a.shape))
+	}
+	red = red[:len(a.shape)]
 	if len(axes) == 0 {
 		for i := range red {
 			red[i] = true

@@ -159,7 +159,8 @@ func (s *Specializer) rebuild(n *Node) *Node {
 		if err != nil {
 			return errNode(OpPlaceholder, err)
 		}
-		c := &Node{id: nextID.Add(1), op: OpPlaceholder, dt: n.dt, name: n.name}
+		c := mk(OpPlaceholder, n.dt)
+		c.name = n.name
 		setShape(c, shape)
 		return c
 	}

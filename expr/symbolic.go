@@ -27,7 +27,8 @@ func SymPlaceholder[T dtype.Elem](name string, dims ...Dim) Expr[T] {
 	if err := goIntErr[T](); err != nil {
 		return Expr[T]{errNode(OpPlaceholder, err)}
 	}
-	n := &Node{id: nextID.Add(1), op: OpPlaceholder, dt: dtype.Of[T](), name: name}
+	n := mk(OpPlaceholder, dtype.Of[T]())
+	n.name = name
 	setDims(n, slices.Clone(d))
 	return Expr[T]{n}
 }

@@ -9,9 +9,13 @@ func (t *Tensor[T]) Permute(axes ...int) (*Tensor[T], error) {
 	if len(axes) != len(t.shape) {
 		return nil, &ArgError{Op: "Permute", Reason: fmt.Sprintf("%d axes %v for a tensor of rank %d (shape %v)", len(axes), axes, len(t.shape), t.shape)}
 	}
-	shape := make(Shape, len(axes))
-	strides := make([]int, len(axes))
-	seen := make([]bool, len(axes))
+	shape, strides := newDims(len(axes))
+	var few [8]bool
+	seen := few[:0]
+	if len(axes) > len(few) {
+		seen = make([]bool, len(axes))
+	}
+	seen = seen[:len(axes)]
 	for i, a := range axes {
 		ax, err := Axis(a, len(t.shape))
 		if err != nil {
@@ -38,7 +42,9 @@ func (t *Tensor[T]) Transpose(a, b int) (*Tensor[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	shape, strides := t.shape.Clone(), append([]int{}, t.strides...)
+	shape, strides := newDims(len(t.shape))
+	copy(shape, t.shape)
+	copy(strides, t.strides)
 	shape[x], shape[y] = shape[y], shape[x]
 	strides[x], strides[y] = strides[y], strides[x]
 	return t.view(t.offset, shape, strides), nil
@@ -51,7 +57,10 @@ func (t *Tensor[T]) T() (*Tensor[T], error) {
 	t = t.orEmpty()
 	switch len(t.shape) {
 	case 0, 1:
-		return t.view(t.offset, t.shape.Clone(), append([]int{}, t.strides...)), nil
+		shape, strides := newDims(len(t.shape))
+		copy(shape, t.shape)
+		copy(strides, t.strides)
+		return t.view(t.offset, shape, strides), nil
 	case 2:
 		return t.Transpose(0, 1)
 	}
@@ -63,7 +72,12 @@ func (t *Tensor[T]) T() (*Tensor[T], error) {
 // With no axes it drops every axis of extent 1.
 func (t *Tensor[T]) Squeeze(axes ...int) (*Tensor[T], error) {
 	t = t.orEmpty()
-	drop := make([]bool, len(t.shape))
+	var few [8]bool
+	drop := few[:0]
+	if len(t.shape) > len(few) {
+		drop = make([]bool, len(t.shape))
+	}
+	drop = drop[:len(t.shape)]
 	if len(axes) == 0 {
 		for i, d := range t.shape {
 			drop[i] = d == 1
@@ -82,11 +96,18 @@ func (t *Tensor[T]) Squeeze(axes ...int) (*Tensor[T], error) {
 		}
 		drop[ax] = true
 	}
-	shape, strides := Shape{}, []int{}
+	kept := 0
+	for _, d := range drop {
+		if !d {
+			kept++
+		}
+	}
+	shape, strides := newDims(kept)
+	k := 0
 	for i, d := range t.shape {
 		if !drop[i] {
-			shape = append(shape, d)
-			strides = append(strides, t.strides[i])
+			shape[k], strides[k] = d, t.strides[i]
+			k++
 		}
 	}
 	return t.view(t.offset, shape, strides), nil
@@ -110,7 +131,12 @@ func (t *Tensor[T]) Unsqueeze(axis int) (*Tensor[T], error) {
 			st = maxInt
 		}
 	}
-	shape := append(append(t.shape[:ax:ax].Clone(), 1), t.shape[ax:]...)
-	strides := append(append(append([]int{}, t.strides[:ax]...), st), t.strides[ax:]...)
+	shape, strides := newDims(len(t.shape) + 1)
+	copy(shape, t.shape[:ax])
+	copy(shape[ax+1:], t.shape[ax:])
+	shape[ax] = 1
+	copy(strides, t.strides[:ax])
+	copy(strides[ax+1:], t.strides[ax:])
+	strides[ax] = st
 	return t.view(t.offset, shape, strides), nil
 }

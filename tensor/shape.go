@@ -122,6 +122,12 @@ func Axis(axis, rank int) (int, error) {
 // stay non-negative.
 func rowMajorStrides(shape Shape) []int {
 	st := make([]int, len(shape))
+	rowMajorInto(st, shape)
+	return st
+}
+
+// rowMajorInto writes rowMajorStrides(shape) into st (of shape's length).
+func rowMajorInto(st []int, shape Shape) {
 	acc := 1
 	for i := len(shape) - 1; i >= 0; i-- {
 		st[i] = acc
@@ -132,7 +138,6 @@ func rowMajorStrides(shape Shape) []int {
 			}
 		}
 	}
-	return st
 }
 
 // RowMajorStrides returns the C-order (row-major) strides of shape in

@@ -21,8 +21,9 @@ func (t *Tensor[T]) Slice(axis, start, stop, step int) (*Tensor[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	shape := t.shape.Clone()
-	strides := append([]int{}, t.strides...)
+	shape, strides := newDims(len(t.shape))
+	copy(shape, t.shape)
+	copy(strides, t.strides)
 	shape[ax] = length
 	if st, ok := mulSigned(t.strides[ax], step); ok && length > 1 && t.Numel() > 0 {
 		strides[ax] = st
@@ -115,8 +116,11 @@ func (t *Tensor[T]) Index(axis, i int) (*Tensor[T], error) {
 	if j < 0 || j >= n {
 		return nil, &IndexError{Index: i, Axis: ax, Size: n}
 	}
-	shape := append(t.shape[:ax:ax].Clone(), t.shape[ax+1:]...)
-	strides := append(append([]int{}, t.strides[:ax]...), t.strides[ax+1:]...)
+	shape, strides := newDims(len(t.shape) - 1)
+	copy(shape, t.shape[:ax])
+	copy(shape[ax:], t.shape[ax+1:])
+	copy(strides, t.strides[:ax])
+	copy(strides[ax:], t.strides[ax+1:])
 	// As in Slice, an empty t's views keep its offset.
 	off := emptyOffset(t.offset, len(t.data))
 	if t.Numel() > 0 {

@@ -101,14 +101,17 @@ func Zeros[T dtype.Elem](shape ...int) (*Tensor[T], error) { return New[T](shape
 // as torch.as_strided does (and NumPy's as_strided, whose strides may be
 // negative). Every element the view can reach must lie inside data.
 func AsStrided[T dtype.Elem](data []T, shape Shape, strides []int, offset int) (*Tensor[T], error) {
-	shape = shape.Clone()
 	n, err := shape.Numel()
 	if err != nil {
 		return nil, err
 	}
 	if len(strides) != len(shape) {
-		return nil, &ShapeError{Shape: shape, Axis: -1, Reason: fmt.Sprintf("%d strides for %d dimensions", len(strides), len(shape))}
+		return nil, &ShapeError{Shape: shape.Clone(), Axis: -1, Reason: fmt.Sprintf("%d strides for %d dimensions", len(strides), len(shape))}
 	}
+	given := shape
+	shape, own := newDims(len(given))
+	copy(shape, given)
+	copy(own, strides)
 	if offset < 0 {
 		return nil, &ShapeError{Shape: shape, Axis: -1, Reason: fmt.Sprintf("negative offset %d", offset)}
 	}
@@ -136,10 +139,21 @@ func AsStrided[T dtype.Elem](data []T, shape Shape, strides []int, offset int) (
 		}
 		*room -= (shape[i] - 1) * st
 	}
-	return &Tensor[T]{data: data, offset: offset, shape: shape, strides: append([]int{}, strides...)}, nil
+	return &Tensor[T]{data: data, offset: offset, shape: shape, strides: own}, nil
 }
 
-// view builds a tensor on t's storage; callers guarantee the layout is in bounds.
+// newDims returns a shape and strides of rank r in one allocation (none
+// for r = 0), for a new tensor to own.
+func newDims(r int) (Shape, []int) {
+	if r == 0 {
+		return Shape{}, []int{}
+	}
+	d := make([]int, 2*r)
+	return Shape(d[:r:r]), d[r : 2*r : 2*r]
+}
+
+// view builds a tensor on t's storage that owns shape and strides; callers
+// guarantee the layout is in bounds.
 func (t *Tensor[T]) view(offset int, shape Shape, strides []int) *Tensor[T] {
 	return &Tensor[T]{data: t.data, offset: offset, shape: shape, strides: strides, backing: t.backing}
 }

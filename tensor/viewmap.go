@@ -30,10 +30,16 @@ type ViewMap struct {
 // with strides and offset. An empty view gets row-major strides and keeps
 // the offset: it addresses nothing.
 func (m ViewMap) Apply(strides []int, offset int) ([]int, int) {
-	if n, _, _ := shapeCount(m.Shape); n == 0 {
-		return rowMajorStrides(m.Shape), offset
-	}
 	st := make([]int, len(m.Shape))
+	return st, m.applyInto(st, strides, offset)
+}
+
+// applyInto is Apply writing the strides into st, of the view's rank.
+func (m ViewMap) applyInto(st, strides []int, offset int) int {
+	if n, _, _ := shapeCount(m.Shape); n == 0 {
+		rowMajorInto(st, m.Shape)
+		return offset
+	}
 	for j, c := range m.Coef {
 		for i, k := range c {
 			st[j] += k * strides[i]
@@ -42,7 +48,7 @@ func (m ViewMap) Apply(strides []int, offset int) ([]int, int) {
 	for i, b := range m.Base {
 		offset += b * strides[i]
 	}
-	return st, offset
+	return offset
 }
 
 // IsFlipOf reports whether m, taken of an operand of the given shape,

@@ -13,11 +13,13 @@ import "fmt"
 // have been made for t's shape (FlipMap, IndexMap, DiagonalMap).
 func (t *Tensor[T]) ViewOf(m ViewMap) *Tensor[T] {
 	t = t.orEmpty()
-	st, off := m.Apply(t.strides, t.offset)
+	shape, st := newDims(len(m.Shape))
+	copy(shape, m.Shape)
+	off := m.applyInto(st, t.strides, t.offset)
 	if n, _, _ := shapeCount(m.Shape); n == 0 {
 		off = emptyOffset(off, len(t.data))
 	}
-	return t.view(off, m.Shape.Clone(), st)
+	return t.view(off, shape, st)
 }
 
 // Flip returns t with the order of elements along the given axes reversed
@@ -44,6 +46,9 @@ func (t *Tensor[T]) Flip(axes ...int) (*Tensor[T], error) {
 // *IndexError) before it is allocated.
 func (t *Tensor[T]) Idx(items ...IndexItem) (*Tensor[T], error) {
 	t = t.orEmpty()
+	if v, ok := t.basicIdx(items); ok {
+		return v, nil
+	}
 	if HasArrays(items) {
 		return t.advancedIdx(items)
 	}
@@ -52,6 +57,66 @@ func (t *Tensor[T]) Idx(items ...IndexItem) (*Tensor[T], error) {
 		return nil, err
 	}
 	return t.ViewOf(m), nil
+}
+
+// basicIdx is Idx of integers and slices only, the most common subscript,
+// computed without a ViewMap: the view ViewOf(IndexMap(...)) gives (an
+// axis of extent 1 strides 0, as there), in one allocation besides the
+// tensor. ok is false for any other item and for bad items, whose error
+// IndexMap reports.
+func (t *Tensor[T]) basicIdx(items []IndexItem) (*Tensor[T], bool) {
+	r := len(t.shape)
+	if len(items) > r {
+		return nil, false
+	}
+	rank := r
+	for _, it := range items {
+		switch it.kind {
+		case itemInt:
+			rank--
+		case itemSlice:
+		default:
+			return nil, false
+		}
+	}
+	shape, st := newDims(rank)
+	off, k := t.offset, 0
+	for p := range r {
+		n, step, begin := t.shape[p], 1, 0
+		if p < len(items) {
+			it := items[p]
+			if it.kind == itemInt {
+				j := it.i
+				if j < 0 {
+					j += n
+				}
+				if j < 0 || j >= n {
+					return nil, false
+				}
+				off += j * t.strides[p]
+				continue
+			}
+			start, stop, s := it.bounds()
+			b, _, length, err := SliceRange(n, start, stop, s)
+			if err != nil {
+				return nil, false
+			}
+			n, step, begin = length, s, b
+		}
+		shape[k] = n
+		if n > 1 {
+			st[k] = step * t.strides[p]
+		}
+		if n > 0 {
+			off += begin * t.strides[p]
+		}
+		k++
+	}
+	if c, _, _ := shapeCount(shape); c == 0 {
+		rowMajorInto(st, shape)
+		off = emptyOffset(t.offset, len(t.data))
+	}
+	return t.view(off, shape, st), true
 }
 
 // Diagonal returns the diagonal of the plane of axis1 and axis2 with the
