@@ -81,7 +81,7 @@ var gradWalks = sync.Pool{New: func() any { return new(gradWalk) }}
 // value cannot be read.
 func (g *gradWalk) keyOf(roots, targets []*expr.Node) {
 	g.idx.Reset()
-	defer g.idx.Reset() // no lookups after: free the node stamps for other walks
+	defer g.idx.Reset() // holds no node once the key is made
 	g.key.sig, g.key.leaves, g.bytes, g.ok = g.key.sig[:0], g.key.leaves[:0], 0, true
 	for _, r := range roots {
 		g.walk(r)

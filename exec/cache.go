@@ -50,13 +50,12 @@ func (x *Executor) planFor(w *walker, roots []*expr.Node, dsts []tensor.Any, bin
 // result tensors in results, if it is non-nil.
 func (x *Executor) evaluate(roots []*expr.Node, dsts []tensor.Any, binds []Binding, results []tensor.Any) error {
 	w := walkers.Get().(*walker)
-	defer func() { // a panic too must not keep the walk's node stamps leased
+	defer func() {
 		w.reset()
 		walkers.Put(w)
 	}()
 	w.walk(roots, dsts, binds)
 	p, err := x.planFor(w, roots, dsts, binds)
-	w.idx.Release() // the run looks up no nodes: let other walks stamp them
 	if err != nil {
 		return err
 	}

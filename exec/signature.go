@@ -37,7 +37,7 @@ var walkers = sync.Pool{New: func() any { return new(walker) }}
 
 const linearSearchMax = 32
 
-// reset empties w, releasing its node index's stamps (see expr.NodeIndex).
+// reset empties w, keeping its storage.
 func (w *walker) reset() {
 	w.idx.Reset()
 	clear(w.leaves)

@@ -11,13 +11,6 @@ import (
 // node knows its dtype and shape, or carries the error that made it invalid
 // (the first error among its operands, or its own).
 type Node struct {
-	nodeFields
-	stamp uint64 // a NodeIndex's number for the node, read and written by the stamp lease's holder only (see NodeIndex)
-}
-
-// nodeFields is everything a node is: a node made like another copies
-// them, not the stamp.
-type nodeFields struct {
 	id      uint64
 	op      Op
 	dt      dtype.DType

@@ -1,64 +1,41 @@
 package expr
 
-import "sync/atomic"
-
 // NodeIndex numbers distinct nodes in the order they are added: the
 // position table of a walk over a graph, as executors and transforms make
-// to sign, plan and differentiate graphs. Lookup takes constant time and
-// allocates nothing for graphs of any size.
+// to sign, plan and differentiate graphs. Lookup takes constant time, and
+// an index that is reset and refilled (a pooled one) allocates nothing
+// once its table has grown to the graphs it sees.
 //
-// One NodeIndex at a time in the process holds the stamp lease: it writes
-// each node's position, with a number unique to this filling of the index,
-// into the node itself (nodes stay immutable: the stamp is invisible), and
-// Lookup reads it back. Any other NodeIndex, filled while the lease is
-// held, searches its nodes (up to 32) or keeps a map. Either way the
-// answers are exact, and NodeIndexes over shared nodes may be filled on
-// several goroutines at once; one NodeIndex is not safe for concurrent use.
+// It is an open-addressing hash table keyed by the nodes' ids, whose
+// entries carry the number of the filling that wrote them, so that Reset
+// empties it in constant time. It keeps no pointer to a node beyond
+// Nodes, which Reset clears, and writes nothing into the nodes: indexes
+// over shared nodes may be filled on several goroutines at once. One
+// NodeIndex is not safe for concurrent use.
 type NodeIndex struct {
-	nodes  []*Node
-	epoch  uint32 // the stamps of this filling, while leased
-	leased bool
-	mapped bool          // index holds every node (no lease, more than linearMax nodes)
-	index  map[*Node]int // kept across Reset
+	nodes []*Node
+	table []indexEntry // len a power of two, at least twice len(nodes)
+	gen   uint32       // the filling: entries of another are empty
 }
 
-// stampLease is held by the NodeIndex whose stamps are current; stampEpoch
-// numbers its fillings.
-var (
-	stampLease atomic.Bool
-	stampEpoch atomic.Uint32
-)
+type indexEntry struct {
+	id  uint64
+	pos uint32
+	gen uint32
+}
 
-// linearMax is the most nodes an index without the lease searches before
-// it keeps a map.
-const linearMax = 32
+// minTable is the size of a new index's table.
+const minTable = 64
 
-// maxStamped is the most nodes a stamp can number.
-const maxStamped = 1<<32 - 1
-
-// Reset empties x and gives up the lease, if x held it. An index that is
-// not reset keeps the lease: reset it when done (a pooled index is reset
-// before it is pooled).
+// Reset empties x, keeping its storage.
 func (x *NodeIndex) Reset() {
-	x.Release()
 	clear(x.nodes)
 	x.nodes = x.nodes[:0]
-	if x.mapped {
-		clear(x.index)
-		x.mapped = false
+	x.gen++
+	if x.gen == 0 { // wrapped: entries of an old filling could match
+		clear(x.table)
+		x.gen = 1
 	}
-}
-
-// Release gives up the lease, if x held it, and keeps x's contents: later
-// lookups search them or a map, made by the first of them. An index
-// releases the lease once filled when it will be kept for long (while a
-// plan runs).
-func (x *NodeIndex) Release() {
-	if !x.leased {
-		return
-	}
-	x.leased = false
-	stampLease.Store(false)
 }
 
 // Len returns the number of nodes added.
@@ -71,80 +48,50 @@ func (x *NodeIndex) Nodes() []*Node { return x.nodes }
 // Add gives n the next position and returns it. n must not be in x
 // already (Lookup first).
 func (x *NodeIndex) Add(n *Node) int {
-	if i := len(x.nodes); x.leased && i < maxStamped {
-		n.stamp = uint64(x.epoch)<<32 | uint64(i)
-		x.nodes = append(x.nodes, n)
-		return i
-	}
-	return x.add(n)
-}
-
-// add is Add off the leased path.
-//
-//go:noinline
-func (x *NodeIndex) add(n *Node) int {
 	i := len(x.nodes)
-	if i == 0 && !x.leased && stampLease.CompareAndSwap(false, true) {
-		x.leased = true
-		x.epoch = stampEpoch.Add(1)
+	if 2*(i+1) > len(x.table) {
+		x.grow()
 	}
 	x.nodes = append(x.nodes, n)
-	switch {
-	case x.leased && i < maxStamped:
-		n.stamp = uint64(x.epoch)<<32 | uint64(i)
-	case x.leased:
-		x.Release() // numbers past what a stamp holds: a map from here on
-	case x.mapped:
-		x.index[n] = i
-	case i+1 > linearMax:
-		x.fillMap()
-	}
+	x.insert(n.id, i)
 	return i
 }
 
 // Lookup returns n's position and true, or false when n was not added.
 func (x *NodeIndex) Lookup(n *Node) (int, bool) {
-	if x.leased {
-		// A stamp of this epoch is this filling's unless the epochs have
-		// wrapped around since it was written: the node at its position
-		// tells. Only the lease holder writes stamps, so a node added
-		// now carries its stamp. Only the lease holder reads them either,
-		// and the lease passes through stampLease, so the plain reads and
-		// writes of stamps do not race.
-		s := n.stamp
-		if i := uint32(s); s>>32 == uint64(x.epoch) && uint(i) < uint(len(x.nodes)) && x.nodes[i] == n {
-			return int(i), true
-		}
+	if len(x.table) == 0 {
 		return 0, false
 	}
-	return x.search(n)
-}
-
-// search is Lookup without the lease.
-//
-//go:noinline
-func (x *NodeIndex) search(n *Node) (int, bool) {
-	if !x.mapped && len(x.nodes) > linearMax {
-		x.fillMap() // released after more than linearMax nodes
-	}
-	if x.mapped {
-		i, ok := x.index[n]
-		return i, ok
-	}
-	for i, m := range x.nodes {
-		if m == n {
-			return i, true
+	mask := uint64(len(x.table) - 1)
+	for h := slot(n.id, mask); ; h = (h + 1) & mask {
+		e := &x.table[h]
+		if e.gen != x.gen {
+			return 0, false
+		}
+		if e.id == n.id {
+			return int(e.pos), true
 		}
 	}
-	return 0, false
 }
 
-func (x *NodeIndex) fillMap() {
-	if x.index == nil {
-		x.index = make(map[*Node]int, len(x.nodes))
+// slot is where id's probe sequence starts (Fibonacci hashing: ids are
+// consecutive numbers, which the multiplication spreads over the table).
+func slot(id, mask uint64) uint64 { return (id * 0x9E3779B97F4A7C15 >> 32) & mask }
+
+func (x *NodeIndex) insert(id uint64, pos int) {
+	mask := uint64(len(x.table) - 1)
+	h := slot(id, mask)
+	for x.table[h].gen == x.gen {
+		h = (h + 1) & mask
 	}
-	for i, m := range x.nodes {
-		x.index[m] = i
+	x.table[h] = indexEntry{id: id, pos: uint32(pos), gen: x.gen}
+}
+
+// grow doubles the table (or makes the first) and enters the nodes again.
+func (x *NodeIndex) grow() {
+	x.table = make([]indexEntry, max(minTable, 2*len(x.table)))
+	x.gen = 1
+	for i, n := range x.nodes {
+		x.insert(n.id, i)
 	}
-	x.mapped = true
 }

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 
@@ -51,92 +52,56 @@ func checkIndex(t *testing.T, x *NodeIndex, nodes []*Node) {
 	}
 }
 
-// TestNodeIndex checks the positions a NodeIndex gives, with the stamp
-// lease and without it (another index holds it), for graphs below and
-// above the size where an index without the lease keeps a map, released
-// halfway, and refilled after Reset.
+// TestNodeIndex checks the positions a NodeIndex gives for graphs below
+// and above its first table's size (it grows), refilled after Reset with
+// the nodes in another order, and with no allocation once grown.
 func TestNodeIndex(t *testing.T) {
-	for _, size := range []int{3, 10, 100} {
+	for _, size := range []int{3, 10, 100, 1000} {
 		nodes := chain(t, size) // 2*size+1 nodes
-		t.Run(fmt.Sprintf("%d nodes/leased", len(nodes)), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%d nodes", len(nodes)), func(t *testing.T) {
 			var x NodeIndex
-			defer x.Reset()
-			x.Add(nodes[0])
-			require.True(t, x.leased, "the first index to add a node takes the lease")
+			_, in := x.Lookup(nodes[0])
+			assert.False(t, in, "an empty index holds nothing")
+			checkIndex(t, &x, nodes)
 			x.Reset()
-			assert.False(t, x.leased)
-			assert.False(t, stampLease.Load(), "Reset gives the lease back")
-			checkIndex(t, &x, nodes)
-			assert.True(t, x.leased)
-		})
-		t.Run(fmt.Sprintf("%d nodes/not leased", len(nodes)), func(t *testing.T) {
-			var holder, x NodeIndex
-			defer holder.Reset()
-			defer x.Reset()
-			holder.Add(nodes[len(nodes)-1])
-			require.True(t, holder.leased)
-			checkIndex(t, &x, nodes)
-			assert.False(t, x.leased, "one index holds the lease")
-			assert.Equal(t, len(nodes)/2 > linearMax, x.mapped)
-			// The holder's stamp on the last node does not make it x's.
-			_, in := x.Lookup(nodes[len(nodes)-1])
-			assert.False(t, in)
-		})
-		t.Run(fmt.Sprintf("%d nodes/released", len(nodes)), func(t *testing.T) {
-			var x NodeIndex
-			defer x.Reset()
-			half := len(nodes) / 2
-			for _, n := range nodes[:half] {
-				x.Add(n)
-			}
-			require.True(t, x.leased)
-			x.Release()
-			assert.False(t, stampLease.Load())
-			var other NodeIndex // takes the lease and restamps the nodes
-			for _, n := range nodes {
-				other.Add(n)
-			}
-			require.True(t, other.leased)
-			for i, n := range nodes {
-				p, in := x.Lookup(n)
-				assert.Equal(t, i < half, in, "node %d", i)
-				if in {
-					assert.Equal(t, i, p)
+			assert.Zero(t, x.Len())
+			reversed := slices.Clone(nodes)
+			slices.Reverse(reversed)
+			checkIndex(t, &x, reversed)
+			allocs := testing.AllocsPerRun(10, func() { // the warm-up run grows it
+				x.Reset()
+				for _, n := range nodes {
+					x.Add(n)
 				}
-			}
-			other.Reset()
-			x.Reset()
-			checkIndex(t, &x, nodes)
+			})
+			assert.Zero(t, allocs, "a refilled index allocates nothing")
 		})
 	}
 }
 
-// TestNodeIndexEpochWrap: a node stamped by a filling 2^32 fillings ago
-// carries this filling's epoch; its stale position is not taken for its
-// own.
-func TestNodeIndexEpochWrap(t *testing.T) {
+// TestNodeIndexGenerationWrap: when the fillings' number wraps around, the
+// entries of the filling 2^32 fillings ago are not taken for this one's.
+func TestNodeIndexGenerationWrap(t *testing.T) {
 	nodes := chain(t, 2)
 	var x NodeIndex
-	defer x.Reset()
-	x.Add(nodes[0])
-	x.Add(nodes[1])
-	require.True(t, x.leased)
-	// As a filling of the same epoch long ago would have left them: node 3
-	// at position 1 (taken by node 1), node 4 at position 2 (past the end).
-	nodes[3].stamp = uint64(x.epoch)<<32 | 1
-	nodes[4].stamp = uint64(x.epoch)<<32 | 2
-	for _, i := range []int{3, 4} {
-		_, in := x.Lookup(nodes[i])
-		assert.False(t, in, "node %d", i)
+	for _, n := range nodes {
+		x.Add(n)
 	}
-	p, in := x.Lookup(nodes[1])
-	assert.True(t, in)
-	assert.Equal(t, 1, p)
+	x.gen = ^uint32(0) // as if this were the last filling before the wrap
+	for i, n := range nodes {
+		x.insert(n.id, i)
+	}
+	x.Reset()
+	require.Equal(t, uint32(1), x.gen, "the wrap skips 0, which a new table's entries hold")
+	for i, n := range nodes {
+		_, in := x.Lookup(n)
+		assert.False(t, in, "node %d of the old filling", i)
+	}
+	checkIndex(t, &x, nodes)
 }
 
 // TestNodeIndexConcurrent fills indexes over one shared graph on several
-// goroutines at once (run with -race): every index gets exact positions
-// whichever of them holds the lease.
+// goroutines at once (run with -race): every index gets exact positions.
 func TestNodeIndexConcurrent(t *testing.T) {
 	nodes := chain(t, 40)
 	var wg sync.WaitGroup
@@ -170,5 +135,4 @@ func TestNodeIndexConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	assert.False(t, stampLease.Load(), "every index gave the lease back")
 }

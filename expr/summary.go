@@ -64,7 +64,8 @@ func Scope[T dtype.Elem](name string, build func() Expr[T]) Expr[T] {
 	}
 	// The root is a copy that carries the name: nodes never change once
 	// returned, and the copy computes what n does from the same operands.
-	m := &Node{nodeFields: n.nodeFields}
+	c := *n
+	m := &c
 	m.id = nextID.Add(1)
 	ext := nodeExt{}
 	if n.ext != nil {
