@@ -5,10 +5,20 @@ import (
 	"github.com/tensorplay/tensorplay/expr"
 )
 
-// addScanRules adds the rows of the scans (issue 22): cumsum and cumprod.
+// addScanRules adds the rows of the scans (issue 22): cumsum, cumprod and
+// softmax.
 func addScanRules[T dtype.Float](t *[expr.NumOps]vjp[T]) {
 	t[expr.OpCumSum] = cumSumGrad[T]
 	t[expr.OpCumProd] = cumProdGrad[T]
+	t[expr.OpSoftmax] = softmaxGrad[T]
+}
+
+// softmaxGrad: with y = softmax(x) along axis, x's gradient is
+// y·(g - Σ g·y) along the axis (PyTorch's softmax_backward_data).
+func softmaxGrad[T dtype.Float](n *expr.Node, g expr.Expr[T]) []expr.Any {
+	axis, _ := n.ScanArgs()
+	y := expr.Wrap[T](n)
+	return grads(y.Mul(g.Sub(g.Mul(y).SumKeepDims(axis))))
 }
 
 // cumSumGrad: element k of a cumsum is the sum of x[0..k], so x[k]'s

@@ -109,7 +109,7 @@ func prodOf(s []int) int {
 func scanBlock(outer, inner, workers int) int {
 	const lo, hi = 512, 16384
 	blk := min(inner, hi)
-	if want := workers; workers > 1 && outer < want {
+	if want := workers; workers > 1 && outer > 0 && outer < want {
 		per := (want + outer - 1) / outer
 		blk = min(blk, max(lo, (inner+per-1)/per))
 	}
@@ -129,6 +129,9 @@ func (s *scanStep) inBase(o int) int {
 }
 
 func (s *scanStep) run(x *Executor, vals []tensor.Any) error {
+	if s.kind == scanSoftmax {
+		return runSoftmaxStep(s, x, vals[s.in], vals[s.out])
+	}
 	r, ok := scanRunners[s.dt]
 	if !ok {
 		return fmt.Errorf("exec: no %s kernel for %s", s.op, s.dt)

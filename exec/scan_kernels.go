@@ -19,6 +19,7 @@ const (
 	scanLSE // torch.logcumsumexp's log-add-exp
 	scanNanSum
 	scanNanProd
+	scanSoftmax // softmax's normalized lines (softmax.go)
 )
 
 func scanKindOf(op expr.Op) scanKind {
@@ -35,6 +36,8 @@ func scanKindOf(op expr.Op) scanKind {
 		return scanNanSum
 	case expr.OpNanCumProd:
 		return scanNanProd
+	case expr.OpSoftmax:
+		return scanSoftmax
 	}
 	return scanSum
 }

@@ -308,3 +308,20 @@ func TestNanCumSumOfIntegersIsCumSum(t *testing.T) {
 	assert.Equal(t, expr.OpCumSum, expr.NanCumSum(expr.Of(a), 0).Node().Op())
 	assert.Equal(t, dtype.Int32, expr.NanCumSum(expr.Of(a), 0).Node().DType())
 }
+
+// TestScansOfEmptyTensors checks every scan over tensors with an extent
+// of 0, along each axis, on several workers: an empty result of the
+// input's shape (an empty outer extent once divided the planner by zero).
+func TestScansOfEmptyTensors(t *testing.T) {
+	x := exec.New(exec.Workers(3))
+	for _, shape := range [][]int{{0, 4}, {3, 0}, {2, 0, 5}} {
+		a := expr.Of(tensor.Must(tensor.Zeros[float64](shape...)))
+		for _, op := range scanOps {
+			for axis := range shape {
+				got, err := exec.EvalWith(x, op.build(a, axis))
+				require.NoError(t, err, "%s of %v along %d", op.name, shape, axis)
+				assert.Equal(t, tensor.Shape(shape), got.Shape())
+			}
+		}
+	}
+}

@@ -154,6 +154,9 @@ const (
 	OpLogCumSumExp
 	OpNanCumSum
 	OpNanCumProd
+	// Softmax along one axis: a line op run by the scan step, each line
+	// normalized on its own (issue 22).
+	OpSoftmax
 	// Indexing with index tensors (issue 23, gather): reads and writes
 	// through an int64 index (see index.go), and a gradient barrier.
 	OpGather
@@ -382,6 +385,7 @@ var opTable = [opCount]opInfo{
 	OpLogCumSumExp: {name: "logcumsumexp", class: ClassScan, accept: kFloat, result: attrDType},
 	OpNanCumSum:    {name: "nancumsum", class: ClassScan, accept: kInexact, result: attrDType},
 	OpNanCumProd:   {name: "nancumprod", class: ClassScan, accept: kInexact, result: attrDType},
+	OpSoftmax:      {name: "softmax", class: ClassScan, accept: kFloat, result: attrDType},
 
 	OpGather:       {name: "gather", class: ClassIndex, accept: kAll},
 	OpScatter:      {name: "scatter", class: ClassIndex, accept: kAll},

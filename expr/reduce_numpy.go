@@ -99,11 +99,15 @@ func LogSumExp[T dtype.Float](x Expr[T], keepDim bool, axes ...int) Expr[T] {
 }
 
 // Softmax returns exp(x - max) / sum(exp(x - max)) along axis (PyTorch's
-// softmax), computed as exp(x - lse): one pass for the rows' logsumexp
-// and one that writes, with no full-size temporary. A row with +Inf or
-// NaN, or of -Inf only, is NaN throughout.
+// softmax), numerically stable, as a line op (OpSoftmax, run by the
+// executor's scan step): each line's maximum, then exp(x - max) written
+// and summed, then the line scaled by the reciprocal of its sum while it
+// is in cache. That is one read of x, one exp per element and one write.
+// An elementwise x is stored first, as a scan's operand is (the form
+// exp(x - logsumexp(x)) stores it too, and reads it twice). A line with
+// +Inf or NaN, or of -Inf only, is NaN throughout.
 func Softmax[T dtype.Float](x Expr[T], axis int) Expr[T] {
-	return x.Sub(softmaxShift(x, axis)).Exp()
+	return Expr[T]{scan(OpSoftmax, x.Node(), axis, false, dtype.Of[T]())}
 }
 
 // LogSoftmax returns x - max - log(sum(exp(x - max))) along axis

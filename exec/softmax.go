@@ -1,0 +1,167 @@
+package exec
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/internal/axisrows"
+	"github.com/tensorplay/tensorplay/internal/simd"
+	"github.com/tensorplay/tensorplay/internal/vmath"
+	"github.com/tensorplay/tensorplay/tensor"
+)
+
+// Softmax (expr.Softmax, OpSoftmax) runs on the scan step: its lines are
+// those of a scan, each normalized on its own, so a result's bits depend
+// on its line and on whether the axis is the last one, never on the
+// workers or the input's layout. A line is taken in three steps:
+//
+//  1. m, the line's maximum (vmath.Max, NaN when the line holds one);
+//  2. out = exp(x - m), written and summed: along the last axis in
+//     pieces of softmaxChunk elements, element i into lane i%8 of a
+//     running sum (vmath.SumLanes) whose total is taken as a leaf's
+//     (vmath.LanesTotal); along an outer axis each column's sum in order
+//     down the axis;
+//  3. out *= 1/s, PyTorch's scaling.
+//
+// x is read twice, but the second read of a line of up to a few thousand
+// elements comes from cache, as does the third step's of out: one read
+// of x from memory, one exp per element and one write. A line with +Inf
+// (Inf - Inf is NaN), of -Inf only (-Inf - -Inf) or with NaN is NaN
+// throughout, expr.Softmax's special lines.
+
+// softmaxChunk is the elements of a line the second step takes at a time:
+// 16 KiB of float64, so that a piece's exp and its sum run in L1.
+const softmaxChunk = 2048
+
+// runSoftmaxStep runs a softmax scan step whose output is out.
+func runSoftmaxStep(s *scanStep, x *Executor, in, out tensor.Any) error {
+	switch o := out.(type) {
+	case *tensor.Tensor[float32]:
+		return runSoftmax(s, x, in.(*tensor.Tensor[float32]).Data(), o.Data())
+	case *tensor.Tensor[float64]:
+		return runSoftmax(s, x, in.(*tensor.Tensor[float64]).Data(), o.Data())
+	}
+	return fmt.Errorf("exec: no softmax kernel for %s", s.dt)
+}
+
+// softmaxLoops are the vector loops of the three steps for T: AVX2's
+// where internal/simd has them, else Go loops with the same bits.
+type softmaxLoops[T dtype.Float] struct {
+	sub, mul func(d, a []T, s T)
+}
+
+func softmaxLoopsFor[T dtype.Float]() softmaxLoops[T] {
+	l := softmaxLoops[T]{sub: subScalarGo[T], mul: mulScalarGo[T]}
+	if b, ok := simd.BinaryOf[T](simd.Sub); ok {
+		l.sub = b.VS
+	}
+	if b, ok := simd.BinaryOf[T](simd.Mul); ok {
+		l.mul = b.VS
+	}
+	return l
+}
+
+func subScalarGo[T dtype.Float](d, a []T, s T) {
+	a = a[:len(d)]
+	for i, v := range a {
+		d[i] = v - s
+	}
+}
+
+func mulScalarGo[T dtype.Float](d, a []T, s T) {
+	a = a[:len(d)]
+	for i, v := range a {
+		d[i] = v * s
+	}
+}
+
+// runSoftmax runs s over in into the row-major out.
+func runSoftmax[T dtype.Float](s *scanStep, x *Executor, in, out []T) error {
+	if s.n == 0 || s.inner == 0 || s.outer() == 0 {
+		return nil
+	}
+	loops := softmaxLoopsFor[T]()
+	src := sameSource[T]{in}
+	if s.inner == 1 {
+		return x.forRows(axisrows.Rows{Outer: s.outer(), N: s.n, Inner: 1}, func(lo, hi int) {
+			var buf []T
+			if s.axStride != 1 {
+				buf = make([]T, min(s.n, softmaxChunk))
+			}
+			for o := lo; o < hi; o++ {
+				softmaxLine(loops, src, out[o*s.n:(o+1)*s.n], s.inBase(o), s.axStride, buf)
+			}
+		})
+	}
+	blocks := (s.inner + s.block - 1) / s.block
+	return x.forRows(axisrows.Rows{Outer: s.outer() * blocks, N: s.n * s.block, Inner: 1}, func(lo, hi int) {
+		buf := make([]T, 3*s.block)
+		for u := lo; u < hi; u++ {
+			o, i0 := u/blocks, u%blocks*s.block
+			m := min(s.block, s.inner-i0)
+			softmaxColumns(s, loops, src, out[o*s.n*s.inner+i0:], s.inBase(o)+i0*s.inStride, buf[:m], buf[s.block:s.block+m], buf[2*s.block:2*s.block+m])
+		}
+	})
+}
+
+// softmaxLine normalizes the line of len(out) elements whose input starts
+// at base, stride apart (loaded into buf when stride is not 1).
+func softmaxLine[T dtype.Float](l softmaxLoops[T], src sameSource[T], out []T, base, stride int, buf []T) {
+	n := len(out)
+	piece := func(c0, m int) []T {
+		if stride == 1 {
+			return src.data[base+c0 : base+c0+m]
+		}
+		return src.load(buf[:m], base+c0*stride, stride)
+	}
+	mx := T(math.Inf(-1))
+	for c0 := 0; c0 < n; c0 += softmaxChunk {
+		mx = max(mx, vmath.Max(piece(c0, min(softmaxChunk, n-c0)))) // max is NaN when either is
+	}
+	var lanes [8]T
+	for c0 := 0; c0 < n; c0 += softmaxChunk {
+		m := min(softmaxChunk, n-c0)
+		d := out[c0 : c0+m]
+		l.sub(d, piece(c0, m), mx)
+		vmath.Exp(d, d)
+		vmath.SumLanes(&lanes, d)
+	}
+	l.mul(out, out, 1/vmath.LanesTotal(&lanes))
+}
+
+// softmaxColumns normalizes len(xs) lines of an outer axis, whose input
+// starts at base (the lines' elements s.inStride apart) and output at
+// out[0], walking them row after row down the axis three times; xs holds
+// a row's inputs, mx and sum the lines' maxima and sums.
+func softmaxColumns[T dtype.Float](s *scanStep, l softmaxLoops[T], src sameSource[T], out []T, base int, xs, mx, sum []T) {
+	w := len(xs)
+	for j := range mx {
+		mx[j], sum[j] = T(math.Inf(-1)), 0
+	}
+	for k := range s.n {
+		for j, v := range src.load(xs, base+k*s.axStride, s.inStride) {
+			mx[j] = max(mx[j], v)
+		}
+	}
+	for k := range s.n {
+		row := src.load(xs, base+k*s.axStride, s.inStride)
+		d := out[k*s.inner : k*s.inner+w]
+		for j, v := range row {
+			d[j] = v - mx[j]
+		}
+		vmath.Exp(d, d)
+		for j, v := range d {
+			sum[j] += v
+		}
+	}
+	for j, v := range sum {
+		sum[j] = 1 / v
+	}
+	for k := range s.n {
+		d := out[k*s.inner : k*s.inner+w]
+		for j, r := range sum {
+			d[j] *= r
+		}
+	}
+}
