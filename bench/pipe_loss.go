@@ -84,8 +84,7 @@ func attnCase(h, l, d int) func(Params) (*Case, error) {
 		scale := float32(1 / math.Sqrt(float64(d)))
 		build := func() expr.Expr[float32] {
 			s := expr.Of(q).MatMul(expr.Of(k).Transpose(1, 2)).MulScalar(scale)
-			e := s.Sub(s.MaxKeepDims(-1)).Exp()
-			return e.Div(e.SumKeepDims(-1)).MatMul(expr.Of(v))
+			return expr.Softmax(s, -1).MatMul(expr.Of(v))
 		}
 		bytes, flops := GraphCost(build())
 		return &Case{
