@@ -15,8 +15,7 @@ import (
 // picked by a gather (logp[arange(n), labels]) that reads only those n
 // logits.
 func xentLoss[T dtype.Float](logits expr.Expr[T], labels *tensor.Tensor[int64]) expr.Expr[T] {
-	m := logits.MaxKeepDims(1)
-	lse := logits.Sub(m).Exp().SumKeepDims(1).Log().Add(m)
+	lse := expr.LogSumExp(logits, true, 1)
 	return lse.Sub(expr.TakeAlongAxis(logits, expr.Of(labels), 1)).Mean()
 }
 

@@ -57,6 +57,11 @@ type pairOp[T dtype.Elem] struct {
 	combine func(x, y pair[T]) pair[T] // x's elements precede y's
 	final   func(p pair[T]) T
 	ahead   bool // block uses ahead: the fold asks for the next row's start (see aheadRun)
+	// leafRows, when set, computes into res the pair of each row of v, rows
+	// of n elements, one leaf each (n < leafRowsMax), that block would push
+	// for the row, with the exponentials of the whole of v in one vector
+	// call; buf is scratch of len(v) (see pairRows).
+	leafRows func(v []T, n int, buf []T, res []pair[T])
 }
 
 // pairBlock is the elements of a paired reduction's block: eight leaves.
@@ -135,6 +140,49 @@ func lseOp[T dtype.Float]() *pairOp[T] {
 			return pair[T]{a: m, b: T(x.b*T(math.Exp(float64(x.a-m)))) + y.b}
 		},
 		final: func(p pair[T]) T { return p.a + T(math.Log(float64(p.b))) },
+		// A short row is one partial leaf of one block: its maximum m
+		// (block's vmath.Max: NaN when the row holds one; of ±0 either may
+		// come out, as above), then, when m is finite, the leaf's
+		// exponentials, element j into lane j%8 and the lanes' total,
+		// which is what ExpSumLeaves computes for the leaf; a row whose
+		// maximum is ±Inf or NaN gets block's pair for it, maxOf's maximum
+		// (whose NaN is the one block keeps).
+		leafRows: func(v []T, n int, buf []T, res []pair[T]) {
+			for i := range res {
+				row := v[i*n : (i+1)*n]
+				m := row[0]
+				for _, x := range row[1:] {
+					if x > m || x != x {
+						m = x
+					}
+				}
+				d := buf[i*n : (i+1)*n]
+				if m-m == 0 {
+					res[i] = pair[T]{a: m}
+					for j, x := range row {
+						d[j] = x - m
+					}
+					continue
+				}
+				var ln [8]T
+				if m = maxOf(row, &ln); m == -inf { // block's own maximum, NaN payload and all
+					res[i] = pair[T]{a: m}
+				} else {
+					res[i] = pair[T]{a: m, b: 1}
+				}
+				clear(d)
+			}
+			vmath.Exp(buf, buf)
+			for i := range res {
+				if m := res[i].a; m-m == 0 {
+					var ln [8]T
+					for j, e := range buf[i*n : (i+1)*n] {
+						ln[j&7] += e
+					}
+					res[i].b = lanesTotal(&ln)
+				}
+			}
+		},
 	}
 }
 
@@ -187,6 +235,8 @@ type pairAcc[T dtype.Elem] struct {
 	n     int // elements in buf
 	ps    pstack[pair[T]]
 	ahead []T // what is fed after the current run, when known (see aheadRun)
+	rows  []T // pairRows's scratch for a block's exponentials
+	res   []pair[T]
 }
 
 func (a *pairAcc[T]) reset() { a.n, a.ps.n = 0, 0 }

@@ -48,11 +48,12 @@ func (rs *reduceStep) planProducer(g *region, facts *tileFacts, block int) {
 // innermost layout axis, one output each, in one chunk, at least two of
 // them; or rows into columns (case B), a run of fewer than shortRow
 // outputs (one block of them) folding the rows of one reduced axis, the
-// layout's second innermost, not an arg reduction. Paired reductions have
-// their own accumulator (see reduce_pairs.go).
+// layout's second innermost, not an arg reduction. Paired reductions
+// (logsumexp, var) qualify along rows only: each short row is one block of
+// their accumulator (see pairRows).
 func (rs *reduceStep) rowsFit() bool {
 	d := len(rs.prod.lay.sizes)
-	if d < 2 || rs.innerSize >= shortRow || pairedOp(rs.op) {
+	if d < 2 || rs.innerSize >= shortRow || pairedOp(rs.op) && !rs.inner {
 		return false
 	}
 	if rs.inner {
@@ -148,6 +149,59 @@ func (m *impl[T]) reduceRows(rs *reduceStep, st *regionState, task int, outAny t
 		}
 	}
 }
+
+// pairRows is reduceRows for a paired reduction: each row of a block,
+// shorter than a pair block and starting at a block boundary as every
+// output's elements do, is one (partial) block of p, folded straight from
+// the producer's block, without pairAcc's gathering buffer: the calls
+// pairTask makes for the row, so the same bits. Rows of a few elements go
+// through p.leafRows when p has it (logsumexp: a block's exponentials in
+// one vector call rather than a scalar exp an element of a 10-class row).
+func (m *impl[T]) pairRows(rs *reduceStep, st *regionState, task int, outAny tensor.Any, p *pairOp[T]) {
+	g := rs.prod
+	sc := m.scratch(st, rs.c)
+	if sc.pairs == nil {
+		sc.pairs = new(pairAcc[T])
+	}
+	acc := sc.pairs
+	src := st.slots[rs.root].(*slot[T])
+	outOp := len(g.inputs)
+	n := rs.innerSize
+	out := outAny.(*tensor.Tensor[T]).Data()[:rs.outNumel]
+	lo, hi := task*rs.perGroup, min((task+1)*rs.perGroup, g.blocks)
+	for blk := lo; blk < hi; blk++ {
+		g.blockOffsets(st, blk)
+		g.runBlock(st, &g.tp)
+		if st.rel != nil {
+			st.rel.touch(st)
+		}
+		gm := &st.geoms[outOp]
+		if p.leafRows != nil && n > 0 && n < leafRowsMax && !src.scalar {
+			if len(acc.rows) < gm.r*n {
+				acc.rows, acc.res = make([]T, gm.r*n), make([]pair[T], gm.r)
+			}
+			res := acc.res[:gm.r]
+			p.leafRows(src.v[:gm.r*n], n, acc.rows[:gm.r*n], res)
+			for i, pr := range res {
+				out[st.offs[outOp]+i*gm.stR] = p.final(pr)
+			}
+			continue
+		}
+		for i := range gm.r {
+			acc.reset()
+			if n > 0 {
+				p.block(rowValues(src, i, n, &sc.fill), nil, &acc.ln, &acc.ps, p.combine)
+			}
+			out[st.offs[outOp]+i*gm.stR] = p.final(acc.ps.total(p.identity, p.combine))
+		}
+	}
+}
+
+// leafRowsMax bounds the rows pairRows hands to leafRows: shorter than a
+// vector group of float32 (sixteen with AVX-512), whose elements the leaf
+// folds would take one scalar exp at a time; longer rows are faster
+// through the folds' vector loops (BenchmarkShortRowsLSE).
+const leafRowsMax = 16
 
 // widestOf is the widest element a reduction's producer reads or computes,
 // or its result's (dt): the page rule's widest (see blockFor).

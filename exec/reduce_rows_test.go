@@ -46,6 +46,15 @@ func shortRowsCases(t *testing.T) []rowsCase {
 	ints := tensor.Must(tensor.Arange[int32](0, 60, 1))
 	ints = tensor.Must(ints.Reshape(6, 10))
 	flags := tensor.Must(tensor.FromSlice([]bool{true, false, false, false, false, false, true, true, true}, 3, 3))
+	inf := math.Inf(1)
+	specials := tensor.Must(tensor.FromSlice([]float64{
+		1, inf, 2, // +Inf
+		-inf, -inf, -inf, // of -Inf only
+		nan, 1, 2, // NaN
+		-inf, 0, 3, // a -Inf element
+		0, math.Copysign(0, -1), -0.5, // ±0 for the maximum
+		700, 700, -700, // huge
+	}, 6, 3))
 	x := f32(1, 64, 10)
 	big := f64(2, 8000, 9)
 	tall := f64(15, 200000, 3)
@@ -78,6 +87,17 @@ func shortRowsCases(t *testing.T) []rowsCase {
 			return expr.Of(f64(20, 1, 4)).Sub(expr.Of(f64(21, 1000, 4)).MulScalar(2)).ArgMin(1)
 		}, true},
 		{"sum int32 6x10", func() expr.Any { return expr.Of(ints).Sum(1) }, true},
+		{"logsumexp f32 64x10 (leafRows)", func() expr.Any { return expr.LogSumExp(expr.Of(x), true, 1) }, true},
+		{"logsumexp f64 8000x9 (leafRows, several tasks)", func() expr.Any { return expr.LogSumExp(expr.Of(big), false, 1) }, true},
+		{"logsumexp with special rows (leafRows)", func() expr.Any { return expr.LogSumExp(expr.Of(specials), false, 1) }, true},
+		{"logsumexp f32 6x15 of a product (leafRows)", func() expr.Any {
+			return expr.LogSumExp(expr.Of(f32(22, 6, 15)).MulScalar(3), false, 1)
+		}, true},
+		{"logsumexp f32 7x16 (the leaf folds)", func() expr.Any { return expr.LogSumExp(expr.Of(f32(23, 7, 16)), false, 1) }, true},
+		{"logsumexp f64 5x200 (two leaves)", func() expr.Any { return expr.LogSumExp(expr.Of(f64(24, 5, 200)), false, 1) }, true},
+		{"log_softmax f32 64x10", func() expr.Any { return expr.LogSoftmax(expr.Of(x), 1) }, true},
+		{"var f32 64x10", func() expr.Any { return expr.Var(expr.Of(x), 1, false, 1) }, true},
+		{"var f64 3x200", func() expr.Any { return expr.Var(expr.Of(f64(25, 3, 200)), 0, true, 1) }, true},
 		{"any bool 3x3", func() expr.Any { return expr.Of(flags).Any(1) }, true},
 		{"sum f64 8000x9 (several tasks)", func() expr.Any { return expr.Of(big).Sum(1) }, true},
 		{"rows into columns: sum f64 1000x4", func() expr.Any { return expr.Of(f64(10, 1000, 4)).Sum(0) }, true},

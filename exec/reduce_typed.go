@@ -157,6 +157,10 @@ func expanded[T dtype.Elem](s *slot[T], n int, buf *[]T) []T {
 
 func (m *impl[T]) reduceTask(rs *reduceStep, st *regionState, task int, outAny tensor.Any, partialAny any) {
 	if p := m.reduces.pair(rs.op); p != nil {
+		if rs.rows && rs.inner {
+			m.pairRows(rs, st, task, outAny, p)
+			return
+		}
 		m.pairTask(rs, st, task, outAny, partialAny, p)
 		return
 	}
