@@ -23,8 +23,7 @@ func xentLoss[T dtype.Float](logits expr.Expr[T], labels *tensor.Tensor[int64]) 
 // compared with classes, the row [1,c] of class indices, pick each row's
 // log-probability through a one-hot mask, a pass over all n×c of them.
 func xentOneHot[T dtype.Float](logits expr.Expr[T], labels, classes *tensor.Tensor[int64]) expr.Expr[T] {
-	z := logits.Sub(logits.MaxKeepDims(1))
-	logp := z.Sub(z.Exp().SumKeepDims(1).Log())
+	logp := expr.LogSoftmax(logits, 1)
 	hit := expr.Of(labels).Eq(expr.Of(classes))
 	return expr.Where(hit, logp, expr.Scalar[T](0)).Sum(1).Mean().Neg()
 }
