@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
@@ -43,7 +44,38 @@ type scanStep struct {
 	axStride   int // the input's stride along the axis
 	inStride   int // the input's stride over the merged inner axes
 	inOff      int
-	block      int // inner elements per task (scans along an outer axis)
+	block      int       // inner elements per task (scans along an outer axis)
+	bufs       sync.Pool // *[]T: the tasks' line buffers, kept between runs
+}
+
+// lineBuf returns a buffer of n elements of T for one task of a scan,
+// from the step's pool (a cached plan runs its steps again and again, and
+// a buffer per task per run was most of a scan's allocations); put gives
+// it back.
+func lineBuf[T any](p *sync.Pool, n int) *[]T {
+	if b, ok := p.Get().(*[]T); ok && cap(*b) >= n {
+		*b = (*b)[:n]
+		return b
+	}
+	b := make([]T, n)
+	return &b
+}
+
+// sharedSource returns in's reader when it can be shared by the tasks
+// (sameSource holds no state), else nil: each task makes its own.
+func sharedSource[T dtype.Elem](in tensor.Any) scanSource[T] {
+	if src, ok := newScanSource[T](in).(sameSource[T]); ok {
+		return src
+	}
+	return nil
+}
+
+// taskSource is shared when it is not nil, else a new reader of in.
+func taskSource[T dtype.Elem](shared scanSource[T], in tensor.Any) scanSource[T] {
+	if shared != nil {
+		return shared
+	}
+	return newScanSource[T](in)
 }
 
 // buildScan plans the scan node n.
@@ -181,13 +213,16 @@ func runScan[T dtype.Numeric](s *scanStep, x *Executor, in, outAny tensor.Any) e
 		return nil
 	}
 	fns := scanFnsFor[T]()
+	shared := sharedSource[T](in)
 	if s.inner == 1 {
 		return x.forRows(axisrows.Rows{Outer: s.outer(), N: s.n, Inner: 1}, func(lo, hi int) {
-			src := newScanSource[T](in)
-			buf := make([]T, min(s.n, scanChunk))
-			var rbuf []T
-			if s.reverse {
-				rbuf = make([]T, len(buf))
+			src := taskSource(shared, in)
+			m := min(s.n, scanChunk)
+			b := lineBuf[T](&s.bufs, 2*m)
+			defer s.bufs.Put(b)
+			buf, rbuf := (*b)[:m], (*b)[m:]
+			if !s.reverse {
+				rbuf = nil
 			}
 			for o := lo; o < hi; o++ {
 				scanLine(s, fns, src, out[o*s.n:(o+1)*s.n], s.inBase(o), buf, rbuf)
@@ -196,8 +231,10 @@ func runScan[T dtype.Numeric](s *scanStep, x *Executor, in, outAny tensor.Any) e
 	}
 	blocks := (s.inner + s.block - 1) / s.block
 	return x.forRows(axisrows.Rows{Outer: s.outer() * blocks, N: s.n * s.block, Inner: 1}, func(lo, hi int) {
-		src := newScanSource[T](in)
-		buf := make([]T, s.block)
+		src := taskSource(shared, in)
+		b := lineBuf[T](&s.bufs, s.block)
+		defer s.bufs.Put(b)
+		buf := *b
 		for u := lo; u < hi; u++ {
 			o, i0 := u/blocks, u%blocks*s.block
 			m := min(s.block, s.inner-i0)

@@ -325,3 +325,34 @@ func TestScansOfEmptyTensors(t *testing.T) {
 		}
 	}
 }
+
+// TestScanAllocations checks that a scan step's tasks take their line
+// buffers from the step's pool: evaluating a cumsum or a softmax into a
+// destination allocates a few objects per run (its graph's, the task
+// list's), not one buffer per task (cumsum along rows on 2 workers made
+// 69 allocations a run).
+func TestScanAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	x := exec.New(exec.Workers(2))
+	defer x.Close()
+	a := tensor.Must(tensor.RandN[float32](1, 512, 1024))
+	out := tensor.Must(tensor.New[float32](512, 1024))
+	base := testing.AllocsPerRun(20, func() { require.NoError(t, exec.EvalToWith(x, out, expr.Of(a).Exp())) })
+	for _, c := range []struct {
+		name string
+		e    func() expr.Expr[float32]
+	}{
+		{"cumsum along rows", func() expr.Expr[float32] { return expr.Of(a).CumSum(1) }},
+		{"cumsum along columns", func() expr.Expr[float32] { return expr.Of(a).CumSum(0) }},
+		{"reverse cumsum along rows", func() expr.Expr[float32] { return expr.Of(a).RevCumSum(1) }},
+		{"softmax along rows", func() expr.Expr[float32] { return expr.Softmax(expr.Of(a), 1) }},
+		{"softmax along columns", func() expr.Expr[float32] { return expr.Softmax(expr.Of(a), 0) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			n := testing.AllocsPerRun(20, func() { require.NoError(t, exec.EvalToWith(x, out, c.e())) })
+			assert.LessOrEqual(t, n, base+6, "allocations a run (an elementwise Exp: %v)", base)
+		})
+	}
+}

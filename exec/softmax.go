@@ -87,7 +87,9 @@ func runSoftmax[T dtype.Float](s *scanStep, x *Executor, in, out []T) error {
 		return x.forRows(axisrows.Rows{Outer: s.outer(), N: s.n, Inner: 1}, func(lo, hi int) {
 			var buf []T
 			if s.axStride != 1 {
-				buf = make([]T, min(s.n, softmaxChunk))
+				b := lineBuf[T](&s.bufs, min(s.n, softmaxChunk))
+				defer s.bufs.Put(b)
+				buf = *b
 			}
 			for o := lo; o < hi; o++ {
 				softmaxLine(loops, src, out[o*s.n:(o+1)*s.n], s.inBase(o), s.axStride, buf)
@@ -96,7 +98,9 @@ func runSoftmax[T dtype.Float](s *scanStep, x *Executor, in, out []T) error {
 	}
 	blocks := (s.inner + s.block - 1) / s.block
 	return x.forRows(axisrows.Rows{Outer: s.outer() * blocks, N: s.n * s.block, Inner: 1}, func(lo, hi int) {
-		buf := make([]T, 3*s.block)
+		b := lineBuf[T](&s.bufs, 3*s.block)
+		defer s.bufs.Put(b)
+		buf := *b
 		for u := lo; u < hi; u++ {
 			o, i0 := u/blocks, u%blocks*s.block
 			m := min(s.block, s.inner-i0)
