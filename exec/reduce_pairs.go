@@ -241,6 +241,14 @@ type pairAcc[T dtype.Elem] struct {
 
 func (a *pairAcc[T]) reset() { a.n, a.ps.n = 0, 0 }
 
+// pairAcc is the scratch's paired accumulator, made on first use.
+func (sc *reduceScratch[T]) pairAcc() *pairAcc[T] {
+	if sc.pairs == nil {
+		sc.pairs = new(pairAcc[T])
+	}
+	return sc.pairs
+}
+
 func (a *pairAcc[T]) feed(p *pairOp[T], v []T) {
 	for len(v) > 0 {
 		if a.n == 0 && len(v) >= pairBlock {
@@ -279,10 +287,7 @@ func (a *pairAcc[T]) total(p *pairOp[T]) pair[T] {
 func (m *impl[T]) pairTask(rs *reduceStep, st *regionState, task int, outAny tensor.Any, partialAny any, p *pairOp[T]) {
 	g := rs.prod
 	sc := m.scratch(st, rs.c)
-	if sc.pairs == nil {
-		sc.pairs = new(pairAcc[T])
-	}
-	acc := sc.pairs
+	acc := sc.pairAcc()
 	src := st.slots[rs.root].(*slot[T])
 	k, grp := task%rs.chunks, task/rs.chunks
 	lo, hi := grp*rs.perGroup, min((grp+1)*rs.perGroup, rs.nOut)

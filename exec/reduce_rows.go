@@ -89,6 +89,19 @@ func rowValues[T dtype.Elem](s *slot[T], i, n int, buf *[]T) []T {
 	return s.v[i*n : (i+1)*n]
 }
 
+// runRowBlock computes block blk of whole rows of the producer, as a
+// region's block, and returns the output's geometry over it: row i of the
+// block folds into offset st.offs[out] + i*stR.
+func (rs *reduceStep) runRowBlock(st *regionState, blk int) *geom {
+	g := rs.prod
+	g.blockOffsets(st, blk)
+	g.runBlock(st, &g.tp)
+	if st.rel != nil {
+		st.rel.touch(st)
+	}
+	return &st.geoms[len(g.inputs)]
+}
+
 // reduceRows is task task of a reduction planned in blocks of whole rows
 // (rs.rows): blocks perGroup*task on, each computed by runBlock as a
 // region's, then every row folded into its output.
@@ -120,12 +133,7 @@ func (m *impl[T]) reduceRows(rs *reduceStep, st *regionState, task int, outAny t
 	acc := &sc.acc
 	lo, hi := task*rs.perGroup, min((task+1)*rs.perGroup, g.blocks)
 	for blk := lo; blk < hi; blk++ {
-		g.blockOffsets(st, blk)
-		g.runBlock(st, &g.tp)
-		if st.rel != nil {
-			st.rel.touch(st)
-		}
-		gm := &st.geoms[outOp]
+		gm := rs.runRowBlock(st, blk)
 		for i := range gm.r {
 			off := st.offs[outOp] + i*gm.stR
 			switch {
@@ -160,22 +168,14 @@ func (m *impl[T]) reduceRows(rs *reduceStep, st *regionState, task int, outAny t
 func (m *impl[T]) pairRows(rs *reduceStep, st *regionState, task int, outAny tensor.Any, p *pairOp[T]) {
 	g := rs.prod
 	sc := m.scratch(st, rs.c)
-	if sc.pairs == nil {
-		sc.pairs = new(pairAcc[T])
-	}
-	acc := sc.pairs
+	acc := sc.pairAcc()
 	src := st.slots[rs.root].(*slot[T])
 	outOp := len(g.inputs)
 	n := rs.innerSize
 	out := outAny.(*tensor.Tensor[T]).Data()[:rs.outNumel]
 	lo, hi := task*rs.perGroup, min((task+1)*rs.perGroup, g.blocks)
 	for blk := lo; blk < hi; blk++ {
-		g.blockOffsets(st, blk)
-		g.runBlock(st, &g.tp)
-		if st.rel != nil {
-			st.rel.touch(st)
-		}
-		gm := &st.geoms[outOp]
+		gm := rs.runRowBlock(st, blk)
 		if p.leafRows != nil && n > 0 && n < leafRowsMax && !src.scalar {
 			if len(acc.rows) < gm.r*n {
 				acc.rows, acc.res = make([]T, gm.r*n), make([]pair[T], gm.r)
@@ -192,7 +192,7 @@ func (m *impl[T]) pairRows(rs *reduceStep, st *regionState, task int, outAny ten
 			if n > 0 {
 				p.block(rowValues(src, i, n, &sc.fill), nil, &acc.ln, &acc.ps, p.combine)
 			}
-			out[st.offs[outOp]+i*gm.stR] = p.final(acc.ps.total(p.identity, p.combine))
+			out[st.offs[outOp]+i*gm.stR] = p.final(acc.total(p))
 		}
 	}
 }

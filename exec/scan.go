@@ -46,12 +46,13 @@ type scanStep struct {
 	inOff      int
 	block      int       // inner elements per task (scans along an outer axis)
 	bufs       sync.Pool // *[]T: the tasks' line buffers, kept between runs
+	softmax    any       // a softmax step's softmaxLoops[T] (softmax.go)
 }
 
 // lineBuf returns a buffer of n elements of T for one task of a scan,
-// from the step's pool (a cached plan runs its steps again and again, and
-// a buffer per task per run was most of a scan's allocations); put gives
-// it back.
+// from the step's pool p (a cached plan runs its steps again and again, and
+// a buffer per task per run was most of a scan's allocations); the task
+// puts it back into p when it is done.
 func lineBuf[T any](p *sync.Pool, n int) *[]T {
 	if b, ok := p.Get().(*[]T); ok && cap(*b) >= n {
 		*b = (*b)[:n]
@@ -64,8 +65,8 @@ func lineBuf[T any](p *sync.Pool, n int) *[]T {
 // sharedSource returns in's reader when it can be shared by the tasks
 // (sameSource holds no state), else nil: each task makes its own.
 func sharedSource[T dtype.Elem](in tensor.Any) scanSource[T] {
-	if src, ok := newScanSource[T](in).(sameSource[T]); ok {
-		return src
+	if t, ok := in.(*tensor.Tensor[T]); ok {
+		return sameSource[T]{t.Data()}
 	}
 	return nil
 }
@@ -83,6 +84,9 @@ func (pl *planner) buildScan(n *expr.Node) step {
 	in := pl.valueOf[pl.args(n)[0]]
 	axis, reverse := n.ScanArgs()
 	s := &scanStep{in: in, out: pl.valueOf[n], op: n.Op(), kind: scanKindOf(n.Op()), reverse: reverse, dt: n.DType(), axis: axis}
+	if s.kind == scanSoftmax {
+		s.softmax = newSoftmaxLoops(s.dt)
+	}
 	if _, ok := innerStride(pl.p.values[in].shape[axis+1:], pl.p.values[in].strides[axis+1:]); !ok {
 		v := pl.p.values[in]
 		tmp := pl.addValue(value{kind: valTemp, node: v.node, dt: v.dt, shape: v.shape, strides: tensor.RowMajorStrides(v.shape)})

@@ -20,13 +20,7 @@ import (
 // of a line is first(v).
 func naiveScan(vals []float64, shape tensor.Shape, axis int, reverse bool, first func(v float64) float64, f func(acc, v float64) float64) []float64 {
 	out := make([]float64, len(vals))
-	outer, n, inner := 1, shape[axis], 1
-	for _, d := range shape[:axis] {
-		outer *= d
-	}
-	for _, d := range shape[axis+1:] {
-		inner *= d
-	}
+	outer, n, inner := linesOf(shape, axis)
 	for o := range outer {
 		for i := range inner {
 			var acc float64
@@ -46,6 +40,19 @@ func naiveScan(vals []float64, shape tensor.Shape, axis int, reverse bool, first
 		}
 	}
 	return out
+}
+
+// linesOf is the lines along axis of a row-major shape: outer × inner
+// lines of n elements, element k of line (o, i) at o*n*inner + k*inner + i.
+func linesOf(shape tensor.Shape, axis int) (outer, n, inner int) {
+	outer, n, inner = 1, shape[axis], 1
+	for _, d := range shape[:axis] {
+		outer *= d
+	}
+	for _, d := range shape[axis+1:] {
+		inner *= d
+	}
+	return outer, n, inner
 }
 
 func itself(v float64) float64 { return v }

@@ -5,8 +5,8 @@ import (
 	"math"
 
 	"github.com/tensorplay/tensorplay/dtype"
+	"github.com/tensorplay/tensorplay/expr"
 	"github.com/tensorplay/tensorplay/internal/axisrows"
-	"github.com/tensorplay/tensorplay/internal/simd"
 	"github.com/tensorplay/tensorplay/internal/vmath"
 	"github.com/tensorplay/tensorplay/tensor"
 )
@@ -45,35 +45,31 @@ func runSoftmaxStep(s *scanStep, x *Executor, in, out tensor.Any) error {
 	return fmt.Errorf("exec: no softmax kernel for %s", s.dt)
 }
 
-// softmaxLoops are the vector loops of the three steps for T: AVX2's
-// where internal/simd has them, else Go loops with the same bits.
+// softmaxLoops are the executor's own subtract and multiply by a scalar
+// for T (its kernel table: internal/simd's AVX2 loops where it has them,
+// else the Go loops, the same bits).
 type softmaxLoops[T dtype.Float] struct {
 	sub, mul func(d, a []T, s T)
 }
 
 func softmaxLoopsFor[T dtype.Float]() softmaxLoops[T] {
-	l := softmaxLoops[T]{sub: subScalarGo[T], mul: mulScalarGo[T]}
-	if b, ok := simd.BinaryOf[T](simd.Sub); ok {
-		l.sub = b.VS
-	}
-	if b, ok := simd.BinaryOf[T](simd.Mul); ok {
-		l.mul = b.VS
-	}
-	return l
+	m := typedFor(dtype.Of[T]()).(*impl[T])
+	sub, _ := m.bin(expr.OpSub)
+	mul, _ := m.bin(expr.OpMul)
+	return softmaxLoops[T]{sub: sub.vs, mul: mul.vs}
 }
 
-func subScalarGo[T dtype.Float](d, a []T, s T) {
-	a = a[:len(d)]
-	for i, v := range a {
-		d[i] = v - s
+// newSoftmaxLoops looks up a softmax step's loops for dt when the step is
+// planned, as a region looks up its kernels (a lookup of the Go loops
+// allocates their function values: once per plan, not per run).
+func newSoftmaxLoops(dt dtype.DType) any {
+	switch dt {
+	case dtype.Float32:
+		return softmaxLoopsFor[float32]()
+	case dtype.Float64:
+		return softmaxLoopsFor[float64]()
 	}
-}
-
-func mulScalarGo[T dtype.Float](d, a []T, s T) {
-	a = a[:len(d)]
-	for i, v := range a {
-		d[i] = v * s
-	}
+	return nil
 }
 
 // runSoftmax runs s over in into the row-major out.
@@ -81,7 +77,7 @@ func runSoftmax[T dtype.Float](s *scanStep, x *Executor, in, out []T) error {
 	if s.n == 0 || s.inner == 0 || s.outer() == 0 {
 		return nil
 	}
-	loops := softmaxLoopsFor[T]()
+	loops := s.softmax.(softmaxLoops[T])
 	src := sameSource[T]{in}
 	if s.inner == 1 {
 		return x.forRows(axisrows.Rows{Outer: s.outer(), N: s.n, Inner: 1}, func(lo, hi int) {

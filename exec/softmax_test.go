@@ -17,13 +17,7 @@ import (
 // a line whose maximum is NaN or infinite.
 func naiveSoftmax(vals []float64, shape tensor.Shape, axis int) []float64 {
 	out := make([]float64, len(vals))
-	outer, n, inner := 1, shape[axis], 1
-	for _, d := range shape[:axis] {
-		outer *= d
-	}
-	for _, d := range shape[axis+1:] {
-		inner *= d
-	}
+	outer, n, inner := linesOf(shape, axis)
 	for o := range outer {
 		for i := range inner {
 			at := func(k int) int { return o*n*inner + k*inner + i }
