@@ -45,8 +45,9 @@
 // refused, and tpbench exits with status 1. The check runs before any timing,
 // on one run of each side from the same inputs.
 //
-// Tensorplay and hand-loop repetitions alternate (tp, hand, hand, tp, ...),
-// so load from other processes slows both alike and their ratio stays
+// Tensorplay and hand-loop repetitions run in blocks of back-to-back runs
+// (as a loop of steps runs them, and as the peers are timed) that alternate
+// (tp, hand, hand, tp, ...), so load from other processes slows both alike and their ratio stays
 // meaningful on a shared machine even when absolute times are noisy. Every
 // throughput is computed from the median of the timed repetitions; min and
 // max show the spread.

@@ -111,8 +111,8 @@ func (o *Options) defaults() error {
 // Run times every workload at every size and returns the report. For each
 // row it sets the workload up, runs tensorplay and the hand loop once and
 // checks that they agree (refusing the row if not), then does the warm-up
-// runs and the timed repetitions, alternating the two sides so that
-// background load hits both alike. The bandwidth probe runs first at each
+// runs and the timed repetitions, in blocks of back-to-back runs that
+// alternate between the two sides so that background load hits both alike. The bandwidth probe runs first at each
 // size, in the same process. Run returns an error only for invalid options;
 // a workload that fails is a refused row.
 func Run(o Options, ws ...Workload) (*Report, error) {
@@ -307,8 +307,19 @@ type measurement struct {
 	allocs, allocBytes float64
 }
 
-// measure does the warm-up and timed runs of c. Heap statistics are read
-// around each timed tensorplay run, outside the timed interval.
+// measureBlocks is the number of blocks the timed repetitions of each side
+// are cut into: tensorplay's blocks alternate with the hand loop's
+// (tp, hand, hand, tp, tp, hand), so that load from other processes hits
+// both alike, while the runs inside a block follow one another back to
+// back, as the steps of a user's loop do and as the peers are timed.
+const measureBlocks = 4
+
+// measure does the warm-up and timed runs of c, in blocks of back-to-back
+// repetitions (see measureBlocks). Heap statistics are read around each
+// block of tensorplay runs, outside the timed intervals: reading them
+// stops the world, and between two runs it would also let the worker pool
+// go idle, so that every run paid for waking it, which no loop of steps
+// does.
 func measure(c *Case, warmup, reps int) (measurement, error) {
 	var m measurement
 	for range warmup {
@@ -328,29 +339,34 @@ func measure(c *Case, warmup, reps int) (measurement, error) {
 	}
 	var before, after runtime.MemStats
 	var mallocs, bytes uint64
-	for i := range reps {
+	blocks := min(measureBlocks, reps)
+	for b := range blocks {
+		lo, hi := b*reps/blocks, (b+1)*reps/blocks
 		runTP := func() error {
 			runtime.ReadMemStats(&before)
-			err := timeSide(c.Tensorplay, "tensorplay", &tp[i])
+			for i := lo; i < hi; i++ {
+				if err := timeSide(c.Tensorplay, "tensorplay", &tp[i]); err != nil {
+					return fmt.Errorf("tensorplay: %w", err)
+				}
+			}
 			runtime.ReadMemStats(&after)
 			mallocs += after.Mallocs - before.Mallocs
 			bytes += after.TotalAlloc - before.TotalAlloc
-			if err != nil {
-				return fmt.Errorf("tensorplay: %w", err)
-			}
 			return nil
 		}
 		runHand := func() error {
 			if c.HandLoop == nil {
 				return nil
 			}
-			if err := timeSide(c.HandLoop, "handloop", &hand[i]); err != nil {
-				return fmt.Errorf("hand loop: %w", err)
+			for i := lo; i < hi; i++ {
+				if err := timeSide(c.HandLoop, "handloop", &hand[i]); err != nil {
+					return fmt.Errorf("hand loop: %w", err)
+				}
 			}
 			return nil
 		}
 		first, second := runTP, runHand
-		if i%2 == 1 {
+		if b%2 == 1 {
 			first, second = runHand, runTP
 		}
 		if err := first(); err != nil {

@@ -52,7 +52,7 @@ func poolWorkers() int {
 	for {
 		n := runtime.Stack(buf, true)
 		if n < len(buf) {
-			return strings.Count(string(buf[:n]), "exec.newPool.func1(")
+			return strings.Count(string(buf[:n]), "exec.(*pool).worker(")
 		}
 		buf = make([]byte, 2*len(buf))
 	}

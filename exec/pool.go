@@ -1,8 +1,10 @@
 package exec
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // tasker runs task i of a job. Tasks of one job run concurrently.
@@ -23,44 +25,109 @@ type tasker interface {
 // already offered another job (the channel full: they are late) takes
 // the place of the oldest offer (see offer).
 //
+// A worker that has finished a job spins for the next one for a while
+// (workerSpin) before it blocks on the channel, and a caller whose tasks
+// are all taken spins for the running ones to finish (callerSpin) before
+// it blocks: on a virtual machine, waking a goroutine parked on another
+// vCPU takes tens of microseconds (the host has to wake the idle vCPU),
+// longer than a whole 128³ product, so a pool whose workers block between
+// jobs gives small products no second core at all. OpenBLAS's threads and
+// OpenMP's spin the same way. At most GOMAXPROCS-1 workers spin at once,
+// so that spinners never take the processors of the goroutines with work.
+//
 // The workers hold the pool, never the Executor, so that an executor
 // dropped without Close can be collected; its cleanup closes the pool (see
 // Executor.pool). A closed pool runs jobs on the calling goroutine alone.
 type pool struct {
-	mu     sync.RWMutex // held for reading while a job is handed out, for writing by close
-	closed bool
-	work   chan *job
-	n      int
+	mu       sync.RWMutex // held for reading while a job is handed out, for writing by close
+	closed   bool
+	work     chan *job
+	n        int
+	spinning atomic.Int32 // workers spinning for a job
+	spinners int32        // how many may: GOMAXPROCS-1 when the pool was made
 }
 
 type job struct {
 	next  atomic.Int64
 	tasks int64
 	t     tasker
-	left  sync.WaitGroup // tasks neither finished nor skipped
-	refs  atomic.Int32   // the caller and each worker the job was sent to, until done with it
+	left  atomic.Int64  // tasks neither finished nor skipped
+	done  chan struct{} // sent to once left reaches zero, received by the caller
+	refs  atomic.Int32  // the caller and each worker the job was sent to, until done with it
 
 	mu  sync.Mutex
 	err error // the first task's failure (see fail)
 }
 
-var jobs = sync.Pool{New: func() any { return new(job) }}
+var jobs = sync.Pool{New: func() any { return &job{done: make(chan struct{}, 1)} }}
+
+// workerSpin is how long a worker that has finished a job polls for the
+// next before it blocks: longer than the serial work between the parallel
+// steps of an evaluation (planning, a scalar step, the next graph's
+// construction), short enough to cost an idle program nothing it notices.
+const workerSpin = 200 * time.Microsecond
+
+// callerSpin is how long a caller whose tasks are all taken polls for the
+// running ones to finish before it blocks.
+const callerSpin = 200 * time.Microsecond
+
+// spinCheck is how many polls a spinning goroutine makes between looks at
+// the clock (and yields of its processor to any goroutine that needs it).
+const spinCheck = 32
 
 // taskHook, when set (by tests), is called before every task the pool
 // runs, with worker true on a worker goroutine.
 var taskHook func(worker bool)
 
 func newPool(workers int) *pool {
-	p := &pool{work: make(chan *job, workers), n: workers}
+	p := &pool{work: make(chan *job, workers), n: workers, spinners: int32(runtime.GOMAXPROCS(0) - 1)}
 	for i := 0; i < workers-1; i++ {
-		go func() {
-			for j := range p.work {
-				j.drain(true)
-				j.release()
-			}
-		}()
+		go p.worker()
 	}
 	return p
+}
+
+// worker runs the jobs it is sent until the pool is closed.
+func (p *pool) worker() {
+	for {
+		j, ok := p.next()
+		if !ok {
+			return
+		}
+		j.drain(true)
+		j.release()
+	}
+}
+
+// next is the next job sent to a worker, polled for workerSpin (when fewer
+// than p.spinners workers are spinning) before it blocks; false once the
+// pool is closed.
+func (p *pool) next() (*job, bool) {
+	select {
+	case j, ok := <-p.work:
+		return j, ok
+	default:
+	}
+	if p.spinning.Add(1) <= p.spinners {
+		deadline := time.Now().Add(workerSpin)
+		for i := 1; ; i++ {
+			select {
+			case j, ok := <-p.work:
+				p.spinning.Add(-1)
+				return j, ok
+			default:
+			}
+			if i%spinCheck == 0 {
+				if time.Now().After(deadline) {
+					break
+				}
+				runtime.Gosched()
+			}
+		}
+	}
+	p.spinning.Add(-1)
+	j, ok := <-p.work
+	return j, ok
 }
 
 // close stops the workers once they have finished the jobs they were given.
@@ -87,7 +154,7 @@ func (p *pool) parallel(tasks int, t tasker) {
 	j.t, j.tasks = t, int64(tasks)
 	j.next.Store(0)
 	j.refs.Store(1)
-	j.left.Add(tasks)
+	j.left.Store(int64(tasks))
 	if p != nil {
 		p.mu.RLock()
 		if !p.closed {
@@ -103,7 +170,7 @@ func (p *pool) parallel(tasks int, t tasker) {
 		p.mu.RUnlock()
 	}
 	j.drain(false)
-	j.left.Wait()
+	j.wait()
 	err := j.err
 	j.release()
 	if err != nil {
@@ -153,10 +220,8 @@ func (j *job) drain(worker bool) {
 			}
 			j.mu.Unlock()
 			// Start no more tasks: those not yet taken count as done.
-			if taken := j.next.Swap(j.tasks); taken < j.tasks {
-				j.left.Add(-int(j.tasks - taken))
-			}
-			j.left.Done()
+			taken := j.next.Swap(j.tasks)
+			j.finish(1 + max(0, j.tasks-taken))
 		}
 	}()
 	for {
@@ -168,6 +233,34 @@ func (j *job) drain(worker bool) {
 			h(worker)
 		}
 		j.t.runTask(int(i))
-		j.left.Done()
+		j.finish(1)
+	}
+}
+
+// finish counts n tasks finished or skipped, telling the caller when they
+// were the last.
+func (j *job) finish(n int64) {
+	if j.left.Add(-n) == 0 {
+		j.done <- struct{}{}
+	}
+}
+
+// wait returns once every task has finished, polling for callerSpin
+// before it blocks.
+func (j *job) wait() {
+	deadline := time.Now().Add(callerSpin)
+	for i := 1; ; i++ {
+		select {
+		case <-j.done:
+			return
+		default:
+		}
+		if i%spinCheck == 0 {
+			if time.Now().After(deadline) {
+				<-j.done
+				return
+			}
+			runtime.Gosched()
+		}
 	}
 }

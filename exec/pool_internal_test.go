@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -91,5 +92,47 @@ func TestPoolDoesNotWaitForLateWorkers(t *testing.T) {
 	case <-tookOne:
 	default:
 		t.Error("the worker took no task after it was released")
+	}
+}
+
+// TestPoolSpinnersCapped runs jobs on a pool of more workers than
+// GOMAXPROCS and checks, while the workers that took its tasks are looking
+// for the next job, that no more of them spin than the pool allows
+// (GOMAXPROCS-1), the rest blocking on the channel; and that the tasks of
+// every job still all run, once each.
+func TestPoolSpinnersCapped(t *testing.T) {
+	p := newPool(8)
+	defer p.close()
+	require.Equal(t, int32(runtime.GOMAXPROCS(0)-1), p.spinners)
+	for round := range 50 {
+		var ran [8]atomic.Int64
+		p.parallel(8, funcTasks(func(k int) {
+			ran[k].Add(1)
+			time.Sleep(50 * time.Microsecond) // let every worker take a task
+		}))
+		assert.LessOrEqual(t, p.spinning.Load(), int32(runtime.GOMAXPROCS(0)-1), "round %d", round)
+		for k := range ran {
+			assert.Equal(t, int64(1), ran[k].Load(), "round %d task %d", round, k)
+		}
+	}
+}
+
+// TestPoolWaitBlocksAfterSpin checks the caller's wait past its spin: a
+// task that outlasts callerSpin on a worker is still waited for, and the
+// job's done signal is consumed, so that the recycled job does not find a
+// stale one (the next job returning before its tasks end would fail the
+// counts).
+func TestPoolWaitBlocksAfterSpin(t *testing.T) {
+	p := newPool(2)
+	defer p.close()
+	for round := range 3 {
+		var finished atomic.Int64
+		p.parallel(2, funcTasks(func(int) {
+			time.Sleep(2 * callerSpin)
+			finished.Add(1)
+		}))
+		require.Equal(t, int64(2), finished.Load(), "round %d", round)
+		p.parallel(2, funcTasks(func(int) { finished.Add(1) }))
+		require.Equal(t, int64(4), finished.Load(), "round %d", round)
 	}
 }
