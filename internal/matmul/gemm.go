@@ -142,7 +142,8 @@ func gemmRowMajor[T dtype.Numeric](dst, a, b Matrix[T], r Runner, epi Epilogue) 
 
 // gemmFloat is gemmRowMajor for float32 and float64 off BLAS: a product
 // with one column or one row goes to gemv (split across r's workers when
-// large: gemvParallel), any other to gemmPacked.
+// large: gemvParallel), one with at most fewMax columns whose a fits in
+// cache to that many (gemvFew), any other to gemmPacked.
 func gemmFloat[F float](dst, a, b Matrix[F], r Runner, kern microKernel[F], epi Epilogue) {
 	switch {
 	case dst.Cols == 1:
@@ -150,6 +151,9 @@ func gemmFloat[F float](dst, a, b Matrix[F], r Runner, kern microKernel[F], epi 
 		finish(dst, r, epi)
 	case dst.Rows == 1:
 		gemvParallel(dst.T(), b.T(), a.T(), kern, r)
+		finish(dst, r, epi)
+	case dst.Cols <= fewMax && fewFits(a):
+		gemvFew(dst, a, b, kern, r)
 		finish(dst, r, epi)
 	default:
 		gemmPacked(dst, a, b, r, kern, blockingOf(kern), epi)

@@ -1,0 +1,50 @@
+package matmul
+
+import "unsafe"
+
+// fewMax is the most columns of dst a product runs as that many
+// matrix-vector products (gemvFew) instead of packed. A panel of B is nr
+// columns wide (16 float32 or float64 for the AVX-512 kernels, 8 for the
+// half kernels): a product of 4 columns would leave most of every
+// multiply-add's lanes empty, and with a short k the kernels' call and the
+// copy out of their edge tile cost more than the arithmetic. On [1000,8]@
+// [8,4] float64 (k-means' distances), on one core, the packed product
+// takes 6µs, four gemv calls, each reading a from cache, 3µs. (The same
+// for few rows, down the columns of bᵀ, measured slower than packing:
+// [4,1000]@[1000,8], k-means' means, 8µs against 6.5µs, gemvColumns
+// being bound by the latency of its one chain of multiply-adds per row.)
+const fewMax = 4
+
+// fewFits reports whether m, whose vectors gemvFew multiplies fewMax times
+// at most, fits in half of a core's L2 cache, so that every pass but the
+// first reads it from cache.
+func fewFits[F float](m Matrix[F]) bool {
+	var size F
+	return m.Rows*m.Cols*int(unsafe.Sizeof(size)) <= machineCaches().l2/2
+}
+
+// gemvFew computes dst = a @ b, whose dst has n ≤ fewMax columns, as n
+// products of a with a column of b, each summed as gemv sums it (the order
+// depends on a's layout alone, never on the number of workers or of
+// columns). Unless gemv reads them in place (down a's columns, at any
+// stride), the columns of b are copied together into one pooled buffer
+// first, so that no gemv copies its own.
+func gemvFew[F float](dst, a, b Matrix[F], kern microKernel[F], r Runner) {
+	k, n := b.Rows, b.Cols
+	down := a.RowStride == 1 && a.ColStride != 1 && a.Rows > 1 // gemvColumns
+	if b.RowStride != 1 && k > 1 && !down {
+		buf := getBuffer[F](gemvPartials, k*n)
+		defer putBuffer(gemvPartials, buf)
+		cols := *buf
+		for j := range n {
+			src := b.Data[b.Offset+j*b.ColStride:]
+			for p := range k {
+				cols[j*k+p] = src[p*b.RowStride]
+			}
+		}
+		b = Matrix[F]{Data: cols, Rows: k, Cols: n, RowStride: 1, ColStride: k}
+	}
+	for j := range n {
+		gemvParallel(dst.Slice(0, dst.Rows, j, j+1), a, b.Slice(0, k, j, j+1), kern, r)
+	}
+}
