@@ -3201,7 +3201,7 @@ TEXT ·avxGemvColumns64(SB), NOSPLIT, $0-104
 
 avxGemvColumns64_wide:
 	CMPQ   SI, $0x00000020
-	JL     avxGemvColumns64_one
+	JL     avxGemvColumns64_four
 	MOVQ   k+8(FP), DI
 	MOVQ   x_base+48(FP), R8
 	MOVQ   AX, R9
@@ -3240,6 +3240,60 @@ avxGemvColumns64_wide_p:
 	ADDQ         $0x00000100, BX
 	SUBQ         $0x00000020, SI
 	JMP          avxGemvColumns64_wide
+
+avxGemvColumns64_four:
+	CMPQ   SI, $0x00000010
+	JL     avxGemvColumns64_two
+	MOVQ   k+8(FP), DI
+	MOVQ   x_base+48(FP), R8
+	MOVQ   AX, R9
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+
+avxGemvColumns64_four_p:
+	VBROADCASTSD (R8), Y0
+	VFMADD231PD  (R9), Y0, Y1
+	VFMADD231PD  32(R9), Y0, Y2
+	VFMADD231PD  64(R9), Y0, Y3
+	VFMADD231PD  96(R9), Y0, Y4
+	ADDQ         DX, R8
+	ADDQ         CX, R9
+	DECQ         DI
+	JNZ          avxGemvColumns64_four_p
+	VMOVUPD      Y1, (BX)
+	VMOVUPD      Y2, 32(BX)
+	VMOVUPD      Y3, 64(BX)
+	VMOVUPD      Y4, 96(BX)
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000080, BX
+	SUBQ         $0x00000010, SI
+	JMP          avxGemvColumns64_four
+
+avxGemvColumns64_two:
+	CMPQ   SI, $0x00000008
+	JL     avxGemvColumns64_one
+	MOVQ   k+8(FP), DI
+	MOVQ   x_base+48(FP), R8
+	MOVQ   AX, R9
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+
+avxGemvColumns64_two_p:
+	VBROADCASTSD (R8), Y0
+	VFMADD231PD  (R9), Y0, Y1
+	VFMADD231PD  32(R9), Y0, Y2
+	ADDQ         DX, R8
+	ADDQ         CX, R9
+	DECQ         DI
+	JNZ          avxGemvColumns64_two_p
+	VMOVUPD      Y1, (BX)
+	VMOVUPD      Y2, 32(BX)
+	ADDQ         $0x00000040, AX
+	ADDQ         $0x00000040, BX
+	SUBQ         $0x00000008, SI
+	JMP          avxGemvColumns64_two
 
 avxGemvColumns64_one:
 	CMPQ   SI, $0x00000004
@@ -3300,7 +3354,7 @@ TEXT ·avxGemvColumns32(SB), NOSPLIT, $0-104
 
 avxGemvColumns32_wide:
 	CMPQ   SI, $0x00000040
-	JL     avxGemvColumns32_one
+	JL     avxGemvColumns32_four
 	MOVQ   k+8(FP), DI
 	MOVQ   x_base+48(FP), R8
 	MOVQ   AX, R9
@@ -3339,6 +3393,60 @@ avxGemvColumns32_wide_p:
 	ADDQ         $0x00000100, BX
 	SUBQ         $0x00000040, SI
 	JMP          avxGemvColumns32_wide
+
+avxGemvColumns32_four:
+	CMPQ   SI, $0x00000020
+	JL     avxGemvColumns32_two
+	MOVQ   k+8(FP), DI
+	MOVQ   x_base+48(FP), R8
+	MOVQ   AX, R9
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+
+avxGemvColumns32_four_p:
+	VBROADCASTSS (R8), Y0
+	VFMADD231PS  (R9), Y0, Y1
+	VFMADD231PS  32(R9), Y0, Y2
+	VFMADD231PS  64(R9), Y0, Y3
+	VFMADD231PS  96(R9), Y0, Y4
+	ADDQ         DX, R8
+	ADDQ         CX, R9
+	DECQ         DI
+	JNZ          avxGemvColumns32_four_p
+	VMOVUPS      Y1, (BX)
+	VMOVUPS      Y2, 32(BX)
+	VMOVUPS      Y3, 64(BX)
+	VMOVUPS      Y4, 96(BX)
+	ADDQ         $0x00000080, AX
+	ADDQ         $0x00000080, BX
+	SUBQ         $0x00000020, SI
+	JMP          avxGemvColumns32_four
+
+avxGemvColumns32_two:
+	CMPQ   SI, $0x00000010
+	JL     avxGemvColumns32_one
+	MOVQ   k+8(FP), DI
+	MOVQ   x_base+48(FP), R8
+	MOVQ   AX, R9
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+
+avxGemvColumns32_two_p:
+	VBROADCASTSS (R8), Y0
+	VFMADD231PS  (R9), Y0, Y1
+	VFMADD231PS  32(R9), Y0, Y2
+	ADDQ         DX, R8
+	ADDQ         CX, R9
+	DECQ         DI
+	JNZ          avxGemvColumns32_two_p
+	VMOVUPS      Y1, (BX)
+	VMOVUPS      Y2, 32(BX)
+	ADDQ         $0x00000040, AX
+	ADDQ         $0x00000040, BX
+	SUBQ         $0x00000010, SI
+	JMP          avxGemvColumns32_two
 
 avxGemvColumns32_one:
 	CMPQ   SI, $0x00000008

@@ -344,7 +344,7 @@ func testGemvAgree[F float](eps float64) func(t *testing.T) {
 		k64, k32 := kernel64, kernel32
 		defer func() { kernel64, kernel32 = k64, k32 }()
 		for _, k := range []int{1, 3, 4, 7, 8, 9, 15, 16, 17, 31, 33, 100} {
-			for _, mn := range [][2]int{{1, 1}, {13, 1}, {1, 13}, {77, 1}, {1, 77}} {
+			for _, mn := range [][2]int{{1, 1}, {13, 1}, {1, 13}, {29, 1}, {61, 1}, {77, 1}, {1, 77}} {
 				m, n := mn[0], mn[1]
 				for _, la := range operandLayouts[:5] {
 					for _, lb := range operandLayouts[:5] {

@@ -576,8 +576,10 @@ func gemvQuads(e elem, name string, m, pa, lda, py, incy reg.Register) {
 
 // gemvColumns emits avxGemvColumns32 or avxGemvColumns64: y[i] = Σ_p
 // a[i+p*lda]·x[p*incx] for each of m rows, each sum by fused multiply-adds
-// in order of p from zero: blocks of 8 YMM registers of rows, then single
-// registers, then single rows.
+// in order of p from zero: blocks of 8 YMM registers of rows, then of 4,
+// 2 and 1, then single rows. Each register is one chain of multiply-adds,
+// as long as k, so a few rows (Xᵀr of a [1000,8] X: 8 float64 rows) take
+// the widest block they fill, which runs its chains side by side.
 func gemvColumns(e elem) {
 	lanes := 32 / e.size
 	bits := e.name[len("float"):]
@@ -650,7 +652,9 @@ func gemvColumns(e elem) {
 		SUBQ(U32(rows), left)
 		JMP(LabelRef(name + "_" + l))
 	}
-	block("wide", "one", 8)
+	block("wide", "four", 8)
+	block("four", "two", 4)
+	block("two", "one", 2)
 	block("one", "row", 1)
 	block("row", "done", 0)
 	Label(name + "_done")
