@@ -17,10 +17,10 @@ func TestAVX2WithoutAVX512(t *testing.T) {
 	if !lanesAVX512 {
 		t.Skip("the AVX-512 loops do not run on this CPU: the other tests check the AVX2 ones")
 	}
-	vec32, vec64 := exp32K.vec, exp64K.vec
-	lanesAVX512, exp32K.vec = false, exp32AVX2
+	vec32, vec64, tanh32 := exp32K.vec, exp64K.vec, tanh32K.vec
+	lanesAVX512, exp32K.vec, tanh32K.vec = false, exp32AVX2, tanh32AVX2
 	exp64K.vec = func(d, a []float64) int { return exp64AVX2(d, a, &expTable) }
-	defer func() { lanesAVX512, exp32K.vec, exp64K.vec = true, vec32, vec64 }()
+	defer func() { lanesAVX512, exp32K.vec, exp64K.vec, tanh32K.vec = true, vec32, vec64, tanh32 }()
 	t.Run("lanes32", TestLanes32)
 	t.Run("leaves32", TestLeaves32)
 	t.Run("paths32", TestPaths32)
@@ -44,12 +44,14 @@ func TestAVX512Loops(t *testing.T) {
 	d := make([]float32, len(xs))
 	var s [8]float32
 	assert.Equal(t, 1056, exp32AVX512(d, xs))
+	assert.Equal(t, 1056, tanh32AVX512(d, xs))
 	assert.Equal(t, 1056, expSumLanes32AVX512(&s, xs, 0))
 	var ls [8][8]float32
 	assert.Equal(t, 8, expSumLeaves32AVX512(&ls, xs, 0, &xs[0]))
 	assert.Equal(t, [8]float32{16, 16, 16, 16, 16, 16, 16, 16}, ls[7], "exp(0) sixteen times a lane")
 	xs[300] = float32(math.Inf(-1))
 	assert.Equal(t, 288, exp32AVX512(d, xs))
+	assert.Equal(t, 288, tanh32AVX512(d, xs), "tanh's fast path is finite |x| < 43")
 	assert.Equal(t, 288, expSumLanes32AVX512(&s, xs, 0))
 	assert.Equal(t, 2, expSumLeaves32AVX512(&ls, xs, 0, &xs[0]), "the leaf of element 300 is the third")
 	xs[300] = 0

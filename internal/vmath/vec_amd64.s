@@ -1029,6 +1029,165 @@ DATA c32_40000000<>+24(SB)/4, $0x40000000
 DATA c32_40000000<>+28(SB)/4, $0x40000000
 GLOBL c32_40000000<>(SB), RODATA|NOPTR, $32
 
+// func tanh32AVX512(d []float32, a []float32) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·tanh32AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), DX
+	XORQ BX, BX
+
+tanh32AVX512_loopN:
+	MOVQ         CX, SI
+	SUBQ         BX, SI
+	CMPQ         SI, $0x10
+	JL           tanh32AVX512_loop
+	VMOVUPS      (DX)(BX*4), Z0
+	VANDPS.BCST  c32b_7fffffff<>+0(SB), Z0, Z1
+	VCMPPS.BCST  $0x11, c32b_422c0000<>+0(SB), Z1, K1
+	VCMPPS.BCST  $0x11, c32b_3f200000<>+0(SB), Z1, K2
+	VMULPS       Z0, Z0, Z2
+	VMULPS.BCST  c32b_bbbaf0ea<>+0(SB), Z2, Z3
+	VADDPS.BCST  c32b_3ca9134e<>+0(SB), Z3, Z3
+	VMULPS       Z2, Z3, Z3
+	VADDPS.BCST  c32b_bd5c1e2d<>+0(SB), Z3, Z3
+	VMULPS       Z2, Z3, Z3
+	VADDPS.BCST  c32b_3e088393<>+0(SB), Z3, Z3
+	VMULPS       Z2, Z3, Z3
+	VADDPS.BCST  c32b_beaaaa99<>+0(SB), Z3, Z3
+	VMULPS       Z3, Z2, Z2
+	VMULPS       Z0, Z2, Z2
+	VADDPS       Z0, Z2, Z2
+	VADDPS       Z1, Z1, Z1
+	VMULPS.BCST  c32b_3fb8aa3b<>+0(SB), Z1, Z3
+	VADDPS.BCST  c32b_4b400000<>+0(SB), Z3, Z3
+	VSUBPS.BCST  c32b_4b400000<>+0(SB), Z3, Z6
+	VMULPS.BCST  c32b_3f317200<>+0(SB), Z6, Z7
+	VSUBPS       Z7, Z1, Z1
+	VMULPS.BCST  c32b_35bfbe8e<>+0(SB), Z6, Z6
+	VXORPS.BCST  c32b_80000000<>+0(SB), Z6, Z6
+	VADDPS       Z1, Z6, Z7
+	VMULPS       Z7, Z7, Z8
+	VMULPS.BCST  c32b_39506967<>+0(SB), Z7, Z9
+	VADDPS.BCST  c32b_3ab743ce<>+0(SB), Z9, Z9
+	VMULPS       Z7, Z9, Z9
+	VADDPS.BCST  c32b_3c088908<>+0(SB), Z9, Z9
+	VMULPS       Z7, Z9, Z9
+	VADDPS.BCST  c32b_3d2aa9c1<>+0(SB), Z9, Z9
+	VMULPS       Z7, Z9, Z9
+	VADDPS.BCST  c32b_3e2aaaaa<>+0(SB), Z9, Z9
+	VMULPS       Z7, Z9, Z7
+	VADDPS.BCST  c32b_3f000000<>+0(SB), Z7, Z7
+	VMULPS       Z7, Z8, Z7
+	VADDPS       Z6, Z7, Z6
+	VADDPS       Z1, Z6, Z1
+	VADDPS.BCST  c32b_3f800000<>+0(SB), Z1, Z1
+	VPSLLD       $0x17, Z3, Z3
+	VPADDD       Z3, Z1, Z1
+	VBROADCASTSS c32b_3f800000<>+0(SB), Z3
+	VBROADCASTSS c32b_40000000<>+0(SB), Z6
+	VADDPS.BCST  c32b_3f800000<>+0(SB), Z1, Z1
+	VDIVPS       Z1, Z6, Z1
+	VSUBPS       Z1, Z3, Z1
+	VANDPS.BCST  c32b_80000000<>+0(SB), Z0, Z0
+	VORPS        Z0, Z1, Z1
+	VBLENDMPS    Z2, Z1, K2, Z4
+	KORTESTW     K1, K1
+	JCC          tanh32AVX512_loop
+	VMOVUPS      Z4, (AX)(BX*4)
+	ADDQ         $0x10, BX
+	JMP          tanh32AVX512_loopN
+
+tanh32AVX512_loop:
+	MOVQ         CX, SI
+	SUBQ         BX, SI
+	CMPQ         SI, $0x10
+	JL           tanh32AVX512_done
+	VMOVUPS      (DX)(BX*4), Z0
+	VANDPS.BCST  c32b_7fffffff<>+0(SB), Z0, Z1
+	VCMPPS.BCST  $0x11, c32b_422c0000<>+0(SB), Z1, K1
+	VCMPPS.BCST  $0x11, c32b_3f200000<>+0(SB), Z1, K2
+	VMULPS       Z0, Z0, Z2
+	VMULPS.BCST  c32b_bbbaf0ea<>+0(SB), Z2, Z3
+	VADDPS.BCST  c32b_3ca9134e<>+0(SB), Z3, Z3
+	VMULPS       Z2, Z3, Z3
+	VADDPS.BCST  c32b_bd5c1e2d<>+0(SB), Z3, Z3
+	VMULPS       Z2, Z3, Z3
+	VADDPS.BCST  c32b_3e088393<>+0(SB), Z3, Z3
+	VMULPS       Z2, Z3, Z3
+	VADDPS.BCST  c32b_beaaaa99<>+0(SB), Z3, Z3
+	VMULPS       Z3, Z2, Z2
+	VMULPS       Z0, Z2, Z2
+	VADDPS       Z0, Z2, Z2
+	VADDPS       Z1, Z1, Z1
+	VMULPS.BCST  c32b_3fb8aa3b<>+0(SB), Z1, Z3
+	VADDPS.BCST  c32b_4b400000<>+0(SB), Z3, Z3
+	VSUBPS.BCST  c32b_4b400000<>+0(SB), Z3, Z4
+	VMULPS.BCST  c32b_3f317200<>+0(SB), Z4, Z6
+	VSUBPS       Z6, Z1, Z1
+	VMULPS.BCST  c32b_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS.BCST  c32b_80000000<>+0(SB), Z4, Z4
+	VADDPS       Z1, Z4, Z6
+	VMULPS       Z6, Z6, Z7
+	VMULPS.BCST  c32b_39506967<>+0(SB), Z6, Z8
+	VADDPS.BCST  c32b_3ab743ce<>+0(SB), Z8, Z8
+	VMULPS       Z6, Z8, Z8
+	VADDPS.BCST  c32b_3c088908<>+0(SB), Z8, Z8
+	VMULPS       Z6, Z8, Z8
+	VADDPS.BCST  c32b_3d2aa9c1<>+0(SB), Z8, Z8
+	VMULPS       Z6, Z8, Z8
+	VADDPS.BCST  c32b_3e2aaaaa<>+0(SB), Z8, Z8
+	VMULPS       Z6, Z8, Z6
+	VADDPS.BCST  c32b_3f000000<>+0(SB), Z6, Z6
+	VMULPS       Z6, Z7, Z6
+	VADDPS       Z4, Z6, Z4
+	VADDPS       Z1, Z4, Z1
+	VADDPS.BCST  c32b_3f800000<>+0(SB), Z1, Z1
+	VPSLLD       $0x17, Z3, Z3
+	VPADDD       Z3, Z1, Z1
+	VBROADCASTSS c32b_3f800000<>+0(SB), Z3
+	VBROADCASTSS c32b_40000000<>+0(SB), Z4
+	VADDPS.BCST  c32b_3f800000<>+0(SB), Z1, Z1
+	VDIVPS       Z1, Z4, Z1
+	VSUBPS       Z1, Z3, Z1
+	VANDPS.BCST  c32b_80000000<>+0(SB), Z0, Z0
+	VORPS        Z0, Z1, Z1
+	VBLENDMPS    Z2, Z1, K2, Z5
+	KORTESTW     K1, K1
+	JCC          tanh32AVX512_done
+	VMOVUPS      Z5, (AX)(BX*4)
+	ADDQ         $0x10, BX
+	JMP          tanh32AVX512_loop
+
+tanh32AVX512_done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+DATA c32b_422c0000<>+0(SB)/4, $0x422c0000
+GLOBL c32b_422c0000<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_3f200000<>+0(SB)/4, $0x3f200000
+GLOBL c32b_3f200000<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_bbbaf0ea<>+0(SB)/4, $0xbbbaf0ea
+GLOBL c32b_bbbaf0ea<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_3ca9134e<>+0(SB)/4, $0x3ca9134e
+GLOBL c32b_3ca9134e<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_bd5c1e2d<>+0(SB)/4, $0xbd5c1e2d
+GLOBL c32b_bd5c1e2d<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_3e088393<>+0(SB)/4, $0x3e088393
+GLOBL c32b_3e088393<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_beaaaa99<>+0(SB)/4, $0xbeaaaa99
+GLOBL c32b_beaaaa99<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_40000000<>+0(SB)/4, $0x40000000
+GLOBL c32b_40000000<>(SB), RODATA|NOPTR, $4
+
 // func sigmoid32AVX2(d []float32, a []float32) int
 // Requires: AVX, AVX2
 TEXT ·sigmoid32AVX2(SB), NOSPLIT, $0-56

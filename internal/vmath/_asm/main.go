@@ -30,6 +30,7 @@ func main() {
 	loop32("sin32AVX2", "trig32Fast1(x, 0)", func(x reg.VecVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig32(x, 0) })
 	loop32("cos32AVX2", "trig32Fast1(x, 1)", func(x reg.VecVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig32(x, 1) })
 	loop32("tanh32AVX2", "tanh of tanh32Go", tanh32)
+	loop32Z("tanh32AVX512", "tanh of tanh32Go", 1, tanh32Z)
 	loop32("sigmoid32AVX2", "sigmoid of sigmoid32Go", sigmoid32)
 	wide = true
 	loop64("tanh64AVX2", "tanh of tanh64Go", true, tanh64)
@@ -531,6 +532,33 @@ func tanh32(x reg.VecVirtual) (ok, y reg.VecVirtual) {
 	VORPS(sg, yt, yt)
 	y = YMM()
 	VBLENDVPS(small, ys, yt, y)
+	return ok, y
+}
+
+// tanh32Z is tanh32 on sixteen lanes (zmm set): the same operations, the
+// forms selected by a mask register.
+func tanh32Z(x reg.VecVirtual) (ok reg.OpmaskVirtual, y reg.VecVirtual) {
+	ax := ZMM()
+	op(VANDPS, VANDPS_BCST, absMask(), x, ax)
+	ok = K()
+	op(VCMPPS, VCMPPS_BCST, Imm(cmpLT), kf(43), ax, ok)
+	small := K()
+	op(VCMPPS, VCMPPS_BCST, Imm(cmpLT), kf(0.625), ax, small)
+	z := mul(x, x)
+	p := horner(z, -5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1)
+	ys := add(x, mul(x, mul(p, z)))
+	e := exp32Fast(add(ax, ax))
+	one, two := ZMM(), ZMM()
+	VBROADCASTSS(kf(1), one)
+	VBROADCASTSS(kf(2), two)
+	q := ZMM()
+	VDIVPS(add(kf(1), e), two, q)
+	yt := sub(one, q)
+	sg := ZMM()
+	op(VANDPS, VANDPS_BCST, k32(0x80000000), x, sg)
+	VORPS(sg, yt, yt)
+	y = ZMM()
+	VBLENDMPS(ys, yt, small, y) // y = small ? ys : yt
 	return ok, y
 }
 
