@@ -37,9 +37,16 @@ const (
 	// flipped contiguous tensor is), copied reversed into the slot's
 	// buffer by one tight loop per row (see reversed.go).
 	accReversed
+	// accRepeated: one row (unit stride along it) broadcast down the rows
+	// (stride 0 across them), read by a tile whose rows run together
+	// (interleave, panels): its buffer holds the row copied once per row
+	// of the tile (see slot.copyRepeated), which the runs then take their
+	// pieces of, as a transposed input's. A per-channel mean read by an
+	// NCHW → NHWC normalization is one (its rows are the channels).
+	accRepeated
 )
 
-var accessNames = [...]string{"invariant", "scalar", "direct", "strided", "transposed", "indexed", "reversed"}
+var accessNames = [...]string{"invariant", "scalar", "direct", "strided", "transposed", "indexed", "reversed", "repeated"}
 
 func (a access) String() string { return accessNames[a] }
 

@@ -37,3 +37,7 @@ func SetReversedKind(on bool) func() {
 	reversedKind = on
 	return func() { reversedKind = saved }
 }
+
+// LiveWorkers is the number of worker goroutines of every pool that have
+// not exited.
+func LiveWorkers() int { return int(liveWorkers.Load()) }

@@ -2,7 +2,6 @@ package exec_test
 
 import (
 	"runtime"
-	"strings"
 	"testing"
 	"time"
 	"weak"
@@ -47,16 +46,7 @@ func TestPlanMergesDependentOutputs(t *testing.T) {
 // poolWorkers counts the goroutines running an executor's worker loop.
 // (Counting all goroutines is not enough: the workers of executors that
 // earlier tests closed may still be on their way out.)
-func poolWorkers() int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			return strings.Count(string(buf[:n]), "exec.(*pool).worker(")
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-}
+func poolWorkers() int { return exec.LiveWorkers() }
 
 // TestExecutorClose checks that Close stops the workers of an executor that
 // ran in parallel, and is harmless on one that never did.

@@ -252,8 +252,9 @@ func (pl *planner) checkDsts(roots []*expr.Node, dsts []tensor.Any) error {
 
 // materialize decides which elementwise nodes get a tensor of their own:
 // results, operands of views (but not of embeds) and matmuls, and nodes
-// that several regions would otherwise each recompute. It iterates because
-// giving a node a tensor changes the regions.
+// that several regions would otherwise each recompute, unless they are
+// cheap to recompute (see recomputable). It iterates because giving a node
+// a tensor changes the regions.
 func (pl *planner) materialize(roots []*expr.Node, dsts []tensor.Any) {
 	nodes := pl.w.nodes
 	pl.isMat = make([]bool, len(nodes))
@@ -305,7 +306,7 @@ func (pl *planner) materialize(roots []*expr.Node, dsts []tensor.Any) {
 		changed := false
 		// visit claims for owner the fused operands below position i,
 		// depth first with a stack of its own (chains may be any length).
-		visit := func(i int, owner int32) {
+		visit := func(i int, owner int32, size int) {
 			stack = append(stack[:0], frame{args: pl.cargsAt(i)})
 			for len(stack) > 0 {
 				f := &stack[len(stack)-1]
@@ -318,8 +319,13 @@ func (pl *planner) materialize(roots []*expr.Node, dsts []tensor.Any) {
 				if !nodes[a].Op().Elementwise() || pl.isMat[a] {
 					continue
 				}
+				if n, _ := nodes[a].Shape().Numel(); n > 1 && n*hoistRatio <= size {
+					setMat(a) // computed once at its own shape (see hoistRatio)
+					changed = true
+					continue
+				}
 				if prev := claim[a]; prev != 0 {
-					if prev != owner {
+					if prev != owner && !pl.recomputable(a) {
 						setMat(a)
 						changed = true
 					}
@@ -341,18 +347,22 @@ func (pl *planner) materialize(roots []*expr.Node, dsts []tensor.Any) {
 					id = int32(len(groupID) + 1)
 					groupID[k] = id
 				}
-				visit(i, id)
+				size, _ := n.Shape().Numel()
+				visit(i, id, size)
 			case n.Op().Class() == expr.ClassReduce:
 				a := pl.cargsAt(i)[0]
 				if nodes[a].Op().Elementwise() && !pl.isMat[a] {
 					owner := -int32(i) - 1
 					if prev := claim[a]; prev != 0 && prev != owner {
-						setMat(a)
-						changed = true
+						if !pl.recomputable(a) {
+							setMat(a)
+							changed = true
+						}
 						continue
 					}
 					claim[a] = owner
-					visit(int(a), owner)
+					size, _ := nodes[a].Shape().Numel()
+					visit(int(a), owner, size)
 				}
 			}
 		}
@@ -390,3 +400,52 @@ func (pl *planner) computeLevels() {
 		pl.levels[i] = lv
 	}
 }
+
+// recomputeMaxOps is the most fused nodes a shared operand may take to
+// compute for every region and reduction that reads it to compute it again
+// rather than read it from a tensor of its own (see recomputable).
+const recomputeMaxOps = 2
+
+// recomputable reports whether the fused node at position i, which several
+// regions or reductions read, is cheaper to compute in each of them than
+// to store: at most recomputeMaxOps nodes of plain arithmetic (cheapOps)
+// down to the nodes that have a tensor (or are steps or leaves). Storing
+// it costs a full-size write and a read by every reader; computing it
+// again costs a few operations on inputs its readers mostly read anyway.
+// A centred x - mean(x), read by the variance's reduction and by the
+// normalization that divides by it, is then never stored.
+func (pl *planner) recomputable(i int32) bool {
+	nodes := pl.w.nodes
+	ops := 0
+	stack := []int32{i}
+	for len(stack) > 0 {
+		j := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n := nodes[j]
+		if !n.Op().Elementwise() || pl.isMat[j] {
+			continue
+		}
+		if ops++; ops > recomputeMaxOps || !cheapOps[n.Op()] {
+			return false
+		}
+		stack = append(stack, pl.cargsAt(int(j))...)
+	}
+	return true
+}
+
+// cheapOps are the elementwise ops of one vector instruction or about
+// that: those a shared operand may be recomputed with.
+var cheapOps = map[expr.Op]bool{
+	expr.OpNeg: true, expr.OpAbs: true, expr.OpSquare: true, expr.OpRelu: true,
+	expr.OpAdd: true, expr.OpSub: true, expr.OpMul: true, expr.OpBroadcastAdd: true,
+	expr.OpMaximum: true, expr.OpMinimum: true,
+}
+
+// hoistRatio is how many times fewer elements than the region or reduction
+// that reads it a fused node must have to be computed once, at its own
+// shape, into a tensor of its own, rather than at every element of the
+// region: the sqrt(var + eps) of a per-channel normalization is 3 values
+// of a [32,3,224,224] region, which computed in the region cost a sqrt
+// per element, not per channel. (A 0-d node is one value per block
+// already: a region computes its scalar slots once.)
+const hoistRatio = 4096

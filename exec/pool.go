@@ -82,13 +82,20 @@ var taskHook func(worker bool)
 func newPool(workers int) *pool {
 	p := &pool{work: make(chan *job, workers), n: workers, spinners: int32(runtime.GOMAXPROCS(0) - 1)}
 	for i := 0; i < workers-1; i++ {
+		liveWorkers.Add(1)
 		go p.worker()
 	}
 	return p
 }
 
+// liveWorkers counts the worker goroutines of every pool that have not
+// exited (tests read it: a spinning worker runs on another thread, where
+// runtime.Stack cannot show its stack).
+var liveWorkers atomic.Int64
+
 // worker runs the jobs it is sent until the pool is closed.
 func (p *pool) worker() {
+	defer liveWorkers.Add(-1)
 	for {
 		j, ok := p.next()
 		if !ok {

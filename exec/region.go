@@ -183,7 +183,7 @@ func (g *region) slotLen(s int) int {
 		return g.tp.piece
 	}
 	switch g.kinds[len(g.outputs)+s] {
-	case accTransposed:
+	case accTransposed, accRepeated:
 		return max(1, g.tp.copyRows) * g.copyStride(s)
 	case accStrided, accIndexed, accReversed:
 		return g.tp.piece
@@ -402,7 +402,7 @@ func (g *region) present(st *regionState, s int, gm *geom, off, at, col int, geo
 		sl.gather(gm, off)
 	case accReversed:
 		sl.gatherReversed(gm, off)
-	case accTransposed:
+	case accTransposed, accRepeated:
 		sl.part(at*g.copyStride(s)+col, gm.r*gm.c)
 	case accIndexed:
 		ir := g.reads[s]
@@ -411,7 +411,8 @@ func (g *region) present(st *regionState, s int, gm *geom, off, at, col int, geo
 }
 
 // copyTransposed copies rows i to i+rows-1 of the current block of every
-// transposed input into its buffer (see slot.copyTransposed).
+// transposed input into its buffer (see slot.copyTransposed), and the row
+// of every repeated one into rows of its buffer (see slot.copyRepeated).
 func (g *region) copyTransposed(st *regionState, i, rows int) {
 	nout := len(g.outputs)
 	ahead := 0
@@ -419,6 +420,10 @@ func (g *region) copyTransposed(st *regionState, i, rows int) {
 		ahead = panelAhead
 	}
 	for _, s := range g.varying {
+		if g.kinds[nout+s] == accRepeated {
+			st.slots[s].copyRepeated(st.offs[nout+s], st.geoms[nout+s].c, rows, g.copyStride(s))
+			continue
+		}
 		if g.kinds[nout+s] != accTransposed {
 			continue
 		}

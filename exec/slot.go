@@ -61,6 +61,9 @@ type slotAny interface {
 	// of the operand at a time per call of the type's transpose loop; with
 	// ahead > 0 it prefetches the runs ahead runs later.
 	copyTransposed(g *geom, off, stride, runs, ahead int)
+	// copyRepeated fills the buffer's first rows rows with the row of c
+	// elements at off (see slot.copyRepeated).
+	copyRepeated(off, c, rows, stride int)
 	// prefetch asks for n elements of the slot's storage from off, and
 	// prefetchStrided for count elements stride apart from off, in L2 (see
 	// region.prefetch).
@@ -283,6 +286,16 @@ func gather[T any](dst, src []T, off int, g *geom) {
 // shortCopy is the row length below which gather copies a row element by
 // element: a call of copy (memmove) per row of 4 cost more than the row.
 const shortCopy = 16
+
+// copyRepeated fills the first rows rows of the buffer, stride apart,
+// with the c elements at off: a repeated row's copy for a tile of rows
+// that runs together (stride == c, see region.copyStride).
+func (s *slot[T]) copyRepeated(off, c, rows, stride int) {
+	if stride != c {
+		panic("exec: a repeated row's buffer has gaps between its rows")
+	}
+	repeatRow(s.buf[:rows*c], s.data[off:off+c])
+}
 
 // repeatRow fills dst (a whole number of rows of len(row)) with copies of
 // row: the first copied, then the filled part doubled, so a broadcast row

@@ -92,15 +92,19 @@ func (f *tileFacts) panelsFit() bool {
 }
 
 // runsFit reports whether every operand can be read as part of one run of
-// whole rows: direct across rows, constant, or a transposed input (copied
-// into its buffer first).
+// whole rows: direct across rows, constant, or a transposed input or a
+// repeated row (copied into its buffer first).
 func (f *tileFacts) runsFit() bool {
 	if f.d < 2 {
 		return false
 	}
 	for op, st := range f.strides {
 		switch classify(st, f.indexed[op], true, f.cols) {
-		case accStrided, accIndexed, accReversed:
+		case accStrided:
+			if !repeatedRow(st) || op < f.nout {
+				return false
+			}
+		case accIndexed, accReversed:
 			return false
 		case accTransposed:
 			if op < f.nout {
@@ -260,7 +264,17 @@ func (g *region) planTiles(f *tileFacts) {
 	across := !tp.rowwise && tp.r > 1
 	for op, st := range f.strides {
 		g.kinds[op] = classify(st, f.indexed[op], across, g.cols)
+		if g.kinds[op] == accStrided && across && tp.copyRows > 0 && op >= f.nout && repeatedRow(st) {
+			g.kinds[op] = accRepeated
+		}
 	}
+}
+
+// repeatedRow reports whether an operand of these layout strides is one
+// row broadcast down the rows: unit stride along the row, 0 across rows.
+func repeatedRow(st []int) bool {
+	d := len(st)
+	return d >= 2 && st[d-1] == 1 && st[d-2] == 0
 }
 
 // tileFor returns the plan of the first row of tileTable whose case holds.

@@ -73,6 +73,7 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 		}
 	}
 	gatherCopies := pl.gatherCopies()
+	viewOf, rootValue := pl.permutedDsts(roots, dsts, mayFail)
 	for _, n := range pl.order {
 		switch c := n.Op().Class(); {
 		case n.Op() == expr.OpGather:
@@ -97,7 +98,9 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 				continue
 			}
 			var v int
-			if i, ok := rootDst[n]; ok {
+			if ev, ok := viewOf[n]; ok {
+				v = ev
+			} else if i, ok := rootDst[n]; ok {
 				v = pl.dstValue(n, i, dsts[i])
 			} else {
 				v = pl.tempValue(n, n.Shape())
@@ -114,6 +117,10 @@ func (pl *planner) assignValues(roots []*expr.Node, dsts []tensor.Any) error {
 			}
 			pl.valueOf[n] = pl.assembleValue(n, i, d)
 		case c == expr.ClassShape:
+			if dv, ok := rootValue[n]; ok {
+				pl.valueOf[n] = dv
+				continue
+			}
 			pl.valueOf[n] = pl.viewValue(n)
 		default: // reductions and matmul
 			if i, ok := rootDst[n]; ok {
