@@ -46,6 +46,10 @@ type reduceOp[T dtype.Elem] struct {
 	// inline: the same operations in the same order as lanes and leaf. s
 	// is scratch for the lanes (a caller's, so that nothing escapes).
 	leafOf func(s *[8]T, v []T) T
+	// leaves, when set, sets t[j] to leaf j of v, whole leaves of
+	// reduceLeaf elements (len(t) = len(v)/reduceLeaf): lanes from the
+	// identity, then leaf, the same bits, several leaves a call.
+	leaves func(t, v []T)
 }
 
 func (r *reduceFns[T]) op(o expr.Op) *reduceOp[T] {
@@ -102,7 +106,27 @@ func sumOp[T dtype.Numeric]() *reduceOp[T] {
 			}
 		},
 		leafOf: sumLeaf[T],
+		leaves: vectorLeaves[T](vmath.SumLeaves[float32], vmath.SumLeaves[float64]),
 	}
+}
+
+// vectorLeaves returns f32 or f64 (package vmath's leaf folds, whose
+// leaves vmath.LeafLen = reduceLeaf long start their lanes at +0, as
+// sum's do) as a reduceOp's leaves for float32 and float64; nil for other
+// element types.
+func vectorLeaves[T dtype.Elem](f32 func(t, a []float32), f64 func(t, a []float64)) func(t, v []T) {
+	var zero T
+	switch any(zero).(type) {
+	case float32:
+		return func(t, v []T) {
+			f32(unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(t))), len(t)), unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(v))), len(v)))
+		}
+	case float64:
+		return func(t, v []T) {
+			f64(unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(t))), len(t)), unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(v))), len(v)))
+		}
+	}
+	return nil
 }
 
 // sumLeaf is sum's leafOf: the lanes by sumLanes' Go loop (a short row

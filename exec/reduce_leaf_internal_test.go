@@ -147,3 +147,38 @@ func TestSimdSumVcombine(t *testing.T) {
 		})
 	}
 }
+
+// TestFeedLeavesMatchFlush checks sum's whole-leaf fold in feed (leaves,
+// several leaves a call) against feed without it, leaf by leaf through
+// flush: the same total, bit for bit, for float32 and float64, over
+// lengths around whole leaves and leafBatch, fed whole or in pieces that
+// start mid-leaf, with signed zeros, infinities and NaN.
+func TestFeedLeavesMatchFlush(t *testing.T) {
+	t.Run("float32", testFeedLeaves[float32])
+	t.Run("float64", testFeedLeaves[float64])
+}
+
+func testFeedLeaves[T float32 | float64](t *testing.T) {
+	r := realReduces[T]().sum
+	require.NotNil(t, r.leaves)
+	plain := *r
+	plain.leaves = nil
+	total := func(op *reduceOp[T], v []T, piece int) T {
+		var a leafAcc[T]
+		a.reset(op)
+		for len(v) > 0 {
+			k := min(piece, len(v))
+			a.feed(op, nil, v[:k], nil)
+			v = v[k:]
+		}
+		return a.total(op)
+	}
+	for _, n := range []int{2 * reduceLeaf, 2*reduceLeaf + 1, 5*reduceLeaf - 3, leafBatch * reduceLeaf, (leafBatch+3)*reduceLeaf + 77, 100 * reduceLeaf} {
+		for _, special := range []bool{false, true} {
+			v := leafValues[T](n, special)
+			for _, piece := range []int{n, 3*reduceLeaf + 5, 1000} {
+				assert.Equal(t, leafBits(total(&plain, v, piece)), leafBits(total(r, v, piece)), "n=%d special=%v pieces of %d", n, special, piece)
+			}
+		}
+	}
+}
