@@ -4,8 +4,8 @@ import "unsafe"
 
 // fewMax is the most columns of dst a product runs as that many
 // matrix-vector products (gemvFew) instead of packed. A panel of B is nr
-// columns wide (16 float32 or float64 for the AVX-512 kernels, 8 for the
-// half kernels): a product of 4 columns would leave most of every
+// columns wide (32 float32 or 16 float64 for the AVX-512 kernels, half
+// that for their half kernels): a product of 4 columns would leave most of every
 // multiply-add's lanes empty, and with a short k the kernels' call and the
 // copy out of their edge tile cost more than the arithmetic. On [1000,8]@
 // [8,4] float64 (k-means' distances), on one core, the packed product

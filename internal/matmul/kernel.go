@@ -57,6 +57,10 @@ type microKernel[F float] struct {
 	// c: for a last panel of b at most half full, half the work.
 	runHalf  func(k int, a, b, c []F, ldc int, add bool)
 	rowsHalf func(k int, a []F, lda int, b, c []F, ldc int, add bool)
+	// rowsHalf12, when set, is rowsHalf on two blocks of rows at once (2·mr
+	// rows of a in place, c 2·mr rows), each element summed as rowsHalf
+	// sums it: twice the chains of multiply-adds side by side.
+	rowsHalf12 func(k int, a []F, lda int, b, c []F, ldc int, add bool)
 }
 
 // The kernels gemmPacked uses; kernels64 and kernels32 list every variant
@@ -64,9 +68,9 @@ type microKernel[F float] struct {
 // each in turn.
 var (
 	kernels64 = []microKernel[float64]{{"go", 6, 8, goKernel64, goKernelRows64, goGemv64, goGemvColumns64, goPackRows[float64](8), goPackColumns[float64], goPackTail[float64](8),
-		goHalf(goKernel64, 8), goHalfRows(goKernelRows64, 8)}}
+		goHalf(goKernel64, 8), goHalfRows(goKernelRows64, 8), nil}}
 	kernels32 = []microKernel[float32]{{"go", 6, 16, goKernel32, goKernelRows32, goGemv32, goGemvColumns32, goPackRows[float32](16), goPackColumns[float32], goPackTail[float32](16),
-		goHalf(goKernel32, 16), goHalfRows(goKernelRows32, 16)}}
+		goHalf(goKernel32, 16), goHalfRows(goKernelRows32, 16), nil}}
 	kernel64 = kernels64[0]
 	kernel32 = kernels32[0]
 )

@@ -84,6 +84,16 @@ func avx512KernelRowsHalf64(k int, a []float64, lda int, b []float64, c []float6
 // a holds 6 rows of k at stride lda, len(b) >= k*32 and c holds 6 rows of 16 at stride ldc: the caller's.
 func avx512KernelRowsHalf32(k int, a []float32, lda int, b []float32, c []float32, ldc int, add bool)
 
+// avx512KernelRows12Half64 is goKernelRows64's loop at NR = 16 on its first 8 columns in AVX-512F, on 12×8 blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*16+j],
+// with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
+// a holds 12 rows of k at stride lda, len(b) >= k*16 and c holds 12 rows of 8 at stride ldc: the caller's.
+func avx512KernelRows12Half64(k int, a []float64, lda int, b []float64, c []float64, ldc int, add bool)
+
+// avx512KernelRows12Half32 is goKernelRows32's loop at NR = 32 on its first 16 columns in AVX-512F, on 12×16 blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*32+j],
+// with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
+// a holds 12 rows of k at stride lda, len(b) >= k*32 and c holds 12 rows of 16 at stride ldc: the caller's.
+func avx512KernelRows12Half32(k int, a []float32, lda int, b []float32, c []float32, ldc int, add bool)
+
 // avxGemv64 is goGemv64 in AVX2+FMA: y[i*incy] = Σ_p a[i*lda+p]·x[p] for i < m, p < k, summed as goDot64 sums.
 // a holds m rows of k at stride lda and len(x) >= k: the caller's.
 func avxGemv64(m int, k int, a []float64, lda int, x []float64, y []float64, incy int)

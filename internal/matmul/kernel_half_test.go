@@ -56,6 +56,46 @@ func testHalfKernels[F float](t *testing.T) {
 	}
 }
 
+// TestRows12HalfKernels checks the twelve-row half kernels, where a
+// variant has them, against two calls of its six-row rowsHalf, bit for
+// bit, with c's other columns left alone and add honoured.
+func TestRows12HalfKernels(t *testing.T) {
+	t.Run("float64", testRows12[float64])
+	t.Run("float32", testRows12[float32])
+}
+
+func testRows12[F float](t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	tested := 0
+	for i := range kernels64 {
+		kern := kernelOf[F](i)
+		if kern.rowsHalf12 == nil {
+			continue
+		}
+		tested++
+		mr, nr := kern.mr, kern.nr
+		for _, k := range []int{1, 3, 4, 5, 9, 130} {
+			for _, add := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/k=%d/add=%v", kern.name, k, add), func(t *testing.T) {
+					lda, ldc := 131, nr+5
+					a := randSlice[F](r, (2*mr-1)*lda+k)
+					b := randSlice[F](r, k*nr)
+					c0 := randSlice[F](r, (2*mr-1)*ldc+nr)
+					want := append([]F(nil), c0...)
+					kern.rowsHalf(k, a, lda, b, want, ldc, add)
+					kern.rowsHalf(k, a[mr*lda:], lda, b, want[mr*ldc:], ldc, add)
+					got := append([]F(nil), c0...)
+					kern.rowsHalf12(k, a, lda, b, got, ldc, add)
+					assert.Equal(t, want, got)
+				})
+			}
+		}
+	}
+	if tested == 0 {
+		t.Skip("no variant with twelve-row half kernels on this CPU")
+	}
+}
+
 // TestColumnTasks checks how many bands a product split by columns is cut
 // into: four per worker, of at most one panel each, when a is read in
 // place by every band, one per worker when a is packed.

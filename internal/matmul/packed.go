@@ -1,10 +1,22 @@
 package matmul
 
-// packedParallelMin is the number of multiply-adds up to which gemmPacked
-// runs on the caller's goroutine, OpenBLAS's threshold (64³): below it a
-// product takes under 15µs on one core, and on a loaded machine a second
-// worker measured slower at every size up to 64×784×128.
-const packedParallelMin = 1 << 18
+import "unsafe"
+
+// packedParallelMin is the number of float64 multiply-adds up to which
+// gemmPacked runs on the caller's goroutine (float32: twice as many, its
+// kernels doing twice the multiply-adds a cycle). With the executor's
+// workers spinning for work, a second worker pays from about a microsecond
+// of work each: 64³ float64 5.7 → 4.5 µs on 2 workers, [64,128]@[128,10]
+// float64 3.2 → 3.0 µs, where the same product in float32 (2.2 µs on one
+// core) measured slower split.
+const packedParallelMin = 1 << 16
+
+// smallBandsMax is the number of float64 multiply-adds (float32: twice)
+// up to which a product split over the workers runs as one band of whole
+// blocks of rows per worker, each packing b for itself: b is small, and a
+// product of a few microseconds cannot afford packedShared's two waits a
+// block of b.
+const smallBandsMax = 1 << 19
 
 // gemmPacked is gemm for float32 and float64 in the GotoBLAS/BLIS design,
 // for a non-empty dst with unit column stride and rows that do not overlap,
@@ -31,14 +43,21 @@ func gemmPacked[F float](dst, a, b Matrix[F], r Runner, kern microKernel[F], bl 
 // rounds, load 19 on 2 vCPUs; the eighth, float32 tall, 0.8x).
 func packedProduct[F float, O operands[F]](dst Matrix[F], ops O, k int, r Runner, kern microKernel[F], bl blocking, epi Epilogue) {
 	m, n := dst.Rows, dst.Cols
+	var size F
+	scale := 8 / int(unsafe.Sizeof(size)) // 2 for float32
 	parts := 1
-	if w := r.Workers(); w > 1 && m*n*k > packedParallelMin {
+	if w := r.Workers(); w > 1 && m*n*k > packedParallelMin*scale {
 		parts = w
 	}
 	rowBlocks, colBlocks := (m+kern.mr-1)/kern.mr, (n+kern.nr-1)/kern.nr
 	switch {
 	case parts == 1 || rowBlocks == 1 && colBlocks == 1:
 		packedBand(dst, ops, k, 0, m, 0, n, kern, bl, epi)
+	case m*n*k <= smallBandsMax*scale && rowBlocks >= parts:
+		r.Parallel(parts, func(w int) {
+			lo, hi := w*rowBlocks/parts*kern.mr, min((w+1)*rowBlocks/parts*kern.mr, m)
+			packedBand(dst, ops, k, lo, hi, 0, n, kern, bl, epi)
+		})
 	case rowBlocks >= 2*parts && (m >= n || colBlocks < 2*parts):
 		packedShared(dst, ops, k, r, kern, bl, epi)
 	default:
@@ -81,7 +100,7 @@ func packedBand[F float, O operands[F]](dst Matrix[F], ops O, k, i0, i1, j0, j1 
 	nc := min(bl.nc, roundUp(n, nr))
 	// The tile for partial blocks rides at the end of a's buffer, so that
 	// a product allocates nothing once the pools hold its buffers.
-	bufA, bufB := getBuffer[F](blockA, mc*kc+mr*nr), getBuffer[F](blockB, kc*nc)
+	bufA, bufB := getBuffer[F](blockA, mc*kc+tileLen(kern)), getBuffer[F](blockB, kc*nc)
 	defer putBuffer(blockA, bufA)
 	defer putBuffer(blockB, bufB)
 	tile := (*bufA)[mc*kc:]
@@ -184,6 +203,13 @@ func macroKernel[F float](dst, a Matrix[F], inPlace bool, pa, pb []F, kb int, ad
 		for ir := 0; ir < dst.Rows; ir += mr {
 			rows := min(mr, dst.Rows-ir)
 			off := dst.Offset + ir*rs + jr
+			if inPlace && cols <= nr/2 && kern.rowsHalf12 != nil && ir+2*mr <= whole {
+				// Two whole blocks of rows of a half panel in one call.
+				kern.rowsHalf12(kb, a.Data[a.Offset+ir*a.RowStride:], a.RowStride, bp, tile, nr, false)
+				copyOut(dst.Data[off:], rs, tile, nr, 2*mr, cols, add)
+				ir += mr
+				continue
+			}
 			c, ldc, cAdd := dst.Data[off:], rs, add
 			if rows < mr || cols < nr {
 				c, ldc, cAdd = tile, nr, false
@@ -209,18 +235,33 @@ func macroKernel[F float](dst, a Matrix[F], inPlace bool, pa, pb []F, kb int, ad
 			if rows == mr && cols == nr {
 				continue
 			}
-			for i := range rows {
-				c, t := dst.Data[off+i*rs:off+i*rs+cols], tile[(skip+i)*nr:(skip+i)*nr+cols]
-				if !add {
-					copy(c, t)
-					continue
-				}
-				for j := range c {
-					c[j] += t[j]
-				}
-			}
+			copyOut(dst.Data[off:], rs, tile[skip*nr:], nr, rows, cols, add)
 		}
 	}
+}
+
+// copyOut writes (or, with add, adds) the first cols columns of rows rows
+// of the tile t (rows nr apart) to c (rows rs apart).
+func copyOut[F float](c []F, rs int, t []F, nr, rows, cols int, add bool) {
+	for i := range rows {
+		d, s := c[i*rs:i*rs+cols], t[i*nr:i*nr+cols]
+		if !add {
+			copy(d, s)
+			continue
+		}
+		for j := range d {
+			d[j] += s[j]
+		}
+	}
+}
+
+// tileLen is the length of the tile a macro-kernel of kern computes
+// partial blocks into: one block, or two for kern.rowsHalf12.
+func tileLen[F float](kern microKernel[F]) int {
+	if kern.rowsHalf12 != nil {
+		return 2 * kern.mr * kern.nr
+	}
+	return kern.mr * kern.nr
 }
 
 // shiftedLast returns where the micro-kernel reads the last, partial block

@@ -54,7 +54,7 @@ func packedShared[F float, O operands[F]](dst Matrix[F], ops O, k int, r Runner,
 				}
 				if !s.run(ph+1, tasks, func(t int) {
 					if bufA == nil {
-						bufA = getBuffer[F](blockA, rows*kc+mr*nr)
+						bufA = getBuffer[F](blockA, rows*kc+tileLen(kern))
 					}
 					ic := t * rows
 					mb := min(rows, m-ic)

@@ -63,6 +63,8 @@ func main() {
 			kernel512(f32, layout, width)
 		}
 	}
+	kernelRows12(f64)
+	kernelRows12(f32)
 	gemv(f64)
 	gemv(f32)
 	gemvColumns(f64)
@@ -131,7 +133,23 @@ func (v vector) ref(base string, nr int) string {
 	return fmt.Sprintf("%s's loop at NR = %d", base, nr)
 }
 
+// kernelRows12 emits avx512KernelRows12Half64 and avx512KernelRows12Half32:
+// avx512KernelRowsHalf on two blocks of rows at once, 12 rows of A read in
+// place. A half kernel has one multiply-add per row and step of k, so its
+// 6 chains wait on one another's latency (4 cycles, against 2
+// multiply-adds a cycle); 12 chains keep the units busy. Each element is
+// summed as the 6-row kernel sums it: the same bits.
+func kernelRows12(e elem) {
+	kernelOfRows(e, rowsA, 1, zmm, 2*mr, "Rows12")
+}
+
 func kernelOf(e elem, layout aLayout, width int, v vector) {
+	kernelOfRows(e, layout, width, v, mr, "Rows")
+}
+
+// kernelOfRows is kernelOf for blocks of rows rows, the rows kernels named
+// v.prefix + "Kernel" + rowsName (+ "Half") + bits.
+func kernelOfRows(e elem, layout aLayout, width int, v vector, rows int, rowsName string) {
 	lanes := v.bytes / e.size
 	nr := cols * lanes
 	bits := e.name[len("float"):]
@@ -146,36 +164,37 @@ func kernelOf(e elem, layout aLayout, width int, v vector) {
 			"with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.",
 			fmt.Sprintf("len(a) >= k*%d, len(b) >= k*%d and c holds %d rows of %d at stride ldc: the caller's.", mr, nr, mr, written))
 		pa := Load(Param("a").Base(), GP64())
-		body(e, v, name, width, func(u, i int) Mem { return Mem{Base: pa, Disp: (u*mr + i) * e.size} },
+		body(e, v, name, width, mr, func(u, i int) Mem { return Mem{Base: pa, Disp: (u*mr + i) * e.size} },
 			func(steps int) { ADDQ(U32(steps*mr*e.size), pa) },
 			func(u int) Mem { return Mem{Base: pa, Disp: prefetchA + u*mr*e.size} })
 		return
 	}
-	name := v.prefix + "KernelRows" + half + bits
+	name := v.prefix + "Kernel" + rowsName + half + bits
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(k int, a []%s, lda int, b, c []%s, ldc int, add bool)", e.name, e.name))
-	Doc(fmt.Sprintf("%s is %s%s in "+v.isa+", on %d×%d blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*%d+j],", name, v.ref("goKernelRows"+bits, nr), ref, mr, written, nr),
+	Doc(fmt.Sprintf("%s is %s%s in "+v.isa+", on %d×%d blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*%d+j],", name, v.ref("goKernelRows"+bits, nr), ref, rows, written, nr),
 		"with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.",
-		fmt.Sprintf("a holds %d rows of k at stride lda, len(b) >= k*%d and c holds %d rows of %d at stride ldc: the caller's.", mr, nr, mr, written))
-	// Rows 0-2 of A from row0, rows 3-5 from row3, each plus 0, 1 or 2 lda.
-	row0 := Load(Param("a").Base(), GP64())
+		fmt.Sprintf("a holds %d rows of k at stride lda, len(b) >= k*%d and c holds %d rows of %d at stride ldc: the caller's.", rows, nr, rows, written))
+	// Rows 3q to 3q+2 of A from bases[q], each plus 0, 1 or 2 lda.
+	bases := []reg.Register{Load(Param("a").Base(), GP64())}
 	lda := Load(Param("lda"), GP64())
 	SHLQ(U8(log2(e.size)), lda)
-	row3 := GP64()
-	LEAQ(Mem{Base: lda, Index: lda, Scale: 2}, row3)
-	ADDQ(row0, row3)
-	body(e, v, name, width, func(u, i int) Mem {
-		base := row0
-		if i >= 3 {
-			base = row3
-		}
-		m := Mem{Base: base, Disp: u * e.size}
+	lda3 := GP64()
+	LEAQ(Mem{Base: lda, Index: lda, Scale: 2}, lda3)
+	for len(bases) < rows/3 {
+		b := GP64()
+		LEAQ(Mem{Base: bases[len(bases)-1], Index: lda3, Scale: 1}, b)
+		bases = append(bases, b)
+	}
+	body(e, v, name, width, rows, func(u, i int) Mem {
+		m := Mem{Base: bases[i/3], Disp: u * e.size}
 		if i%3 > 0 {
 			m.Index, m.Scale = lda, uint8(i%3)
 		}
 		return m
 	}, func(steps int) {
-		ADDQ(U32(steps*e.size), row0)
-		ADDQ(U32(steps*e.size), row3)
+		for _, b := range bases {
+			ADDQ(U32(steps*e.size), b)
+		}
 	}, nil)
 }
 
@@ -184,12 +203,12 @@ func kernelOf(e elem, layout aLayout, width int, v vector) {
 // float32, ahead of the hardware's own prefetch from L2.
 const prefetchA = 512
 
-// body emits the loop and write-back of a kernel whose element (i, p) of A,
-// at step u past the current position, is aAt(u, i); advanceA moves A on by
+// body emits the loop and write-back of a kernel of mr rows whose element
+// (i, p) of A, at step u past the current position, is aAt(u, i); advanceA moves A on by
 // steps steps of k; prefetch, if not nil, is the address to prefetch at
 // step u of the unrolled loop. Each row of C is width YMM registers of the
 // NR = cols registers of each row of B's panel.
-func body(e elem, v vector, name string, width int, aAt func(u, i int) Mem, advanceA func(steps int), prefetch func(u int) Mem) {
+func body(e elem, v vector, name string, width, mr int, aAt func(u, i int) Mem, advanceA func(steps int), prefetch func(u int) Mem) {
 	lanes := v.bytes / e.size
 	nr := cols * lanes
 	k := Load(Param("k"), GP64())
