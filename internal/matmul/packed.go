@@ -1,22 +1,14 @@
 package matmul
 
-import "unsafe"
-
-// packedParallelMin is the number of float64 multiply-adds up to which
-// gemmPacked runs on the caller's goroutine (float32: twice as many, its
-// kernels doing twice the multiply-adds a cycle). With the executor's
-// workers spinning for work, a second worker pays from about a microsecond
-// of work each: 64³ float64 5.7 → 4.5 µs on 2 workers, [64,128]@[128,10]
-// float64 3.2 → 3.0 µs, where the same product in float32 (2.2 µs on one
-// core) measured slower split.
-const packedParallelMin = 1 << 16
-
-// smallBandsMax is the number of float64 multiply-adds (float32: twice)
-// up to which a product split over the workers runs as one band of whole
-// blocks of rows per worker, each packing b for itself: b is small, and a
-// product of a few microseconds cannot afford packedShared's two waits a
-// block of b.
-const smallBandsMax = 1 << 19
+// packedParallelMin is the number of multiply-adds up to which gemmPacked
+// runs on the caller's goroutine, OpenBLAS's threshold (64³): below it a
+// product takes under 15µs on one core. With the executor's workers
+// spinning for work, a split from 2¹⁶ float64 (2¹⁷ float32) multiply-adds,
+// one band of rows per worker, measured 1.05–1.25x faster at 64³ and
+// [64,128]@[128,10] in go test's loop of products, but 0.85–1.2x in
+// tpbench's blocks of runs between the hand loop's; it is not worth its
+// risk on a machine whose second core comes and goes.
+const packedParallelMin = 1 << 18
 
 // gemmPacked is gemm for float32 and float64 in the GotoBLAS/BLIS design,
 // for a non-empty dst with unit column stride and rows that do not overlap,
@@ -43,21 +35,14 @@ func gemmPacked[F float](dst, a, b Matrix[F], r Runner, kern microKernel[F], bl 
 // rounds, load 19 on 2 vCPUs; the eighth, float32 tall, 0.8x).
 func packedProduct[F float, O operands[F]](dst Matrix[F], ops O, k int, r Runner, kern microKernel[F], bl blocking, epi Epilogue) {
 	m, n := dst.Rows, dst.Cols
-	var size F
-	scale := 8 / int(unsafe.Sizeof(size)) // 2 for float32
 	parts := 1
-	if w := r.Workers(); w > 1 && m*n*k > packedParallelMin*scale {
+	if w := r.Workers(); w > 1 && m*n*k > packedParallelMin {
 		parts = w
 	}
 	rowBlocks, colBlocks := (m+kern.mr-1)/kern.mr, (n+kern.nr-1)/kern.nr
 	switch {
 	case parts == 1 || rowBlocks == 1 && colBlocks == 1:
 		packedBand(dst, ops, k, 0, m, 0, n, kern, bl, epi)
-	case m*n*k <= smallBandsMax*scale && rowBlocks >= parts:
-		r.Parallel(parts, func(w int) {
-			lo, hi := w*rowBlocks/parts*kern.mr, min((w+1)*rowBlocks/parts*kern.mr, m)
-			packedBand(dst, ops, k, lo, hi, 0, n, kern, bl, epi)
-		})
 	case rowBlocks >= 2*parts && (m >= n || colBlocks < 2*parts):
 		packedShared(dst, ops, k, r, kern, bl, epi)
 	default:
