@@ -17,10 +17,12 @@ func TestAVX2WithoutAVX512(t *testing.T) {
 	if !lanesAVX512 {
 		t.Skip("the AVX-512 loops do not run on this CPU: the other tests check the AVX2 ones")
 	}
-	vec32, vec64, tanh32 := exp32K.vec, exp64K.vec, tanh32K.vec
-	lanesAVX512, exp32K.vec, tanh32K.vec = false, exp32AVX2, tanh32AVX2
+	vec32, vec64, tanh32, sin32, cos32 := exp32K.vec, exp64K.vec, tanh32K.vec, sin32K.vec, cos32K.vec
+	lanesAVX512, exp32K.vec, tanh32K.vec, sin32K.vec, cos32K.vec = false, exp32AVX2, tanh32AVX2, sin32AVX2, cos32AVX2
 	exp64K.vec = func(d, a []float64) int { return exp64AVX2(d, a, &expTable) }
-	defer func() { lanesAVX512, exp32K.vec, exp64K.vec, tanh32K.vec = true, vec32, vec64, tanh32 }()
+	defer func() {
+		lanesAVX512, exp32K.vec, exp64K.vec, tanh32K.vec, sin32K.vec, cos32K.vec = true, vec32, vec64, tanh32, sin32, cos32
+	}()
 	t.Run("lanes32", TestLanes32)
 	t.Run("leaves32", TestLeaves32)
 	t.Run("paths32", TestPaths32)
@@ -45,6 +47,16 @@ func TestAVX512Loops(t *testing.T) {
 	var s [8]float32
 	assert.Equal(t, 1056, exp32AVX512(d, xs))
 	assert.Equal(t, 1056, tanh32AVX512(d, xs))
+	assert.Equal(t, 0, sin32AVX512(d, xs), "sin's fast path leaves out 0")
+	for i := range xs {
+		xs[i] = 0.5
+	}
+	assert.Equal(t, 1056, sin32AVX512(d, xs))
+	assert.Equal(t, 1056, cos32AVX512(d, xs))
+	xs[300] = 7000 // |x| < 6000 is the fast path
+	assert.Equal(t, 288, sin32AVX512(d, xs))
+	assert.Equal(t, 288, cos32AVX512(d, xs))
+	clear(xs)
 	assert.Equal(t, 1056, expSumLanes32AVX512(&s, xs, 0))
 	var ls [8][8]float32
 	assert.Equal(t, 8, expSumLeaves32AVX512(&ls, xs, 0, &xs[0]))

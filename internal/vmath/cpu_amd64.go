@@ -27,11 +27,13 @@ func init() {
 	lanesAVX2 = true
 	if cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ {
 		// Sixteen float32 lanes (eight float64) an instruction for the
-		// exps of softmax and logsumexp, and float32 tanh: the same operations, twice the
+		// exps of softmax and logsumexp, and float32 tanh, sin and cos: the same operations, twice the
 		// rate on full-width AVX-512 units (BenchmarkLanes32 and
 		// BenchmarkLanes64, exp and expsum).
 		exp32K.vec = exp32AVX512
 		tanh32K.vec = tanh32AVX512 // GELU's: 2.1x tanh32AVX2 (BenchmarkFloat32)
+		sin32K.vec = sin32AVX512
+		cos32K.vec = cos32AVX512
 		exp64K.vec = func(d, a []float64) int { return exp64AVX512(d, a, &expTable) }
 		lanesAVX512 = true
 	}

@@ -29,6 +29,16 @@ func sin32AVX2(d []float32, a []float32) int
 // len(a) >= len(d): the caller's.
 func cos32AVX2(d []float32, a []float32) int
 
+// sin32AVX512 sets d[i] = trig32Fast1(x, 0) for a prefix of d in groups of 16,
+// up to the first group with an argument off the fast path; it returns the prefix's length.
+// len(a) >= len(d): the caller's. It needs AVX-512 F and DQ.
+func sin32AVX512(d []float32, a []float32) int
+
+// cos32AVX512 sets d[i] = trig32Fast1(x, 1) for a prefix of d in groups of 16,
+// up to the first group with an argument off the fast path; it returns the prefix's length.
+// len(a) >= len(d): the caller's. It needs AVX-512 F and DQ.
+func cos32AVX512(d []float32, a []float32) int
+
 // tanh32AVX2 sets d[i] = tanh of tanh32Go for a prefix of d in groups of 8,
 // up to the first group with an argument off the fast path; it returns the prefix's length.
 // len(a) >= len(d): the caller's.

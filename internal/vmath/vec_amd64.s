@@ -872,6 +872,339 @@ DATA c32_00000001<>+24(SB)/4, $0x00000001
 DATA c32_00000001<>+28(SB)/4, $0x00000001
 GLOBL c32_00000001<>(SB), RODATA|NOPTR, $32
 
+// func sin32AVX512(d []float32, a []float32) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sin32AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), DX
+	XORQ BX, BX
+
+sin32AVX512_loopN:
+	MOVQ         CX, SI
+	SUBQ         BX, SI
+	CMPQ         SI, $0x10
+	JL           sin32AVX512_loop
+	VMOVUPS      (DX)(BX*4), Z0
+	VANDPS.BCST  c32b_7fffffff<>+0(SB), Z0, Z1
+	VCMPPS.BCST  $0x11, c32b_45bb8000<>+0(SB), Z1, K1
+	VCMPPS.BCST  $0x1e, c32b_00000000<>+0(SB), Z1, K2
+	KANDW        K2, K1, K1
+	VMULPS.BCST  c32b_3f22f983<>+0(SB), Z0, Z1
+	VADDPS.BCST  c32b_4b400000<>+0(SB), Z1, Z1
+	VSUBPS.BCST  c32b_4b400000<>+0(SB), Z1, Z4
+	VMULPS.BCST  c32b_3fc90000<>+0(SB), Z4, Z5
+	VSUBPS       Z5, Z0, Z0
+	VMULPS.BCST  c32b_39fda000<>+0(SB), Z4, Z5
+	VSUBPS       Z5, Z0, Z6
+	VSUBPS       Z6, Z0, Z0
+	VSUBPS       Z5, Z0, Z0
+	VMULPS.BCST  c32b_33a22000<>+0(SB), Z4, Z5
+	VSUBPS       Z5, Z6, Z7
+	VSUBPS       Z7, Z6, Z6
+	VSUBPS       Z5, Z6, Z5
+	VADDPS       Z0, Z5, Z0
+	VMULPS.BCST  c32b_2c34611a<>+0(SB), Z4, Z4
+	VSUBPS       Z4, Z0, Z0
+	VADDPS       Z7, Z0, Z4
+	VSUBPS       Z4, Z7, Z5
+	VADDPS       Z0, Z5, Z0
+	VMULPS       Z4, Z4, Z5
+	VMULPS.BCST  c32b_b94ca1f9<>+0(SB), Z5, Z6
+	VADDPS.BCST  c32b_3c08839e<>+0(SB), Z6, Z6
+	VMULPS       Z5, Z6, Z6
+	VADDPS.BCST  c32b_be2aaaa3<>+0(SB), Z6, Z6
+	VMULPS       Z4, Z5, Z7
+	VMULPS       Z6, Z7, Z6
+	VADDPS       Z0, Z6, Z6
+	VADDPS       Z4, Z6, Z6
+	VMULPS.BCST  c32b_37ccf5ce<>+0(SB), Z5, Z7
+	VADDPS.BCST  c32b_bab6061a<>+0(SB), Z7, Z7
+	VMULPS       Z5, Z7, Z7
+	VADDPS.BCST  c32b_3d2aaaa5<>+0(SB), Z7, Z7
+	VMULPS.BCST  c32b_3f000000<>+0(SB), Z5, Z8
+	VBROADCASTSS c32b_3f800000<>+0(SB), Z9
+	VSUBPS       Z8, Z9, Z10
+	VSUBPS       Z10, Z9, Z9
+	VSUBPS       Z8, Z9, Z8
+	VMULPS       Z5, Z5, Z5
+	VMULPS       Z7, Z5, Z5
+	VMULPS       Z4, Z0, Z0
+	VSUBPS       Z0, Z5, Z0
+	VADDPS       Z8, Z0, Z0
+	VADDPS       Z10, Z0, Z0
+	VPSLLD       $0x1f, Z1, Z4
+	VPMOVD2M     Z4, K2
+	VBLENDMPS    Z0, Z6, K2, Z2
+	VPANDD.BCST  c32b_00000002<>+0(SB), Z1, Z0
+	VPSLLD       $0x1e, Z0, Z0
+	VPXORD       Z0, Z2, Z2
+	KORTESTW     K1, K1
+	JCC          sin32AVX512_loop
+	VMOVUPS      Z2, (AX)(BX*4)
+	ADDQ         $0x10, BX
+	JMP          sin32AVX512_loopN
+
+sin32AVX512_loop:
+	MOVQ         CX, SI
+	SUBQ         BX, SI
+	CMPQ         SI, $0x10
+	JL           sin32AVX512_done
+	VMOVUPS      (DX)(BX*4), Z0
+	VANDPS.BCST  c32b_7fffffff<>+0(SB), Z0, Z1
+	VCMPPS.BCST  $0x11, c32b_45bb8000<>+0(SB), Z1, K1
+	VCMPPS.BCST  $0x1e, c32b_00000000<>+0(SB), Z1, K2
+	KANDW        K2, K1, K1
+	VMULPS.BCST  c32b_3f22f983<>+0(SB), Z0, Z1
+	VADDPS.BCST  c32b_4b400000<>+0(SB), Z1, Z1
+	VSUBPS.BCST  c32b_4b400000<>+0(SB), Z1, Z2
+	VMULPS.BCST  c32b_3fc90000<>+0(SB), Z2, Z4
+	VSUBPS       Z4, Z0, Z0
+	VMULPS.BCST  c32b_39fda000<>+0(SB), Z2, Z4
+	VSUBPS       Z4, Z0, Z5
+	VSUBPS       Z5, Z0, Z0
+	VSUBPS       Z4, Z0, Z0
+	VMULPS.BCST  c32b_33a22000<>+0(SB), Z2, Z4
+	VSUBPS       Z4, Z5, Z6
+	VSUBPS       Z6, Z5, Z5
+	VSUBPS       Z4, Z5, Z4
+	VADDPS       Z0, Z4, Z0
+	VMULPS.BCST  c32b_2c34611a<>+0(SB), Z2, Z2
+	VSUBPS       Z2, Z0, Z0
+	VADDPS       Z6, Z0, Z2
+	VSUBPS       Z2, Z6, Z4
+	VADDPS       Z0, Z4, Z0
+	VMULPS       Z2, Z2, Z4
+	VMULPS.BCST  c32b_b94ca1f9<>+0(SB), Z4, Z5
+	VADDPS.BCST  c32b_3c08839e<>+0(SB), Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VADDPS.BCST  c32b_be2aaaa3<>+0(SB), Z5, Z5
+	VMULPS       Z2, Z4, Z6
+	VMULPS       Z5, Z6, Z5
+	VADDPS       Z0, Z5, Z5
+	VADDPS       Z2, Z5, Z5
+	VMULPS.BCST  c32b_37ccf5ce<>+0(SB), Z4, Z6
+	VADDPS.BCST  c32b_bab6061a<>+0(SB), Z6, Z6
+	VMULPS       Z4, Z6, Z6
+	VADDPS.BCST  c32b_3d2aaaa5<>+0(SB), Z6, Z6
+	VMULPS.BCST  c32b_3f000000<>+0(SB), Z4, Z7
+	VBROADCASTSS c32b_3f800000<>+0(SB), Z8
+	VSUBPS       Z7, Z8, Z9
+	VSUBPS       Z9, Z8, Z8
+	VSUBPS       Z7, Z8, Z7
+	VMULPS       Z4, Z4, Z4
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z2, Z0, Z0
+	VSUBPS       Z0, Z4, Z0
+	VADDPS       Z7, Z0, Z0
+	VADDPS       Z9, Z0, Z0
+	VPSLLD       $0x1f, Z1, Z2
+	VPMOVD2M     Z2, K2
+	VBLENDMPS    Z0, Z5, K2, Z3
+	VPANDD.BCST  c32b_00000002<>+0(SB), Z1, Z0
+	VPSLLD       $0x1e, Z0, Z0
+	VPXORD       Z0, Z3, Z3
+	KORTESTW     K1, K1
+	JCC          sin32AVX512_done
+	VMOVUPS      Z3, (AX)(BX*4)
+	ADDQ         $0x10, BX
+	JMP          sin32AVX512_loop
+
+sin32AVX512_done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+DATA c32b_45bb8000<>+0(SB)/4, $0x45bb8000
+GLOBL c32b_45bb8000<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_00000000<>+0(SB)/4, $0x00000000
+GLOBL c32b_00000000<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_3f22f983<>+0(SB)/4, $0x3f22f983
+GLOBL c32b_3f22f983<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_3fc90000<>+0(SB)/4, $0x3fc90000
+GLOBL c32b_3fc90000<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_39fda000<>+0(SB)/4, $0x39fda000
+GLOBL c32b_39fda000<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_33a22000<>+0(SB)/4, $0x33a22000
+GLOBL c32b_33a22000<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_2c34611a<>+0(SB)/4, $0x2c34611a
+GLOBL c32b_2c34611a<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_b94ca1f9<>+0(SB)/4, $0xb94ca1f9
+GLOBL c32b_b94ca1f9<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_3c08839e<>+0(SB)/4, $0x3c08839e
+GLOBL c32b_3c08839e<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_be2aaaa3<>+0(SB)/4, $0xbe2aaaa3
+GLOBL c32b_be2aaaa3<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_37ccf5ce<>+0(SB)/4, $0x37ccf5ce
+GLOBL c32b_37ccf5ce<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_bab6061a<>+0(SB)/4, $0xbab6061a
+GLOBL c32b_bab6061a<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_3d2aaaa5<>+0(SB)/4, $0x3d2aaaa5
+GLOBL c32b_3d2aaaa5<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_00000002<>+0(SB)/4, $0x00000002
+GLOBL c32b_00000002<>(SB), RODATA|NOPTR, $4
+
+// func cos32AVX512(d []float32, a []float32) int
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·cos32AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), AX
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), DX
+	XORQ BX, BX
+
+cos32AVX512_loopN:
+	MOVQ         CX, SI
+	SUBQ         BX, SI
+	CMPQ         SI, $0x10
+	JL           cos32AVX512_loop
+	VMOVUPS      (DX)(BX*4), Z0
+	VANDPS.BCST  c32b_7fffffff<>+0(SB), Z0, Z1
+	VCMPPS.BCST  $0x11, c32b_45bb8000<>+0(SB), Z1, K1
+	VCMPPS.BCST  $0x1e, c32b_00000000<>+0(SB), Z1, K2
+	KANDW        K2, K1, K1
+	VMULPS.BCST  c32b_3f22f983<>+0(SB), Z0, Z1
+	VADDPS.BCST  c32b_4b400000<>+0(SB), Z1, Z1
+	VPADDD.BCST  c32b_00000001<>+0(SB), Z1, Z4
+	VSUBPS.BCST  c32b_4b400000<>+0(SB), Z1, Z1
+	VMULPS.BCST  c32b_3fc90000<>+0(SB), Z1, Z5
+	VSUBPS       Z5, Z0, Z0
+	VMULPS.BCST  c32b_39fda000<>+0(SB), Z1, Z5
+	VSUBPS       Z5, Z0, Z6
+	VSUBPS       Z6, Z0, Z0
+	VSUBPS       Z5, Z0, Z0
+	VMULPS.BCST  c32b_33a22000<>+0(SB), Z1, Z5
+	VSUBPS       Z5, Z6, Z7
+	VSUBPS       Z7, Z6, Z6
+	VSUBPS       Z5, Z6, Z5
+	VADDPS       Z0, Z5, Z0
+	VMULPS.BCST  c32b_2c34611a<>+0(SB), Z1, Z1
+	VSUBPS       Z1, Z0, Z0
+	VADDPS       Z7, Z0, Z1
+	VSUBPS       Z1, Z7, Z5
+	VADDPS       Z0, Z5, Z0
+	VMULPS       Z1, Z1, Z5
+	VMULPS.BCST  c32b_b94ca1f9<>+0(SB), Z5, Z6
+	VADDPS.BCST  c32b_3c08839e<>+0(SB), Z6, Z6
+	VMULPS       Z5, Z6, Z6
+	VADDPS.BCST  c32b_be2aaaa3<>+0(SB), Z6, Z6
+	VMULPS       Z1, Z5, Z7
+	VMULPS       Z6, Z7, Z6
+	VADDPS       Z0, Z6, Z6
+	VADDPS       Z1, Z6, Z6
+	VMULPS.BCST  c32b_37ccf5ce<>+0(SB), Z5, Z7
+	VADDPS.BCST  c32b_bab6061a<>+0(SB), Z7, Z7
+	VMULPS       Z5, Z7, Z7
+	VADDPS.BCST  c32b_3d2aaaa5<>+0(SB), Z7, Z7
+	VMULPS.BCST  c32b_3f000000<>+0(SB), Z5, Z8
+	VBROADCASTSS c32b_3f800000<>+0(SB), Z9
+	VSUBPS       Z8, Z9, Z10
+	VSUBPS       Z10, Z9, Z9
+	VSUBPS       Z8, Z9, Z8
+	VMULPS       Z5, Z5, Z5
+	VMULPS       Z7, Z5, Z5
+	VMULPS       Z1, Z0, Z0
+	VSUBPS       Z0, Z5, Z0
+	VADDPS       Z8, Z0, Z0
+	VADDPS       Z10, Z0, Z0
+	VPSLLD       $0x1f, Z4, Z1
+	VPMOVD2M     Z1, K2
+	VBLENDMPS    Z0, Z6, K2, Z2
+	VPANDD.BCST  c32b_00000002<>+0(SB), Z4, Z0
+	VPSLLD       $0x1e, Z0, Z0
+	VPXORD       Z0, Z2, Z2
+	KORTESTW     K1, K1
+	JCC          cos32AVX512_loop
+	VMOVUPS      Z2, (AX)(BX*4)
+	ADDQ         $0x10, BX
+	JMP          cos32AVX512_loopN
+
+cos32AVX512_loop:
+	MOVQ         CX, SI
+	SUBQ         BX, SI
+	CMPQ         SI, $0x10
+	JL           cos32AVX512_done
+	VMOVUPS      (DX)(BX*4), Z0
+	VANDPS.BCST  c32b_7fffffff<>+0(SB), Z0, Z1
+	VCMPPS.BCST  $0x11, c32b_45bb8000<>+0(SB), Z1, K1
+	VCMPPS.BCST  $0x1e, c32b_00000000<>+0(SB), Z1, K2
+	KANDW        K2, K1, K1
+	VMULPS.BCST  c32b_3f22f983<>+0(SB), Z0, Z1
+	VADDPS.BCST  c32b_4b400000<>+0(SB), Z1, Z1
+	VPADDD.BCST  c32b_00000001<>+0(SB), Z1, Z2
+	VSUBPS.BCST  c32b_4b400000<>+0(SB), Z1, Z1
+	VMULPS.BCST  c32b_3fc90000<>+0(SB), Z1, Z4
+	VSUBPS       Z4, Z0, Z0
+	VMULPS.BCST  c32b_39fda000<>+0(SB), Z1, Z4
+	VSUBPS       Z4, Z0, Z5
+	VSUBPS       Z5, Z0, Z0
+	VSUBPS       Z4, Z0, Z0
+	VMULPS.BCST  c32b_33a22000<>+0(SB), Z1, Z4
+	VSUBPS       Z4, Z5, Z6
+	VSUBPS       Z6, Z5, Z5
+	VSUBPS       Z4, Z5, Z4
+	VADDPS       Z0, Z4, Z0
+	VMULPS.BCST  c32b_2c34611a<>+0(SB), Z1, Z1
+	VSUBPS       Z1, Z0, Z0
+	VADDPS       Z6, Z0, Z1
+	VSUBPS       Z1, Z6, Z4
+	VADDPS       Z0, Z4, Z0
+	VMULPS       Z1, Z1, Z4
+	VMULPS.BCST  c32b_b94ca1f9<>+0(SB), Z4, Z5
+	VADDPS.BCST  c32b_3c08839e<>+0(SB), Z5, Z5
+	VMULPS       Z4, Z5, Z5
+	VADDPS.BCST  c32b_be2aaaa3<>+0(SB), Z5, Z5
+	VMULPS       Z1, Z4, Z6
+	VMULPS       Z5, Z6, Z5
+	VADDPS       Z0, Z5, Z5
+	VADDPS       Z1, Z5, Z5
+	VMULPS.BCST  c32b_37ccf5ce<>+0(SB), Z4, Z6
+	VADDPS.BCST  c32b_bab6061a<>+0(SB), Z6, Z6
+	VMULPS       Z4, Z6, Z6
+	VADDPS.BCST  c32b_3d2aaaa5<>+0(SB), Z6, Z6
+	VMULPS.BCST  c32b_3f000000<>+0(SB), Z4, Z7
+	VBROADCASTSS c32b_3f800000<>+0(SB), Z8
+	VSUBPS       Z7, Z8, Z9
+	VSUBPS       Z9, Z8, Z8
+	VSUBPS       Z7, Z8, Z7
+	VMULPS       Z4, Z4, Z4
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z1, Z0, Z0
+	VSUBPS       Z0, Z4, Z0
+	VADDPS       Z7, Z0, Z0
+	VADDPS       Z9, Z0, Z0
+	VPSLLD       $0x1f, Z2, Z1
+	VPMOVD2M     Z1, K2
+	VBLENDMPS    Z0, Z5, K2, Z3
+	VPANDD.BCST  c32b_00000002<>+0(SB), Z2, Z0
+	VPSLLD       $0x1e, Z0, Z0
+	VPXORD       Z0, Z3, Z3
+	KORTESTW     K1, K1
+	JCC          cos32AVX512_done
+	VMOVUPS      Z3, (AX)(BX*4)
+	ADDQ         $0x10, BX
+	JMP          cos32AVX512_loop
+
+cos32AVX512_done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+DATA c32b_00000001<>+0(SB)/4, $0x00000001
+GLOBL c32b_00000001<>(SB), RODATA|NOPTR, $4
+
 // func tanh32AVX2(d []float32, a []float32) int
 // Requires: AVX, AVX2
 TEXT ·tanh32AVX2(SB), NOSPLIT, $0-56

@@ -29,6 +29,8 @@ func main() {
 	loop32("log32AVX2", "log32Fast1", log32)
 	loop32("sin32AVX2", "trig32Fast1(x, 0)", func(x reg.VecVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig32(x, 0) })
 	loop32("cos32AVX2", "trig32Fast1(x, 1)", func(x reg.VecVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig32(x, 1) })
+	loop32Z("sin32AVX512", "trig32Fast1(x, 0)", 1, func(x reg.VecVirtual) (reg.OpmaskVirtual, reg.VecVirtual) { return trig32Z(x, 0) })
+	loop32Z("cos32AVX512", "trig32Fast1(x, 1)", 1, func(x reg.VecVirtual) (reg.OpmaskVirtual, reg.VecVirtual) { return trig32Z(x, 1) })
 	loop32("tanh32AVX2", "tanh of tanh32Go", tanh32)
 	loop32Z("tanh32AVX512", "tanh of tanh32Go", 1, tanh32Z)
 	loop32("sigmoid32AVX2", "sigmoid of sigmoid32Go", sigmoid32)
@@ -426,6 +428,57 @@ func trig32(x reg.VecVirtual, q uint32) (ok, y reg.VecVirtual) {
 	VPAND(k32(2), j, sg)
 	VPSLLD(Imm(30), sg, sg)
 	VPXOR(sg, r, r)
+	return ok, r
+}
+
+// trig32Z is trig32 on sixteen lanes (zmm set): the same operations, the
+// compares into mask registers and the sine or cosine picked by the sign
+// bit of the quadrant moved into one.
+func trig32Z(x reg.VecVirtual, q uint32) (ok reg.OpmaskVirtual, y reg.VecVirtual) {
+	ax := ZMM()
+	op(VANDPS, VANDPS_BCST, absMask(), x, ax)
+	ok = K()
+	op(VCMPPS, VCMPPS_BCST, Imm(cmpLT), kf(6000), ax, ok)
+	nz := K()
+	op(VCMPPS, VCMPPS_BCST, Imm(cmpGT), k32(0), ax, nz)
+	KANDW(nz, ok, ok)
+	jd := add(kf(0x1.8p23), mul(kf(0x1.45f306p-01), x))
+	j := jd
+	if q != 0 {
+		j = ZMM()
+		VPADDD_BCST(k32(q), jd, j)
+	}
+	jd = sub(jd, kf(0x1.8p23))
+	t1 := sub(x, mul(kf(0x1.92p+00), jd))
+	p2 := mul(kf(0x1.fb4p-12), jd)
+	th := sub(t1, p2)
+	tl := sub(sub(t1, th), p2)
+	p3 := mul(kf(0x1.444p-24), jd)
+	u := sub(th, p3)
+	tl = add(tl, sub(sub(th, u), p3))
+	tl = sub(tl, mul(kf(0x1.68c234p-39), jd))
+	rhi := add(u, tl)
+	rlo := add(tl, sub(u, rhi))
+	z := mul(rhi, rhi)
+	s := horner(z, -1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1)
+	s = add(rhi, add(rlo, mul(s, mul(rhi, z))))
+	c := horner(z, 2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2)
+	hz := mul(kf(0.5), z)
+	one := ZMM()
+	VBROADCASTSS(kf(1), one)
+	w := sub(one, hz)
+	e := sub(sub(one, w), hz)
+	c = add(w, add(e, sub(mul(c, mul(z, z)), mul(rhi, rlo))))
+	sel := ZMM()
+	VPSLLD(Imm(31), j, sel)
+	odd := K()
+	VPMOVD2M(sel, odd)
+	r := ZMM()
+	VBLENDMPS(c, s, odd, r) // r = odd ? c : s
+	sg := ZMM()
+	VPANDD_BCST(k32(2), j, sg)
+	VPSLLD(Imm(30), sg, sg)
+	VPXORD(sg, r, r)
 	return ok, r
 }
 
