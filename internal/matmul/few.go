@@ -9,10 +9,13 @@ import "unsafe"
 // multiply-add's lanes empty, and with a short k the kernels' call and the
 // copy out of their edge tile cost more than the arithmetic. On [1000,8]@
 // [8,4] float64 (k-means' distances), on one core, the packed product
-// takes 6µs, four gemv calls, each reading a from cache, 3µs. (The same
-// for few rows, down the columns of bᵀ, measured slower than packing:
-// [4,1000]@[1000,8], k-means' means, 8µs against 6.5µs, gemvColumns
-// being bound by the latency of its one chain of multiply-adds per row.)
+// takes 6µs, four gemv calls, each reading a from cache, 3µs. Few rows
+// stay packed, though one gemv per row down the columns of bᵀ is faster
+// ([4,1000]@[1000,8], k-means' means, 4.2 against 6.0µs): a row's bits
+// must not depend on how many rows are computed with it, for stacked
+// batches and for the mapped product's pieces of rows, and gemv's order
+// is not the packed kernels'. The columns of a product are never split
+// that way, so few columns may sum as gemv does.
 const fewMax = 4
 
 // fewFits reports whether m, whose vectors gemvFew multiplies fewMax times
