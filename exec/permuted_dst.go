@@ -21,8 +21,8 @@ func (pl *planner) permutedDsts(roots []*expr.Node, dsts []tensor.Any, mayFail b
 	var uses []int32
 	for i, r := range roots {
 		d := dsts[i]
-		if d == nil || r.Op() != expr.OpPermute || !r.Shape().Equal(d.Shape()) || rootValue[r] != 0 {
-			continue
+		if _, done := rootValue[r]; done || d == nil || r.Op() != expr.OpPermute || !r.Shape().Equal(d.Shape()) {
+			continue // a root given twice keeps its first destination
 		}
 		e := pl.args(r)[0]
 		if !e.Op().Elementwise() || !pl.mat[e] || pl.sharesWithLeaf(d) {

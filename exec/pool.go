@@ -115,26 +115,39 @@ func (p *pool) next() (*job, bool) {
 		return j, ok
 	default:
 	}
-	if p.spinning.Add(1) <= p.spinners {
-		deadline := time.Now().Add(workerSpin)
-		for i := 1; ; i++ {
-			select {
-			case j, ok := <-p.work:
-				p.spinning.Add(-1)
-				return j, ok
-			default:
+	var j *job
+	ok := true
+	got := p.spinning.Add(1) <= p.spinners && spin(workerSpin, func() bool {
+		select {
+		case j, ok = <-p.work:
+			return true
+		default:
+			return false
+		}
+	})
+	p.spinning.Add(-1)
+	if !got {
+		j, ok = <-p.work
+	}
+	return j, ok
+}
+
+// spin calls poll until it reports true or d has passed, looking at the
+// clock and yielding the processor (to any goroutine that needs it) every
+// spinCheck polls; it reports whether poll did.
+func spin(d time.Duration, poll func() bool) bool {
+	deadline := time.Now().Add(d)
+	for i := 1; ; i++ {
+		if poll() {
+			return true
+		}
+		if i%spinCheck == 0 {
+			if time.Now().After(deadline) {
+				return false
 			}
-			if i%spinCheck == 0 {
-				if time.Now().After(deadline) {
-					break
-				}
-				runtime.Gosched()
-			}
+			runtime.Gosched()
 		}
 	}
-	p.spinning.Add(-1)
-	j, ok := <-p.work
-	return j, ok
 }
 
 // close stops the workers once they have finished the jobs they were given.
@@ -255,19 +268,14 @@ func (j *job) finish(n int64) {
 // wait returns once every task has finished, polling for callerSpin
 // before it blocks.
 func (j *job) wait() {
-	deadline := time.Now().Add(callerSpin)
-	for i := 1; ; i++ {
+	if !spin(callerSpin, func() bool {
 		select {
 		case <-j.done:
-			return
+			return true
 		default:
+			return false
 		}
-		if i%spinCheck == 0 {
-			if time.Now().After(deadline) {
-				<-j.done
-				return
-			}
-			runtime.Gosched()
-		}
+	}) {
+		<-j.done
 	}
 }

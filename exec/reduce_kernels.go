@@ -110,6 +110,12 @@ func sumOp[T dtype.Numeric]() *reduceOp[T] {
 	}
 }
 
+// sliceAs is s as a slice of U, for a T whose type switch found it to be U
+// (a float32 or float64 under a type parameter).
+func sliceAs[U, T any](s []T) []U {
+	return unsafe.Slice((*U)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
 // vectorLeaves returns f32 or f64 (package vmath's leaf folds, whose
 // leaves vmath.LeafLen = reduceLeaf long start their lanes at +0, as
 // sum's do) as a reduceOp's leaves for float32 and float64; nil for other
@@ -119,11 +125,11 @@ func vectorLeaves[T dtype.Elem](f32 func(t, a []float32), f64 func(t, a []float6
 	switch any(zero).(type) {
 	case float32:
 		return func(t, v []T) {
-			f32(unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(t))), len(t)), unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(v))), len(v)))
+			f32(sliceAs[float32](t), sliceAs[float32](v))
 		}
 	case float64:
 		return func(t, v []T) {
-			f64(unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(t))), len(t)), unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(v))), len(v)))
+			f64(sliceAs[float64](t), sliceAs[float64](v))
 		}
 	}
 	return nil
@@ -152,7 +158,7 @@ func vectorLanes[T dtype.Elem](goLanes func(s *[8]T, lane int, v []T), f32 func(
 				goLanes(s, lane, v[:k])
 			}
 			if v = v[k:]; len(v) > 0 {
-				f32((*[8]float32)(unsafe.Pointer(s)), unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(v))), len(v)))
+				f32((*[8]float32)(unsafe.Pointer(s)), sliceAs[float32](v))
 			}
 		}
 	case float64:
@@ -162,7 +168,7 @@ func vectorLanes[T dtype.Elem](goLanes func(s *[8]T, lane int, v []T), f32 func(
 				goLanes(s, lane, v[:k])
 			}
 			if v = v[k:]; len(v) > 0 {
-				f64((*[8]float64)(unsafe.Pointer(s)), unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(v))), len(v)))
+				f64((*[8]float64)(unsafe.Pointer(s)), sliceAs[float64](v))
 			}
 		}
 	}

@@ -421,7 +421,7 @@ func (g *region) copyTransposed(st *regionState, i, rows int) {
 	}
 	for _, s := range g.varying {
 		if g.kinds[nout+s] == accRepeated {
-			st.slots[s].copyRepeated(st.offs[nout+s], st.geoms[nout+s].c, rows, g.copyStride(s))
+			st.slots[s].copyRepeated(st.offs[nout+s], st.geoms[nout+s].c, rows)
 			continue
 		}
 		if g.kinds[nout+s] != accTransposed {

@@ -63,7 +63,7 @@ type slotAny interface {
 	copyTransposed(g *geom, off, stride, runs, ahead int)
 	// copyRepeated fills the buffer's first rows rows with the row of c
 	// elements at off (see slot.copyRepeated).
-	copyRepeated(off, c, rows, stride int)
+	copyRepeated(off, c, rows int)
 	// prefetch asks for n elements of the slot's storage from off, and
 	// prefetchStrided for count elements stride apart from off, in L2 (see
 	// region.prefetch).
@@ -287,13 +287,11 @@ func gather[T any](dst, src []T, off int, g *geom) {
 // element: a call of copy (memmove) per row of 4 cost more than the row.
 const shortCopy = 16
 
-// copyRepeated fills the first rows rows of the buffer, stride apart,
-// with the c elements at off: a repeated row's copy for a tile of rows
-// that runs together (stride == c, see region.copyStride).
-func (s *slot[T]) copyRepeated(off, c, rows, stride int) {
-	if stride != c {
-		panic("exec: a repeated row's buffer has gaps between its rows")
-	}
+// copyRepeated fills the first rows rows of the buffer with the c
+// elements at off: a repeated row's copy for a tile whose rows run
+// together, c apart (a repeated input is only in such tiles, whose
+// copyStride is their width).
+func (s *slot[T]) copyRepeated(off, c, rows int) {
 	repeatRow(s.buf[:rows*c], s.data[off:off+c])
 }
 

@@ -38,14 +38,9 @@ func gemvFew[F float](dst, a, b Matrix[F], kern microKernel[F], r Runner) {
 	if b.RowStride != 1 && k > 1 && !down {
 		buf := getBuffer[F](gemvPartials, k*n)
 		defer putBuffer(gemvPartials, buf)
-		cols := *buf
-		for j := range n {
-			src := b.Data[b.Offset+j*b.ColStride:]
-			for p := range k {
-				cols[j*k+p] = src[p*b.RowStride]
-			}
-		}
-		b = Matrix[F]{Data: cols, Rows: k, Cols: n, RowStride: 1, ColStride: k}
+		cols := Matrix[F]{Data: *buf, Rows: k, Cols: n, RowStride: 1, ColStride: k}
+		copyTo(cols, b)
+		b = cols
 	}
 	for j := range n {
 		gemvParallel(dst.Slice(0, dst.Rows, j, j+1), a, b.Slice(0, k, j, j+1), kern, r)

@@ -292,7 +292,20 @@ func sub(a reg.VecVirtual, b Op) reg.VecVirtual {
 	return d
 }
 
-func load(m Mem) reg.VecVirtual { d := vec(); VMOVUPS(m, d); return d }
+// load is a constant in every lane: its 32 bytes, or with zmm its one
+// element broadcast.
+func load(m Mem) reg.VecVirtual {
+	d := vec()
+	switch {
+	case zmm && wide:
+		VBROADCASTSD(m, d)
+	case zmm:
+		VBROADCASTSS(m, d)
+	default:
+		VMOVUPS(m, d)
+	}
+	return d
+}
 
 // horner is ((c0*x + c1)*x + c2)... with every step rounded.
 func horner(x reg.VecVirtual, cs ...float32) reg.VecVirtual {
@@ -394,32 +407,7 @@ func trig32(x reg.VecVirtual, q uint32) (ok, y reg.VecVirtual) {
 	nz := YMM()
 	op(VCMPPS, VCMPPS_BCST, Imm(cmpGT), k32(0), ax, nz)
 	VANDPS(nz, ok, ok)
-	jd := add(kf(0x1.8p23), mul(kf(0x1.45f306p-01), x))
-	j := jd
-	if q != 0 {
-		j = YMM()
-		VPADDD(k32(q), jd, j)
-	}
-	jd = sub(jd, kf(0x1.8p23))
-	t1 := sub(x, mul(kf(0x1.92p+00), jd))
-	p2 := mul(kf(0x1.fb4p-12), jd)
-	th := sub(t1, p2)
-	tl := sub(sub(t1, th), p2)
-	p3 := mul(kf(0x1.444p-24), jd)
-	u := sub(th, p3)
-	tl = add(tl, sub(sub(th, u), p3))
-	tl = sub(tl, mul(kf(0x1.68c234p-39), jd))
-	rhi := add(u, tl)
-	rlo := add(tl, sub(u, rhi))
-	z := mul(rhi, rhi)
-	s := horner(z, -1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1)
-	s = add(rhi, add(rlo, mul(s, mul(rhi, z))))
-	c := horner(z, 2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2)
-	hz := mul(kf(0.5), z)
-	one := load(kf(1))
-	w := sub(one, hz)
-	e := sub(sub(one, w), hz)
-	c = add(w, add(e, sub(mul(c, mul(z, z)), mul(rhi, rlo))))
+	j, s, c := trig32Poly(x, q)
 	sel := YMM()
 	VPSLLD(Imm(31), j, sel)
 	r := YMM()
@@ -442,11 +430,29 @@ func trig32Z(x reg.VecVirtual, q uint32) (ok reg.OpmaskVirtual, y reg.VecVirtual
 	nz := K()
 	op(VCMPPS, VCMPPS_BCST, Imm(cmpGT), k32(0), ax, nz)
 	KANDW(nz, ok, ok)
+	j, s, c := trig32Poly(x, q)
+	sel := ZMM()
+	VPSLLD(Imm(31), j, sel)
+	odd := K()
+	VPMOVD2M(sel, odd)
+	r := ZMM()
+	VBLENDMPS(c, s, odd, r) // r = odd ? c : s
+	sg := ZMM()
+	VPANDD_BCST(k32(2), j, sg)
+	VPSLLD(Imm(30), sg, sg)
+	VPXORD(sg, r, r)
+	return ok, r
+}
+
+// trig32Poly is trig32Fast1's arithmetic, in lanes of the width zmm
+// selects: j the quadrant of x (plus q, 1 for the cosine), and s and c
+// the sine and cosine polynomials of the reduced argument.
+func trig32Poly(x reg.VecVirtual, q uint32) (j, s, c reg.VecVirtual) {
 	jd := add(kf(0x1.8p23), mul(kf(0x1.45f306p-01), x))
-	j := jd
+	j = jd
 	if q != 0 {
-		j = ZMM()
-		VPADDD_BCST(k32(q), jd, j)
+		j = vec()
+		op(VPADDD, VPADDD_BCST, k32(q), jd, j)
 	}
 	jd = sub(jd, kf(0x1.8p23))
 	t1 := sub(x, mul(kf(0x1.92p+00), jd))
@@ -460,26 +466,15 @@ func trig32Z(x reg.VecVirtual, q uint32) (ok reg.OpmaskVirtual, y reg.VecVirtual
 	rhi := add(u, tl)
 	rlo := add(tl, sub(u, rhi))
 	z := mul(rhi, rhi)
-	s := horner(z, -1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1)
+	s = horner(z, -1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1)
 	s = add(rhi, add(rlo, mul(s, mul(rhi, z))))
-	c := horner(z, 2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2)
+	c = horner(z, 2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2)
 	hz := mul(kf(0.5), z)
-	one := ZMM()
-	VBROADCASTSS(kf(1), one)
+	one := load(kf(1))
 	w := sub(one, hz)
 	e := sub(sub(one, w), hz)
 	c = add(w, add(e, sub(mul(c, mul(z, z)), mul(rhi, rlo))))
-	sel := ZMM()
-	VPSLLD(Imm(31), j, sel)
-	odd := K()
-	VPMOVD2M(sel, odd)
-	r := ZMM()
-	VBLENDMPS(c, s, odd, r) // r = odd ? c : s
-	sg := ZMM()
-	VPANDD_BCST(k32(2), j, sg)
-	VPSLLD(Imm(30), sg, sg)
-	VPXORD(sg, r, r)
-	return ok, r
+	return j, s, c
 }
 
 // log64 is log64Fast1.
@@ -573,16 +568,7 @@ func tanh32(x reg.VecVirtual) (ok, y reg.VecVirtual) {
 	op(VCMPPS, VCMPPS_BCST, Imm(cmpLT), kf(43), ax, ok)
 	small := YMM()
 	op(VCMPPS, VCMPPS_BCST, Imm(cmpLT), kf(0.625), ax, small)
-	z := mul(x, x)
-	p := horner(z, -5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1)
-	ys := add(x, mul(x, mul(p, z)))
-	_, e := exp32(add(ax, ax))
-	q := YMM()
-	VDIVPS(add(kf(1), e), load(kf(2)), q)
-	yt := sub(load(kf(1)), q)
-	sg := YMM()
-	op(VANDPS, VANDPS_BCST, k32(0x80000000), x, sg)
-	VORPS(sg, yt, yt)
+	ys, yt := tanh32Forms(x, ax)
 	y = YMM()
 	VBLENDVPS(small, ys, yt, y)
 	return ok, y
@@ -597,22 +583,27 @@ func tanh32Z(x reg.VecVirtual) (ok reg.OpmaskVirtual, y reg.VecVirtual) {
 	op(VCMPPS, VCMPPS_BCST, Imm(cmpLT), kf(43), ax, ok)
 	small := K()
 	op(VCMPPS, VCMPPS_BCST, Imm(cmpLT), kf(0.625), ax, small)
-	z := mul(x, x)
-	p := horner(z, -5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1)
-	ys := add(x, mul(x, mul(p, z)))
-	e := exp32Fast(add(ax, ax))
-	one, two := ZMM(), ZMM()
-	VBROADCASTSS(kf(1), one)
-	VBROADCASTSS(kf(2), two)
-	q := ZMM()
-	VDIVPS(add(kf(1), e), two, q)
-	yt := sub(one, q)
-	sg := ZMM()
-	op(VANDPS, VANDPS_BCST, k32(0x80000000), x, sg)
-	VORPS(sg, yt, yt)
+	ys, yt := tanh32Forms(x, ax)
 	y = ZMM()
 	VBLENDMPS(ys, yt, small, y) // y = small ? ys : yt
 	return ok, y
+}
+
+// tanh32Forms is tanh32Go's two forms of x (ax = |x|), in lanes of the
+// width zmm selects: ys, the odd polynomial for |x| < 0.625, and yt,
+// 1 - 2/(1 + exp(2|x|)) with x's sign.
+func tanh32Forms(x, ax reg.VecVirtual) (ys, yt reg.VecVirtual) {
+	z := mul(x, x)
+	p := horner(z, -5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1)
+	ys = add(x, mul(x, mul(p, z)))
+	e := exp32Fast(add(ax, ax))
+	q := vec()
+	VDIVPS(add(kf(1), e), load(kf(2)), q)
+	yt = sub(load(kf(1)), q)
+	sg := vec()
+	op(VANDPS, VANDPS_BCST, k32(0x80000000), x, sg)
+	VORPS(sg, yt, yt)
+	return ys, yt
 }
 
 // sigmoid32 is the fast path of sigmoid32Go.
