@@ -99,3 +99,48 @@ func ExampleGradOf_training() {
 	// Output:
 	// w [2 -3] b [1]
 }
+
+// ExampleGradOf_builtOnce is ExampleGradOf_training with the step built
+// once: the loss, its gradients and both updates are one graph over the
+// parameters' tensors and two placeholders for the minibatch, and each
+// step binds this step's batch and runs the same targets again. The
+// graph reads the parameters as they are when it runs, so the updates
+// take effect from one step to the next; and a step allocates nothing:
+// no nodes, no plan, no gradient lookup, no temporaries (docs/executor.md,
+// "A step built once").
+func ExampleGradOf_builtOnce() {
+	// Two minibatches of y = 2·x₀ - 3·x₁ + 1.
+	xs := []*tensor.Tensor[float64]{
+		tensor.Must(tensor.FromSlice([]float64{0, 0, 1, 0, 0, 1}, 3, 2)),
+		tensor.Must(tensor.FromSlice([]float64{1, 1, 2, -1, -1, 3}, 3, 2)),
+	}
+	ys := []*tensor.Tensor[float64]{
+		tensor.Must(tensor.FromSlice([]float64{1, 3, -2}, 3, 1)),
+		tensor.Must(tensor.FromSlice([]float64{0, 8, -10}, 3, 1)),
+	}
+	wt := tensor.Must(tensor.Zeros[float64](2, 1))
+	bt := tensor.Must(tensor.Zeros[float64](1))
+	const lr = 0.1
+
+	X, Y := expr.Placeholder[float64]("X", 3, 2), expr.Placeholder[float64]("Y", 3, 1)
+	w, b := expr.Of(wt), expr.Of(bt)
+	loss := X.MatMul(w).Add(b).Sub(Y).Square().Mean()
+	gs, err := autograd.GradOf(loss, w, b)
+	if err != nil {
+		panic(err)
+	}
+	step := []exec.Target{
+		exec.To(wt, w.Sub(gs[0].MulScalar(lr))),
+		exec.To(bt, b.Sub(gs[1].MulScalar(lr))),
+	}
+	binds := make([]exec.Binding, 2) // rebound every step, allocated once
+	for i := range 2000 {
+		binds[0], binds[1] = exec.Bind(X, xs[i%2]), exec.Bind(Y, ys[i%2])
+		if err := exec.AssignWith(exec.Default, step, binds...); err != nil {
+			panic(err)
+		}
+	}
+	fmt.Printf("w %.4v b %.4v\n", wt.Values(), bt.Values())
+	// Output:
+	// w [2 -3] b [1]
+}

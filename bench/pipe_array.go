@@ -30,17 +30,17 @@ func kmeansCase(n, d, k int) func(Params) (*Case, error) {
 		if err != nil {
 			return nil, err
 		}
-		build := func() expr.Expr[float64] {
-			xs, cs := expr.Of(x), expr.Of(c)
-			dist := cs.Square().Sum(1).Unsqueeze(0).Sub(xs.MatMul(cs.T()).MulScalar(2))
-			onehot := expr.Cast[float64](dist.ArgMin(1).Unsqueeze(1).Eq(expr.Of(ids)))
-			counts := onehot.Sum(0).Unsqueeze(1)
-			return onehot.T().MatMul(xs).Div(counts.Maximum(expr.Scalar(1.0)))
-		}
-		bytes, flops := GraphCost(build())
+		// Built once: every step evaluates the same graph over the centroids'
+		// current values (docs/executor.md, "A step built once").
+		xs, cs := expr.Of(x), expr.Of(c)
+		dist := cs.Square().Sum(1).Unsqueeze(0).Sub(xs.MatMul(cs.T()).MulScalar(2))
+		onehot := expr.Cast[float64](dist.ArgMin(1).Unsqueeze(1).Eq(expr.Of(ids)))
+		counts := onehot.Sum(0).Unsqueeze(1)
+		e := onehot.T().MatMul(xs).Div(counts.Maximum(expr.Scalar(1.0)))
+		bytes, flops := GraphCost(e)
 		return &Case{
 			Shape:      fmt.Sprintf("%dx%d,k%d", n, d, k),
-			Tensorplay: func() error { return exec.EvalToWith(p.Exec, c, build()) },
+			Tensorplay: func() error { return exec.EvalToWith(p.Exec, c, e) },
 			Check: func() error {
 				return checkClose("centroids", c, refKMeansStep(x.Data(), c0, n, d, k), 1e-10, 1e-12)
 			},
@@ -97,16 +97,14 @@ func chnormCase(n, c, h, w int) func(Params) (*Case, error) {
 			return nil, err
 		}
 		out := tensor.Must(tensor.New[float32](n, h, w, c))
-		build := func() expr.Expr[float32] {
-			xs := expr.Of(x)
-			xc := xs.Sub(xs.MeanKeepDims(0, 2, 3))
-			y := xc.Div(xc.Square().MeanKeepDims(0, 2, 3).AddScalar(chnormEps).Sqrt())
-			return y.Permute(0, 2, 3, 1)
-		}
-		bytes, flops := GraphCost(build())
+		xs := expr.Of(x)
+		xc := xs.Sub(xs.MeanKeepDims(0, 2, 3))
+		y := xc.Div(xc.Square().MeanKeepDims(0, 2, 3).AddScalar(chnormEps).Sqrt())
+		e := y.Permute(0, 2, 3, 1) // built once, as kmeansCase's
+		bytes, flops := GraphCost(e)
 		return &Case{
 			Shape:      fmt.Sprintf("%dx%dx%dx%d", n, c, h, w),
-			Tensorplay: func() error { return exec.EvalToWith(p.Exec, out, build()) },
+			Tensorplay: func() error { return exec.EvalToWith(p.Exec, out, e) },
 			Check: func() error {
 				return checkClose("NHWC", out, refChannelNorm(f64s(x), n, c, h, w), 1e-4, 1e-5)
 			},
@@ -154,34 +152,21 @@ func jacobiCase(n int) func(Params) (*Case, error) {
 		// u[1:-1,1:-1], then u[:-2,1:-1], u[2:,1:-1], u[1:-1,:-2], u[1:-1,2:].
 		in, up, down := tensor.S(1, -1), tensor.To(-2), tensor.From(2)
 		subscripts := [5][2]tensor.IndexItem{{in, in}, {up, in}, {down, in}, {in, up}, {in, down}}
-		step := func() (*tensor.Tensor[float64], expr.Expr[float64], error) {
-			var vs [5]*tensor.Tensor[float64]
-			for i, sub := range subscripts {
-				v, err := u.Idx(sub[0], sub[1])
-				if err != nil {
-					return nil, expr.Expr[float64]{}, err
-				}
-				vs[i] = v
+		var vs [5]*tensor.Tensor[float64]
+		for i, sub := range subscripts {
+			if vs[i], err = u.Idx(sub[0], sub[1]); err != nil {
+				return nil, err
 			}
-			e := expr.Of(vs[1]).Add(expr.Of(vs[2])).Add(expr.Of(vs[3])).Add(expr.Of(vs[4])).MulScalar(0.25)
-			return vs[0], e, nil
 		}
-		_, e, err := step()
-		if err != nil {
-			return nil, err
-		}
+		// Built once, as kmeansCase's: the views read u's current values.
+		inner := vs[0]
+		e := expr.Of(vs[1]).Add(expr.Of(vs[2])).Add(expr.Of(vs[3])).Add(expr.Of(vs[4])).MulScalar(0.25)
 		bytes, flops := GraphCost(e)
 		return &Case{
-			Shape: fmt.Sprintf("%dx%d", n, n),
-			Tensorplay: func() error {
-				inner, e, err := step()
-				if err != nil {
-					return err
-				}
-				return exec.EvalToWith(p.Exec, inner, e)
-			},
-			Check: func() error { return checkClose("u", u, refJacobi(u0, n), 1e-14, 0) },
-			Bytes: bytes, Flops: flops,
+			Shape:      fmt.Sprintf("%dx%d", n, n),
+			Tensorplay: func() error { return exec.EvalToWith(p.Exec, inner, e) },
+			Check:      func() error { return checkClose("u", u, refJacobi(u0, n), 1e-14, 0) },
+			Bytes:      bytes, Flops: flops,
 			Peer: &PeerCase{Pipeline: "jacobi", Inputs: []PeerInput{{"u", u}}, Outputs: outputs(u)},
 		}, nil
 	}

@@ -47,14 +47,16 @@ func xentCase(n, c int, oneHot bool) func(Params) (*Case, error) {
 			return nil, err
 		}
 		loss := tensor.Must(tensor.New[float32]())
-		build := func() expr.Expr[float32] { return xentLoss(expr.Of(logits), col) }
+		// Built once: every step evaluates the same graph (docs/executor.md,
+		// "A step built once").
+		e := xentLoss(expr.Of(logits), col)
 		if oneHot {
-			build = func() expr.Expr[float32] { return xentOneHot(expr.Of(logits), col, classes) }
+			e = xentOneHot(expr.Of(logits), col, classes)
 		}
-		bytes, flops := GraphCost(build())
+		bytes, flops := GraphCost(e)
 		return &Case{
 			Shape:      fmt.Sprintf("%dx%d", n, c),
-			Tensorplay: func() error { return exec.EvalToWith(p.Exec, loss, build()) },
+			Tensorplay: func() error { return exec.EvalToWith(p.Exec, loss, e) },
 			Check: func() error {
 				want := refSoftmaxXent(f64s(logits), labels.Data(), n, c, nil)
 				return checkClose("loss", loss, []float64{want}, 1e-5, 1e-6)
@@ -80,14 +82,12 @@ func attnCase(h, l, d int) func(Params) (*Case, error) {
 		q, k, v := qkv[0], qkv[1], qkv[2]
 		out := tensor.Must(tensor.New[float32](h, l, d))
 		scale := float32(1 / math.Sqrt(float64(d)))
-		build := func() expr.Expr[float32] {
-			s := expr.Of(q).MatMul(expr.Of(k).Transpose(1, 2)).MulScalar(scale)
-			return expr.Softmax(s, -1).MatMul(expr.Of(v))
-		}
-		bytes, flops := GraphCost(build())
+		s := expr.Of(q).MatMul(expr.Of(k).Transpose(1, 2)).MulScalar(scale)
+		e := expr.Softmax(s, -1).MatMul(expr.Of(v)) // built once, as xentCase's
+		bytes, flops := GraphCost(e)
 		return &Case{
 			Shape:      fmt.Sprintf("%dx%dx%d", h, l, d),
-			Tensorplay: func() error { return exec.EvalToWith(p.Exec, out, build()) },
+			Tensorplay: func() error { return exec.EvalToWith(p.Exec, out, e) },
 			Check: func() error {
 				return checkClose("attention", out, refAttention(f64s(q), f64s(k), f64s(v), h, l, d), 1e-4, 1e-5)
 			},
@@ -149,17 +149,15 @@ func lngeluCase(n, d int) func(Params) (*Case, error) {
 		}
 		out := tensor.Must(tensor.New[float32](n, d))
 		c := float32(math.Sqrt(2 / math.Pi))
-		build := func() expr.Expr[float32] {
-			xs := expr.Of(x)
-			xc := xs.Sub(xs.MeanKeepDims(-1))
-			y := xc.Div(xc.Square().MeanKeepDims(-1).AddScalar(lnEps).Sqrt()).Mul(expr.Of(gamma)).Add(expr.Of(beta))
-			inner := y.Add(y.Mul(y).Mul(y).MulScalar(geluCubic)).MulScalar(c)
-			return y.MulScalar(0.5).Mul(inner.Tanh().AddScalar(1))
-		}
-		bytes, flops := GraphCost(build())
+		xs := expr.Of(x)
+		xc := xs.Sub(xs.MeanKeepDims(-1))
+		y := xc.Div(xc.Square().MeanKeepDims(-1).AddScalar(lnEps).Sqrt()).Mul(expr.Of(gamma)).Add(expr.Of(beta))
+		inner := y.Add(y.Mul(y).Mul(y).MulScalar(geluCubic)).MulScalar(c)
+		e := y.MulScalar(0.5).Mul(inner.Tanh().AddScalar(1)) // built once, as xentCase's
+		bytes, flops := GraphCost(e)
 		return &Case{
 			Shape:      fmt.Sprintf("%dx%d", n, d),
-			Tensorplay: func() error { return exec.EvalToWith(p.Exec, out, build()) },
+			Tensorplay: func() error { return exec.EvalToWith(p.Exec, out, e) },
 			Check: func() error {
 				return checkClose("gelu(layernorm)", out, refLayerNormGELU(f64s(x), f64s(gamma), f64s(beta), n, d), 1e-4, 1e-5)
 			},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tensorplay/tensorplay/autograd"
+	"github.com/tensorplay/tensorplay/exec"
 	"github.com/tensorplay/tensorplay/expr"
 	"github.com/tensorplay/tensorplay/tensor"
 )
@@ -14,16 +15,17 @@ const (
 	mlpLR    = 0.1
 )
 
-// sgdStep is the update every parameter of a training step gets: one
-// Executor.Run whose roots are p - lr·grad, written into the parameters
-// (docs/inplace.md, "Updates of several tensors at once"), so that every
-// new value is computed from the old ones.
-func sgdStep[T float32 | float64](ps []expr.Expr[T], grads []expr.Expr[T], lr T) []*expr.Node {
-	roots := make([]*expr.Node, len(ps))
+// sgdStep is the update every parameter of a training step gets, as
+// exec.AssignWith's targets: params[i] = p - lr·grads[i], every new value
+// computed from the old ones (docs/inplace.md, "Updates of several tensors
+// at once"), and the new values for GraphCost.
+func sgdStep[T float32 | float64](params []*tensor.Tensor[T], ps, grads []expr.Expr[T], lr T) ([]exec.Target, []expr.Any) {
+	ts, news := make([]exec.Target, len(ps)), make([]expr.Any, len(ps))
 	for i, q := range ps {
-		roots[i] = q.Sub(grads[i].MulScalar(lr)).Node()
+		e := q.Sub(grads[i].MulScalar(lr))
+		ts[i], news[i] = exec.To(params[i], e), e
 	}
-	return roots
+	return ts, news
 }
 
 // linregCase is one gradient-descent step of mean((X@w + b - y)²) over n
@@ -43,31 +45,19 @@ func linregCase(n, d int) func(Params) (*Case, error) {
 		w := scaled(tensor.Must(tensor.RandN[float64](p.Seed+3, d, 1)), 0.1)
 		b := tensor.Must(tensor.Full(0.5, 1))
 		w0, b0 := w.Clone().Data(), b.Clone().Data()
-		build := func() ([]*expr.Node, error) {
-			wv, bv := expr.Of(w), expr.Of(b)
-			loss := expr.Of(x).MatMul(wv).Add(bv).Sub(expr.Of(y)).Square().Mean()
-			g, err := autograd.GradOf(loss, wv, bv)
-			if err != nil {
-				return nil, err
-			}
-			return sgdStep([]expr.Expr[float64]{wv, bv}, g, linregLR), nil
-		}
-		roots, err := build()
+		// The step is built once and run every step (docs/autograd.md,
+		// "A step built once"): its graph reads w and b as they are then.
+		wv, bv := expr.Of(w), expr.Of(b)
+		loss := expr.Of(x).MatMul(wv).Add(bv).Sub(expr.Of(y)).Square().Mean()
+		g, err := autograd.GradOf(loss, wv, bv)
 		if err != nil {
 			return nil, err
 		}
-		bytes, flops := GraphCost(expr.Wrap[float64](roots[0]), expr.Wrap[float64](roots[1]))
-		dsts := []tensor.Any{w, b}
+		step, news := sgdStep([]*tensor.Tensor[float64]{w, b}, []expr.Expr[float64]{wv, bv}, g, linregLR)
+		bytes, flops := GraphCost(news...)
 		return &Case{
-			Shape: fmt.Sprintf("%dx%d", n, d),
-			Tensorplay: func() error {
-				roots, err := build()
-				if err != nil {
-					return err
-				}
-				_, err = p.Exec.Run(roots, dsts)
-				return err
-			},
+			Shape:      fmt.Sprintf("%dx%d", n, d),
+			Tensorplay: func() error { return exec.AssignWith(p.Exec, step) },
 			Check: func() error {
 				wantW, wantB := refLinRegStep(x.Data(), y.Data(), w0, b0[0], n, d)
 				if err := checkClose("w", w, wantW, 1e-10, 1e-12); err != nil {
@@ -119,40 +109,23 @@ func mlpCase(batch, hidden int) func(Params) (*Case, error) {
 		initial := make([][]float64, len(params))
 		dsts := make([]tensor.Any, len(params))
 		for i, t := range params {
-			initial[i], dsts[i] = f64s(t), t
+			initial[i], dsts[i] = f64s(t), t // dsts: the peer's outputs
 		}
-		build := func() ([]*expr.Node, error) {
-			ps := make([]expr.Expr[float32], len(params))
-			for i, t := range params {
-				ps[i] = expr.Of(t)
-			}
-			h := expr.Of(x).MatMul(ps[0]).Add(ps[1]).Relu()
-			loss := xentLoss(h.MatMul(ps[2]).Add(ps[3]), col)
-			g, err := autograd.GradOf(loss, ps...)
-			if err != nil {
-				return nil, err
-			}
-			return sgdStep(ps, g, mlpLR), nil
+		ps := make([]expr.Expr[float32], len(params))
+		for i, t := range params {
+			ps[i] = expr.Of(t)
 		}
-		roots, err := build()
+		h := expr.Of(x).MatMul(ps[0]).Add(ps[1]).Relu()
+		loss := xentLoss(h.MatMul(ps[2]).Add(ps[3]), col)
+		g, err := autograd.GradOf(loss, ps...)
 		if err != nil {
 			return nil, err
 		}
-		costRoots := make([]expr.Any, len(roots))
-		for i, r := range roots {
-			costRoots[i] = expr.Wrap[float32](r)
-		}
-		bytes, flops := GraphCost(costRoots...)
+		step, news := sgdStep(params, ps, g, mlpLR) // built once, as linregCase's
+		bytes, flops := GraphCost(news...)
 		return &Case{
-			Shape: fmt.Sprintf("%dx%d,h%d", batch, in, hidden),
-			Tensorplay: func() error {
-				roots, err := build()
-				if err != nil {
-					return err
-				}
-				_, err = p.Exec.Run(roots, dsts)
-				return err
-			},
+			Shape:      fmt.Sprintf("%dx%d,h%d", batch, in, hidden),
+			Tensorplay: func() error { return exec.AssignWith(p.Exec, step) },
 			Check: func() error {
 				want := refMLPStep(f64s(x), labels.Data(), initial, batch, in, hidden, classes)
 				for i, t := range params {

@@ -12,10 +12,11 @@ import (
 // Pipelines returns the pipelines suite (tpbench -suite pipelines): eight
 // small programs ported from NumPy the way the README and docs/ teach,
 // each at a small size, where the fixed cost of a call shows, and a large
-// one. Every run does what one step of the program does: it builds the
-// step's graph from the current tensors (plans are cached, so only the
-// graph is new) and evaluates it into preallocated destinations, with
-// Executor.Run for the steps that update several tensors. Each pipeline's
+// one. Each builds its step's graph once, as a loop of steps does
+// (docs/executor.md, "A step built once"), and every run is one step: it
+// evaluates the graph over the tensors' current values into preallocated
+// destinations, with exec.AssignWith for the steps that update several
+// tensors, and allocates nothing. Each pipeline's
 // check compares one run with a plain Go reference (float64 arithmetic)
 // from the same inputs, and NumPy and PyTorch rerun it as peers.
 //

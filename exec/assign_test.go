@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tensorplay/tensorplay/autograd"
 	"github.com/tensorplay/tensorplay/exec"
 	"github.com/tensorplay/tensorplay/expr"
 	"github.com/tensorplay/tensorplay/tensor"
@@ -282,4 +283,35 @@ func TestAssignAllocatesNothing(t *testing.T) {
 			assert.Zero(t, testing.AllocsPerRun(20, func() { _ = exec.AssignWith(x, ts) }))
 		})
 	}
+}
+
+// TestBuiltOnceStepAllocatesNothing runs a gradient step built once, as
+// docs/executor.md teaches ("A step built once"): a linear regression over
+// a placeholder, bound every run, whose backward pass reads Xᵀ (a view
+// step) and whose products split over both workers. Nothing is allocated
+// per step: the view is remembered with its source, the products' tasks
+// and the regions' states are kept by the plan.
+func TestBuiltOnceStepAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates on its own")
+	}
+	defer steadyState()()
+	x := exec.New(exec.Workers(2), exec.Grain(1))
+	defer x.Close()
+	xt := tensor.Must(tensor.RandN[float64](1, 4000, 8))
+	yt := tensor.Must(tensor.RandN[float64](2, 4000, 1))
+	wt, bt := tensor.Must(tensor.Zeros[float64](8, 1)), tensor.Must(tensor.Zeros[float64](1))
+	X := expr.Placeholder[float64]("X", 4000, 8)
+	w, b := expr.Of(wt), expr.Of(bt)
+	loss := X.MatMul(w).Add(b).Sub(expr.Of(yt)).Square().Mean()
+	gs, err := autograd.GradOf(loss, w, b)
+	require.NoError(t, err)
+	step := []exec.Target{exec.To(wt, w.Sub(gs[0].MulScalar(0.1))), exec.To(bt, b.Sub(gs[1].MulScalar(0.1)))}
+	binds := []exec.Binding{exec.Bind(X, xt)}
+	require.NoError(t, exec.AssignWith(x, step, binds...))
+	assert.NotZero(t, wt.Values()[0], "the step ran")
+	assert.Zero(t, testing.AllocsPerRun(20, func() {
+		binds[0] = exec.Bind(X, xt)
+		_ = exec.AssignWith(x, step, binds...)
+	}))
 }

@@ -49,7 +49,7 @@ func (x *Executor) planFor(w *walker, roots []*expr.Node, dsts []tensor.Any, bin
 // evaluate runs roots into dsts (nil entries: new tensors) and stores the
 // result tensors in results, if it is non-nil.
 func (x *Executor) evaluate(roots []*expr.Node, dsts []tensor.Any, binds []Binding, results []tensor.Any) error {
-	w := walkers.Get().(*walker)
+	w := getWalker()
 	defer func() {
 		w.reset()
 		walkers.Put(w)

@@ -102,7 +102,7 @@ func RegisterCompiled[T dtype.Float](k CompiledKernel[T]) error {
 		}
 	}
 	probe := &compiledProbe{}
-	w := walkers.Get().(*walker)
+	w := getWalker()
 	roots := []*expr.Node{e.Node()}
 	w.walk(roots, nil, binds)
 	_, err = New(Workers(1)).buildPlan(w, roots, nil, binds, probe)

@@ -63,7 +63,7 @@ func (pl *planner) assembleValue(n *expr.Node, dst int, d tensor.Any) int {
 				box.shape = as.Clone()
 			}
 			id := pl.addValue(box)
-			pl.addStep(level, &viewStep{v: id, op: n.Op(), val: pl.p.values[id], kept: -1})
+			pl.addStep(level, &viewStep{v: id, op: n.Op(), val: pl.p.values[id]})
 			_, has := pl.valueOf[a]
 			pl.addMember(level, member{node: a, value: id, shape: box.shape, copy: has && a.Op().Elementwise()})
 			continue
@@ -79,9 +79,9 @@ func (pl *planner) assembleValue(n *expr.Node, dst int, d tensor.Any) int {
 			}
 		}
 		sid := pl.addValue(src)
-		pl.addStep(level, &viewStep{v: sid, op: n.Op(), val: pl.p.values[sid], kept: -1})
+		pl.addStep(level, &viewStep{v: sid, op: n.Op(), val: pl.p.values[sid]})
 		bid := pl.addValue(box)
-		pl.addStep(level, &viewStep{v: bid, op: n.Op(), val: pl.p.values[bid], kept: -1})
+		pl.addStep(level, &viewStep{v: bid, op: n.Op(), val: pl.p.values[bid]})
 		pl.addStep(level, pl.copyRegion(sid, bid))
 	}
 	return out

@@ -208,9 +208,18 @@ func forParts(r matmul.Runner, count, work int, f func(i int, r matmul.Runner)) 
 		return
 	}
 	parts := min(r.Workers(), count)
-	r.Parallel(parts, func(p int) {
-		for i := p * count / parts; i < (p+1)*count/parts; i++ {
-			f(i, matmul.Serial())
-		}
-	})
+	r.Run(parts, &partRanges{count, parts, f})
+}
+
+// partRanges is forParts' split of [0, count) into parts ranges, each run
+// serially.
+type partRanges struct {
+	count, parts int
+	f            func(i int, r matmul.Runner)
+}
+
+func (t *partRanges) RunTask(p int) {
+	for i := p * t.count / t.parts; i < (p+1)*t.count/t.parts; i++ {
+		t.f(i, matmul.Serial())
+	}
 }

@@ -75,7 +75,7 @@ func TestStepValuesName(t *testing.T) {
 			want, err := EvalWith(New(Workers(1)), e)
 			require.NoError(t, err)
 			roots := []*expr.Node{e.Node()}
-			w := walkers.Get().(*walker)
+			w := getWalker()
 			defer func() { w.reset(); walkers.Put(w) }()
 			w.walk(roots, nil, nil)
 			p, err := x.buildPlan(w, roots, nil, nil, nil)

@@ -17,7 +17,7 @@ import (
 // allows (plan e.flat), else a row at a time (plan g.tp, e's rows plan).
 func (e *epilogue) runSpan(vals []tensor.Any, r0, rows, c0, cols int) {
 	g := e.g
-	st, _ := g.states.Get().(*regionState)
+	st := g.states.Get()
 	if st == nil {
 		var err error
 		if st, err = g.newState(); err != nil {

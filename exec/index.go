@@ -6,6 +6,7 @@ import (
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/stash"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -139,7 +140,7 @@ func (pl *planner) gatherValue(n *expr.Node, copy bool) int {
 	v := value{kind: valView, node: n, dt: n.DType(), shape: n.Shape(), strides: strides, offset: sv.offset,
 		src: src, storage: sv.storage, index: &indexedValue{index: idx, stride: sv.strides[axis], n: sv.shape[axis]}}
 	id := pl.addValue(v)
-	pl.addStep(pl.level[n], &viewStep{v: id, op: n.Op(), val: pl.p.values[id], kept: -1})
+	pl.addStep(pl.level[n], &viewStep{v: id, op: n.Op(), val: pl.p.values[id]})
 	if pl.indexedOf == nil {
 		pl.indexedOf = map[*expr.Node]int{}
 	}
@@ -349,6 +350,7 @@ type scatterStep struct {
 	outSt          []int // row-major strides of out (the base's shape)
 	lines          int
 	kernel         func(s *scatterStep, out, idx, src tensor.Any, lo, hi int)
+	runs           stash.Stash[scatterRun] // kept between runs
 }
 
 // scatterRun is one evaluation of a scatter step.
@@ -358,7 +360,7 @@ type scatterRun struct {
 	perTask, tasks int
 }
 
-func (r *scatterRun) runTask(t int) {
+func (r *scatterRun) RunTask(t int) {
 	lo := t * r.perTask
 	r.s.kernel(r.s, r.out, r.idx, r.src, lo, min(lo+r.perTask, r.s.lines))
 }
@@ -368,17 +370,24 @@ func (s *scatterStep) run(x *Executor, vals []tensor.Any) error {
 	if numel == 0 {
 		return nil
 	}
-	r := &scatterRun{s: s, out: vals[s.out], idx: vals[s.idx], src: vals[s.src], perTask: s.lines, tasks: 1}
+	r := scatterRun{s: s, out: vals[s.out], idx: vals[s.idx], src: vals[s.src], perTask: s.lines, tasks: 1}
 	if x.workers > 1 && numel >= x.grain && s.lines > 1 {
 		r.tasks = min(s.lines, x.workers*tasksPerWorker)
 		r.perTask = (s.lines + r.tasks - 1) / r.tasks
 		r.tasks = (s.lines + r.perTask - 1) / r.perTask
 	}
 	if r.tasks == 1 {
-		r.runTask(0)
+		r.RunTask(0)
 		return nil
 	}
-	x.pool().parallel(r.tasks, r)
+	p := s.runs.Get()
+	if p == nil {
+		p = new(scatterRun)
+	}
+	*p = r
+	x.pool().parallel(r.tasks, p)
+	*p = scatterRun{}
+	s.runs.Put(p)
 	return nil
 }
 

@@ -11,20 +11,15 @@ var _ matmul.Runner = poolRunner{}
 
 func (r poolRunner) Workers() int { return r.x.workers }
 
-// Parallel runs f(0..n-1) as the tasks of one pool job. A part that panics
-// stops the job and the panic reaches the evaluation's entry point as its
-// error, as a kernel's would.
-func (r poolRunner) Parallel(n int, f func(i int)) {
+// Run runs t's parts 0..n-1 as the tasks of one pool job. A part that
+// panics stops the job and the panic reaches the evaluation's entry point
+// as its error, as a kernel's would.
+func (r poolRunner) Run(n int, t matmul.Task) {
 	if n == 1 || r.x.workers == 1 {
 		for i := range n {
-			f(i)
+			t.RunTask(i)
 		}
 		return
 	}
-	r.x.pool().parallel(n, funcTasks(f))
+	r.x.pool().parallel(n, t)
 }
-
-// funcTasks is a tasker whose task i is f(i).
-type funcTasks func(i int)
-
-func (f funcTasks) runTask(i int) { f(i) }

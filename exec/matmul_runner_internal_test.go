@@ -65,12 +65,12 @@ func TestPoolRunnerSerial(t *testing.T) {
 	x := New(Workers(1))
 	defer x.Close()
 	var got []int
-	poolRunner{x}.Parallel(3, func(i int) { got = append(got, i) })
+	poolRunner{x}.Run(3, funcTasks(func(i int) { got = append(got, i) }))
 	assert.Equal(t, []int{0, 1, 2}, got)
 	y := New(Workers(4))
 	defer y.Close()
 	got = nil
-	poolRunner{y}.Parallel(1, func(i int) { got = append(got, i) })
+	poolRunner{y}.Run(1, funcTasks(func(i int) { got = append(got, i) }))
 	assert.Equal(t, []int{0}, got)
 	assert.Equal(t, 4, poolRunner{y}.Workers())
 }

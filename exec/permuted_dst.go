@@ -44,7 +44,7 @@ func (pl *planner) permutedDsts(roots []*expr.Node, dsts []tensor.Any, mayFail b
 		}
 		ev := pl.addValue(value{kind: valView, node: e, dt: e.DType(), shape: e.Shape(), strides: strides,
 			offset: d.Offset(), src: dv, storage: dv})
-		pl.addStep(0, &viewStep{v: ev, op: expr.OpPermute, val: pl.p.values[ev], kept: -1})
+		pl.addStep(0, &viewStep{v: ev, op: expr.OpPermute, val: pl.p.values[ev]})
 		viewOf[e], rootValue[r] = ev, dv
 	}
 	return viewOf, rootValue

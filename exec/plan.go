@@ -19,12 +19,12 @@ type plan struct {
 	results []int // value of each root
 	temps   []int // values allocated per run
 	scratch []int // temporaries no result holds: reused across runs (see splitScratch)
-	views   int   // views of scratch, kept with it (see viewStep.kept)
+	views   int   // view steps, each with its memo in a run's buffers (see viewStep.memo)
 	sig     []uint64
 	notes   []string // what planning decided beyond the steps, for describe
 
-	runs  sync.Pool                    // *[]tensor.Any
-	spare atomic.Pointer[[]tensor.Any] // the last run's tensors for scratch, in order, then its views of them
+	runs  sync.Pool                    // *runBuffers
+	spare atomic.Pointer[[]tensor.Any] // the last run's tensors for scratch, in order
 }
 
 type valueKind uint8
@@ -69,8 +69,25 @@ type viewStep struct {
 	v    int
 	op   expr.Op
 	val  value
-	kept int // for a view of scratch: its index in the spare set after the scratch tensors; else -1
+	memo int // its index in runBuffers.views
 }
+
+// runBuffers is what a run of a plan needs beside its steps: a slot for
+// every value, and per view step the view it made last, with its source.
+// A view depends only on its source tensor (a tensor's layout never
+// changes), so a run whose source is the same tensor as the last run's
+// takes that view rather than allocate it again: a step repeated over the
+// same tensors (a training loop, a stencil) allocates no views. The
+// buffers live in a sync.Pool, so the views they remember (and the
+// storage those reach) are let go at the second garbage collection after
+// the plan's last run: a cached plan does not keep its tensors alive.
+type runBuffers struct {
+	vals  []tensor.Any
+	views []viewMemo
+}
+
+// viewMemo is the view a view step made and the source it made it of.
+type viewMemo struct{ src, view tensor.Any }
 
 func (s *viewStep) run(x *Executor, vals []tensor.Any) error {
 	off := s.val.offset
@@ -91,12 +108,11 @@ func (s *viewStep) describe(w io.Writer, names func(int) string) {
 // exec runs the plan over the walked graph's leaf tensors and the
 // destinations, and stores the result tensors in results (if non-nil).
 func (p *plan) exec(x *Executor, leaves, dsts []tensor.Any, results []tensor.Any) error {
-	vp, _ := p.runs.Get().(*[]tensor.Any)
-	if vp == nil {
-		vs := make([]tensor.Any, len(p.values))
-		vp = &vs
+	rb, _ := p.runs.Get().(*runBuffers)
+	if rb == nil {
+		rb = &runBuffers{vals: make([]tensor.Any, len(p.values)), views: make([]viewMemo, p.views)}
 	}
-	vals := *vp
+	vals := rb.vals
 	for i := range p.values {
 		v := &p.values[i]
 		switch {
@@ -117,15 +133,13 @@ func (p *plan) exec(x *Executor, leaves, dsts []tensor.Any, results []tensor.Any
 	}
 	var err error
 	for _, s := range p.steps {
-		if v, ok := s.(*viewStep); ok && v.kept >= 0 {
-			// A view of scratch is the same tensor every run that has
-			// this scratch: make it once.
-			k := &(*sp)[len(p.scratch)+v.kept]
-			if *k == nil {
+		if v, ok := s.(*viewStep); ok {
+			m := &rb.views[v.memo]
+			if src := vals[v.val.src]; m.view == nil || m.src != src {
 				v.run(x, vals)
-				*k = vals[v.v]
+				m.src, m.view = src, vals[v.v]
 			}
-			vals[v.v] = *k
+			vals[v.v] = m.view
 			continue
 		}
 		if err = s.run(x, vals); err != nil {
@@ -138,8 +152,8 @@ func (p *plan) exec(x *Executor, leaves, dsts []tensor.Any, results []tensor.Any
 			results[i] = vals[r]
 		}
 	}
-	clear(*vp)
-	p.runs.Put(vp)
+	clear(vals)
+	p.runs.Put(rb)
 	return err
 }
 
@@ -151,7 +165,7 @@ func (p *plan) getScratch() *[]tensor.Any {
 	if sp := p.spare.Swap(nil); sp != nil {
 		return sp
 	}
-	ts := make([]tensor.Any, len(p.scratch)+p.views) // the views are made by their first run
+	ts := make([]tensor.Any, len(p.scratch))
 	for i, t := range p.scratch {
 		v := &p.values[t]
 		ts[i] = typedFor(v.dt).alloc(v.shape)
@@ -164,8 +178,8 @@ func (p *plan) getScratch() *[]tensor.Any {
 // them) and that every run writes whole before it reads them (an embed's
 // tensor, which a region writes through a view, must start as zeros, so it
 // is new each run). Staged copies and the tensors between fused regions,
-// reductions and matmuls are such. The views of scratch are then kept with
-// it: a run that takes an earlier run's scratch takes its views too.
+// reductions and matmuls are such. It then numbers the view steps for
+// their memos (runBuffers).
 func (p *plan) splitScratch() {
 	fresh := make([]bool, len(p.values))
 	for _, r := range p.results {
@@ -188,7 +202,6 @@ func (p *plan) splitScratch() {
 		}
 	}
 	temps := p.temps[:0]
-	isScratch := make([]bool, len(p.values))
 	for _, t := range p.temps {
 		if made[t] {
 			continue
@@ -197,17 +210,13 @@ func (p *plan) splitScratch() {
 			temps = append(temps, t)
 		} else {
 			p.scratch = append(p.scratch, t)
-			isScratch[t] = true
 		}
 	}
 	p.temps = temps
 	for _, s := range p.steps {
 		if v, ok := s.(*viewStep); ok {
-			v.kept = -1
-			if isScratch[v.val.storage] {
-				v.kept = p.views
-				p.views++
-			}
+			v.memo = p.views
+			p.views++
 		}
 	}
 }

@@ -5,11 +5,13 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/tensorplay/tensorplay/internal/stash"
 )
 
 // tasker runs task i of a job. Tasks of one job run concurrently.
 type tasker interface {
-	runTask(i int)
+	RunTask(i int)
 }
 
 // pool is a fixed set of worker goroutines. A job offers itself to at most
@@ -59,7 +61,8 @@ type job struct {
 	err error // the first task's failure (see fail)
 }
 
-var jobs = sync.Pool{New: func() any { return &job{done: make(chan struct{}, 1)} }}
+// jobs keeps finished jobs for the next parallel call.
+var jobs stash.Stash[job]
 
 // workerSpin is how long a worker that has finished a job polls for the
 // next before it blocks: longer than the serial work between the parallel
@@ -170,7 +173,10 @@ func (p *pool) close() {
 // goroutine with the failure (see fail), which the entry point that started
 // the evaluation returns as its error. The workers carry on.
 func (p *pool) parallel(tasks int, t tasker) {
-	j := jobs.Get().(*job)
+	j := jobs.Get()
+	if j == nil {
+		j = &job{done: make(chan struct{}, 1)}
+	}
 	j.t, j.tasks = t, int64(tasks)
 	j.next.Store(0)
 	j.refs.Store(1)
@@ -252,7 +258,7 @@ func (j *job) drain(worker bool) {
 		if h := taskHook; h != nil {
 			h(worker)
 		}
-		j.t.runTask(int(i))
+		j.t.RunTask(int(i))
 		j.finish(1)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // blockTasks is a tasker whose tasks wait until release is closed.
 type blockTasks struct{ release chan struct{} }
 
-func (b blockTasks) runTask(int) { <-b.release }
+func (b blockTasks) RunTask(int) { <-b.release }
 
 // TestPoolDoesNotWaitForLateWorkers keeps the one worker of a pool of two
 // inside a task of another job, and checks that jobs started meanwhile,
@@ -136,3 +136,8 @@ func TestPoolWaitBlocksAfterSpin(t *testing.T) {
 		require.Equal(t, int64(4), finished.Load(), "round %d", round)
 	}
 }
+
+// funcTasks is a tasker whose task i is f(i).
+type funcTasks func(i int)
+
+func (f funcTasks) RunTask(i int) { f(i) }

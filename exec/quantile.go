@@ -255,7 +255,7 @@ func orderStats[F dtype.Float, T dtype.Real](x expr.Expr[T], qs []float64, spec 
 		return nil, err
 	}
 	src, dst, lines := in.Values(), out.Data(), rows.Count()
-	err = c.x.forRows(rows, func(lo, hi int) {
+	err = c.x.forRows(rows, rowsFunc(func(lo, hi int) {
 		buf := make([]T, rows.N)
 		for r := lo; r < hi; r++ {
 			start := rows.Start(r)
@@ -267,7 +267,7 @@ func orderStats[F dtype.Float, T dtype.Real](x expr.Expr[T], qs []float64, spec 
 				dst[qi*lines+r] = F(lineStat(line, q, spec.median, c.method, len(buf)))
 			}
 		}
-	})
+	}))
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
+	"github.com/tensorplay/tensorplay/internal/stash"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -53,7 +54,7 @@ type reduceStep struct {
 	outStrides []int // the result's strides on the layout axes
 
 	partials sync.Pool // chunk partial buffers, reused across runs
-	runs     sync.Pool // *reduceRun
+	runs     stash.Stash[reduceRun]
 }
 
 const (
@@ -268,7 +269,7 @@ func (rs *reduceStep) run(x *Executor, vals []tensor.Any) error {
 	if rs.outNumel == 0 {
 		return nil
 	}
-	rr, _ := rs.runs.Get().(*reduceRun)
+	rr := rs.runs.Get()
 	if rr == nil {
 		rr = &reduceRun{rs: rs, red: typedFor(rs.argDT).(reducer)}
 	}
@@ -291,7 +292,7 @@ func (rs *reduceStep) run(x *Executor, vals []tensor.Any) error {
 		x.pool().parallel(tasks, rr)
 	} else {
 		for t := 0; t < tasks; t++ {
-			rr.runTask(t)
+			rr.RunTask(t)
 		}
 	}
 	if rr.err != nil {
@@ -301,9 +302,9 @@ func (rs *reduceStep) run(x *Executor, vals []tensor.Any) error {
 	return nil
 }
 
-func (rr *reduceRun) runTask(task int) {
+func (rr *reduceRun) RunTask(task int) {
 	g := rr.rs.prod
-	st, _ := g.states.Get().(*regionState)
+	st := g.states.Get()
 	if st == nil {
 		var err error
 		if st, err = g.newState(); err != nil {

@@ -33,7 +33,7 @@ func TestAheadRun(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			require.NoError(t, c.e.Err())
 			roots := []*expr.Node{c.e.Node()}
-			w := walkers.Get().(*walker)
+			w := getWalker()
 			defer func() { w.reset(); walkers.Put(w) }()
 			w.walk(roots, nil, nil)
 			p, err := x2.buildPlan(w, roots, nil, nil, nil)

@@ -8,6 +8,7 @@ import (
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
 	"github.com/tensorplay/tensorplay/internal/simd"
+	"github.com/tensorplay/tensorplay/internal/stash"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -48,8 +49,8 @@ type region struct {
 	streams    bool       // some output stores around the caches: fence after a task
 	sweep      *sweepPlan // inputs read the destination shifted: written a block behind (see sweep.go)
 
-	states sync.Pool // *regionState, one per concurrent task
-	runs   sync.Pool // *regionRun
+	states stash.Stash[regionState] // one per concurrent task
+	runs   stash.Stash[regionRun]
 }
 
 type instrSpec struct {
@@ -227,7 +228,7 @@ func (g *region) run(x *Executor, vals []tensor.Any) error {
 	if tasks == 1 {
 		return g.runBlocks(vals, 0, g.blocks)
 	}
-	rr, _ := g.runs.Get().(*regionRun)
+	rr := g.runs.Get()
 	if rr == nil {
 		rr = &regionRun{g: g}
 	}
@@ -241,7 +242,7 @@ func (g *region) run(x *Executor, vals []tensor.Any) error {
 	return err
 }
 
-func (rr *regionRun) runTask(task int) {
+func (rr *regionRun) RunTask(task int) {
 	lo := task * rr.blocksPerTask
 	if err := rr.g.runBlocks(rr.vals, lo, min(lo+rr.blocksPerTask, rr.g.blocks)); err != nil {
 		rr.mu.Lock()
@@ -253,7 +254,7 @@ func (rr *regionRun) runTask(task int) {
 // runBlocks computes blocks lo to hi-1 of the region over the run's
 // tensors vals, with a worker state of the region's pool.
 func (g *region) runBlocks(vals []tensor.Any, lo, hi int) error {
-	st, _ := g.states.Get().(*regionState)
+	st := g.states.Get()
 	if st == nil {
 		var err error
 		if st, err = g.newState(); err != nil {

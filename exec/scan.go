@@ -47,6 +47,7 @@ type scanStep struct {
 	block      int       // inner elements per task (scans along an outer axis)
 	bufs       sync.Pool // *[]T: the tasks' line buffers, kept between runs
 	softmax    any       // a softmax step's softmaxLoops[T] (softmax.go)
+	runs       sync.Pool // a softmax step's *softmaxRows[T], kept between runs
 }
 
 // lineBuf returns a buffer of n elements of T for one task of a scan,
@@ -219,7 +220,7 @@ func runScan[T dtype.Numeric](s *scanStep, x *Executor, in, outAny tensor.Any) e
 	fns := scanFnsFor[T]()
 	shared := sharedSource[T](in)
 	if s.inner == 1 {
-		return x.forRows(axisrows.Rows{Outer: s.outer(), N: s.n, Inner: 1}, func(lo, hi int) {
+		return x.forRows(axisrows.Rows{Outer: s.outer(), N: s.n, Inner: 1}, rowsFunc(func(lo, hi int) {
 			src := taskSource(shared, in)
 			m := min(s.n, scanChunk)
 			b := lineBuf[T](&s.bufs, 2*m)
@@ -231,10 +232,10 @@ func runScan[T dtype.Numeric](s *scanStep, x *Executor, in, outAny tensor.Any) e
 			for o := lo; o < hi; o++ {
 				scanLine(s, fns, src, out[o*s.n:(o+1)*s.n], s.inBase(o), buf, rbuf)
 			}
-		})
+		}))
 	}
 	blocks := (s.inner + s.block - 1) / s.block
-	return x.forRows(axisrows.Rows{Outer: s.outer() * blocks, N: s.n * s.block, Inner: 1}, func(lo, hi int) {
+	return x.forRows(axisrows.Rows{Outer: s.outer() * blocks, N: s.n * s.block, Inner: 1}, rowsFunc(func(lo, hi int) {
 		src := taskSource(shared, in)
 		b := lineBuf[T](&s.bufs, s.block)
 		defer s.bufs.Put(b)
@@ -244,7 +245,7 @@ func runScan[T dtype.Numeric](s *scanStep, x *Executor, in, outAny tensor.Any) e
 			m := min(s.block, s.inner-i0)
 			scanRows(s, fns, src, out[o*s.n*s.inner+i0:], s.inBase(o)+i0*s.inStride, buf[:m])
 		}
-	})
+	}))
 }
 
 // scanLine scans the line whose input starts at base into out (n

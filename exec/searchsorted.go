@@ -57,7 +57,7 @@ func SearchSorted[T Sortable](sorted, values expr.Expr[T], opts ...SortOption) (
 		fits = func(x, at T) bool { return order(at, x) > 0 }
 	}
 	batch := axisrows.Rows{Outer: len(res) / max(n, 1), N: n, Inner: 1}
-	err = c.x.forRows(batch, func(lo, hi int) {
+	err = c.x.forRows(batch, rowsFunc(func(lo, hi int) {
 		for b := lo; b < hi; b++ {
 			seq := a
 			if len(ss) > 1 {
@@ -68,7 +68,7 @@ func SearchSorted[T Sortable](sorted, values expr.Expr[T], opts ...SortOption) (
 				res[j] = int64(sort.Search(m, func(i int) bool { return fits(x, seq[i]) }))
 			}
 		}
-	})
+	}))
 	if err != nil {
 		return nil, err
 	}

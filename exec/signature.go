@@ -33,7 +33,14 @@ type walkFrame struct {
 	arg int
 }
 
+// walkers keeps walkers between evaluations, storage and all. It is a
+// sync.Pool, not a stash: a reset walker still holds the nodes of the last
+// graph it walked (its index is emptied by a filling number, not cleared),
+// and so their tensors, which a garbage collection must be free to drop.
 var walkers = sync.Pool{New: func() any { return new(walker) }}
+
+// getWalker returns a pooled walker; walkers.Put returns it after reset.
+func getWalker() *walker { return walkers.Get().(*walker) }
 
 const linearSearchMax = 32
 

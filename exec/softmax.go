@@ -77,32 +77,56 @@ func runSoftmax[T dtype.Float](s *scanStep, x *Executor, in, out []T) error {
 	if s.n == 0 || s.inner == 0 || s.outer() == 0 {
 		return nil
 	}
-	loops := s.softmax.(softmaxLoops[T])
-	src := sameSource[T]{in}
-	if s.inner == 1 {
-		return x.forRows(axisrows.Rows{Outer: s.outer(), N: s.n, Inner: 1}, func(lo, hi int) {
-			var buf []T
-			if s.axStride != 1 {
-				b := lineBuf[T](&s.bufs, min(s.n, softmaxChunk))
-				defer s.bufs.Put(b)
-				buf = *b
-			}
-			for o := lo; o < hi; o++ {
-				softmaxLine(loops, src, out[o*s.n:(o+1)*s.n], s.inBase(o), s.axStride, buf)
-			}
-		})
+	r, _ := s.runs.Get().(*softmaxRows[T])
+	if r == nil {
+		r = new(softmaxRows[T])
 	}
-	blocks := (s.inner + s.block - 1) / s.block
-	return x.forRows(axisrows.Rows{Outer: s.outer() * blocks, N: s.n * s.block, Inner: 1}, func(lo, hi int) {
-		b := lineBuf[T](&s.bufs, 3*s.block)
-		defer s.bufs.Put(b)
-		buf := *b
-		for u := lo; u < hi; u++ {
-			o, i0 := u/blocks, u%blocks*s.block
-			m := min(s.block, s.inner-i0)
-			softmaxColumns(s, loops, src, out[o*s.n*s.inner+i0:], s.inBase(o)+i0*s.inStride, buf[:m], buf[s.block:s.block+m], buf[2*s.block:2*s.block+m])
+	*r = softmaxRows[T]{s: s, loops: s.softmax.(softmaxLoops[T]), src: sameSource[T]{in}, out: out}
+	var err error
+	if s.inner == 1 {
+		err = x.forRows(axisrows.Rows{Outer: s.outer(), N: s.n, Inner: 1}, r)
+	} else {
+		r.blocks = (s.inner + s.block - 1) / s.block
+		err = x.forRows(axisrows.Rows{Outer: s.outer() * r.blocks, N: s.n * s.block, Inner: 1}, r)
+	}
+	*r = softmaxRows[T]{}
+	s.runs.Put(r)
+	return err
+}
+
+// softmaxRows is a softmax run's rows for forRows: lines along the
+// innermost axis when blocks is 0, else blocks of s.block columns, blocks
+// of them per outer index. The step keeps it between runs (scanStep.runs).
+type softmaxRows[T dtype.Float] struct {
+	s      *scanStep
+	loops  softmaxLoops[T]
+	src    sameSource[T]
+	out    []T
+	blocks int
+}
+
+func (r *softmaxRows[T]) runRows(lo, hi int) {
+	s, out := r.s, r.out
+	if r.blocks == 0 {
+		var buf []T
+		if s.axStride != 1 {
+			b := lineBuf[T](&s.bufs, min(s.n, softmaxChunk))
+			defer s.bufs.Put(b)
+			buf = *b
 		}
-	})
+		for o := lo; o < hi; o++ {
+			softmaxLine(r.loops, r.src, out[o*s.n:(o+1)*s.n], s.inBase(o), s.axStride, buf)
+		}
+		return
+	}
+	b := lineBuf[T](&s.bufs, 3*s.block)
+	defer s.bufs.Put(b)
+	buf := *b
+	for u := lo; u < hi; u++ {
+		o, i0 := u/r.blocks, u%r.blocks*s.block
+		m := min(s.block, s.inner-i0)
+		softmaxColumns(s, r.loops, r.src, out[o*s.n*s.inner+i0:], s.inBase(o)+i0*s.inStride, buf[:m], buf[s.block:s.block+m], buf[2*s.block:2*s.block+m])
+	}
 }
 
 // softmaxLine normalizes the line of len(out) elements whose input starts

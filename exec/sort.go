@@ -7,6 +7,7 @@ import (
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
 	"github.com/tensorplay/tensorplay/internal/axisrows"
+	"github.com/tensorplay/tensorplay/internal/stash"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -111,7 +112,7 @@ func sortAlong[T Sortable](x expr.Expr[T], axis int, c sortConfig, wantVals, wan
 	}
 	src := in.Values()
 	order := orderOf[T](c.descending)
-	err = c.x.forRows(rows, func(lo, hi int) {
+	err = c.x.forRows(rows, rowsFunc(func(lo, hi int) {
 		buf := make([]keyed[T], rows.N)
 		for r := lo; r < hi; r++ {
 			start := rows.Start(r)
@@ -126,7 +127,7 @@ func sortAlong[T Sortable](x expr.Expr[T], axis int, c sortConfig, wantVals, wan
 				}
 			}
 		}
-	})
+	}))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -177,17 +178,33 @@ func evalRows[T Sortable](x *Executor, e expr.Expr[T], axis int) (*tensor.Tensor
 // rowTasks runs f over ranges of rows as the tasks of one pool job.
 type rowTasks struct {
 	rows, perTask int
-	f             func(lo, hi int)
+	r             rowRanges
 }
 
-func (t *rowTasks) runTask(i int) {
+func (t *rowTasks) RunTask(i int) {
 	lo := i * t.perTask
-	t.f(lo, min(lo+t.perTask, t.rows))
+	t.r.runRows(lo, min(lo+t.perTask, t.rows))
 }
 
-// forRows calls f over every row of rs, in ranges split across x's workers
-// when the work is large enough. A panic in f is returned as an error.
-func (x *Executor) forRows(rs axisrows.Rows, f func(lo, hi int)) (err error) {
+// rowRanges is the work of forRows: runRows(lo, hi) does rows [lo, hi).
+type rowRanges interface {
+	runRows(lo, hi int)
+}
+
+// rowsFunc is the rowRanges whose runRows is f. A closure handed to the
+// pool is allocated by every call: steps that a plan runs again and again
+// (softmax) pass pooled structs instead.
+type rowsFunc func(lo, hi int)
+
+func (f rowsFunc) runRows(lo, hi int) { f(lo, hi) }
+
+// rowTaskPool keeps forRows' rowTasks between calls.
+var rowTaskPool stash.Stash[rowTasks]
+
+// forRows calls r.runRows over every row of rs, in ranges split across
+// x's workers when the work is large enough. A panic in r is returned as
+// an error.
+func (x *Executor) forRows(rs axisrows.Rows, r rowRanges) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = recoveredError(r)
@@ -201,13 +218,20 @@ func (x *Executor) forRows(rs axisrows.Rows, f func(lo, hi int)) (err error) {
 	if x.workers > 1 && rows*max(rs.N, 1) >= x.grain {
 		tasks = min(rows, x.workers*tasksPerWorker)
 	}
-	t := &rowTasks{rows: rows, perTask: (rows + tasks - 1) / tasks, f: f}
-	tasks = (rows + t.perTask - 1) / t.perTask
+	perTask := (rows + tasks - 1) / tasks
+	tasks = (rows + perTask - 1) / perTask
 	if tasks == 1 {
-		f(0, rows)
+		r.runRows(0, rows)
 		return nil
 	}
+	t := rowTaskPool.Get()
+	if t == nil {
+		t = new(rowTasks)
+	}
+	*t = rowTasks{rows: rows, perTask: perTask, r: r}
 	x.pool().parallel(tasks, t)
+	*t = rowTasks{}
+	rowTaskPool.Put(t)
 	return nil
 }
 

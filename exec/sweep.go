@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/tensorplay/tensorplay/internal/stash"
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
@@ -45,8 +46,8 @@ type sweepPlan struct {
 	whole bool
 	span  int
 
-	runs    sync.Pool // *sweepRun
-	workers sync.Pool // *sweepWorker
+	runs    stash.Stash[sweepRun]
+	workers stash.Stash[sweepWorker]
 }
 
 // sweepTasksPerWorker is how many tasks per worker a swept region splits
@@ -146,7 +147,7 @@ type sweepWorker struct {
 // runSweep evaluates a swept region: the first phase, then the second.
 func (g *region) runSweep(x *Executor, vals []tensor.Any) error {
 	sp := g.sweep
-	sr, _ := sp.runs.Get().(*sweepRun)
+	sr := sp.runs.Get()
 	if sr == nil {
 		sr = &sweepRun{g: g}
 	}
@@ -167,7 +168,7 @@ func (g *region) runSweep(x *Executor, vals []tensor.Any) error {
 	}
 	for sr.phase = 1; sr.phase <= 2 && sr.err == nil; sr.phase++ {
 		if tasks == 1 {
-			sr.runTask(0)
+			sr.RunTask(0)
 		} else {
 			x.pool().parallel(tasks, sr)
 		}
@@ -178,9 +179,9 @@ func (g *region) runSweep(x *Executor, vals []tensor.Any) error {
 	return err
 }
 
-func (sr *sweepRun) runTask(task int) {
+func (sr *sweepRun) RunTask(task int) {
 	g, sp := sr.g, sr.g.sweep
-	st, _ := g.states.Get().(*regionState)
+	st := g.states.Get()
 	if st == nil {
 		var err error
 		if st, err = g.newState(); err != nil {
@@ -190,7 +191,7 @@ func (sr *sweepRun) runTask(task int) {
 			return
 		}
 	}
-	w, _ := sp.workers.Get().(*sweepWorker)
+	w := sp.workers.Get()
 	if w == nil {
 		dt := g.slotDT[g.outputs[0].src]
 		w = &sweepWorker{dst: typedFor(dt).newSlot(0, true)}

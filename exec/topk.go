@@ -68,7 +68,7 @@ func selectAlong[T Sortable](x expr.Expr[T], k, axis int, op string, c sortConfi
 	out := axisrows.Rows{Outer: rows.Outer, N: hi - lo, Inner: rows.Inner}
 	src := in.Values()
 	order := orderOf[T](c.descending)
-	err = c.x.forRows(rows, func(first, last int) {
+	err = c.x.forRows(rows, rowsFunc(func(first, last int) {
 		buf := make([]keyed[T], rows.N)
 		for r := first; r < last; r++ {
 			sortRow(buf, src, rows.Start(r), rows.Inner, order)
@@ -78,7 +78,7 @@ func selectAlong[T Sortable](x expr.Expr[T], k, axis int, op string, c sortConfi
 				at += out.Inner
 			}
 		}
-	})
+	}))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -264,7 +264,7 @@ func (pl *planner) viewValue(n *expr.Node) int {
 		v.strides = st
 	}
 	id := pl.addValue(v)
-	pl.addStep(pl.level[n], &viewStep{v: id, op: n.Op(), val: pl.p.values[id], kept: -1})
+	pl.addStep(pl.level[n], &viewStep{v: id, op: n.Op(), val: pl.p.values[id]})
 	return id
 }
 
@@ -287,7 +287,7 @@ func (pl *planner) embedValue(n *expr.Node) int {
 		v.strides[axis] *= step
 	}
 	view := pl.addValue(v)
-	pl.addStep(pl.level[n], &viewStep{v: view, op: n.Op(), val: pl.p.values[view], kept: -1})
+	pl.addStep(pl.level[n], &viewStep{v: view, op: n.Op(), val: pl.p.values[view]})
 	pl.addMember(pl.level[n], member{node: arg, value: view, shape: arg.Shape()})
 	return tmp
 }

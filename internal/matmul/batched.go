@@ -50,13 +50,22 @@ func Batched[T dtype.Numeric](dst, a, b []Matrix[T], r Runner, epi Epilogue) {
 		}
 		return
 	}
-	parts := min(workers, len(dst))
-	r.Parallel(parts, func(w int) {
-		lo, hi := w*len(dst)/parts, (w+1)*len(dst)/parts
-		for i := lo; i < hi; i++ {
-			gemm(dst[i], a[i], b[i], serial, epi)
-		}
-	})
+	parallel(r, min(workers, len(dst)), batchTask[T]{dst, a, b, min(workers, len(dst)), epi})
+}
+
+// batchTask is Batched's split of the batch into parts runs of whole
+// products, each on one goroutine.
+type batchTask[T dtype.Numeric] struct {
+	dst, a, b []Matrix[T]
+	parts     int
+	epi       Epilogue
+}
+
+func (t *batchTask[T]) RunTask(w int) {
+	lo, hi := w*len(t.dst)/t.parts, (w+1)*len(t.dst)/t.parts
+	for i := lo; i < hi; i++ {
+		gemm(t.dst[i], t.a[i], t.b[i], serial, t.epi)
+	}
 }
 
 // stacked returns the single product dst = a @ b[0] that computes the batch

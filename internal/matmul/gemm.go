@@ -78,10 +78,19 @@ func finish[T dtype.Numeric](dst Matrix[T], r Runner, epi Epilogue) {
 	if dst.Rows*dst.Cols < finishParallelMin {
 		parts = 1
 	}
-	r.Parallel(parts, func(w int) {
-		lo, hi := w*dst.Rows/parts, (w+1)*dst.Rows/parts
-		epi(dst.Offset+lo*dst.RowStride, hi-lo, dst.Cols)
-	})
+	parallel(r, parts, finishTask[T]{dst, parts, epi})
+}
+
+// finishTask is finish's bands of rows, one a part.
+type finishTask[T dtype.Numeric] struct {
+	dst   Matrix[T]
+	parts int
+	epi   Epilogue
+}
+
+func (t *finishTask[T]) RunTask(w int) {
+	lo, hi := w*t.dst.Rows/t.parts, (w+1)*t.dst.Rows/t.parts
+	t.epi(t.dst.Offset+lo*t.dst.RowStride, hi-lo, t.dst.Cols)
 }
 
 // finishParallelMin is the size of dst from which finish splits its rows

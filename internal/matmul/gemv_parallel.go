@@ -27,16 +27,14 @@ func gemvParallel[F float](dst, a, x Matrix[F], kern microKernel[F], r Runner) {
 	case !columns && m*k >= gemvParallelMin && r.Workers() > 1 && m >= 4*r.Workers():
 		parts := 4 * r.Workers()
 		if x.RowStride != 1 && k > 1 { // copied once here, not by every part's gemv
-			xs := make([]F, k)
-			for p := range xs {
-				xs[p] = x.At(p, 0)
+			xs := getBuffer[F](gemvVector, k)
+			defer putBuffer(gemvVector, xs)
+			for p := range k {
+				(*xs)[p] = x.At(p, 0)
 			}
-			x = RowMajor(xs, k, 1)
+			x = RowMajor((*xs)[:k], k, 1)
 		}
-		r.Parallel(parts, func(i int) {
-			lo, hi := i*m/parts, (i+1)*m/parts
-			gemv(dst.Slice(lo, hi, 0, 1), a.Slice(lo, hi, 0, k), x, kern)
-		})
+		parallel(r, parts, gemvRowsTask[F]{dst, a, x, kern, parts})
 	default:
 		gemv(dst, a, x, kern)
 	}
@@ -54,11 +52,7 @@ func gemvSplitK[F float](dst, a, x Matrix[F], kern microKernel[F], r Runner) {
 	scratch := getBuffer[F](gemvPartials, pieces*m)
 	defer putBuffer(gemvPartials, scratch)
 	part := *scratch
-	r.Parallel(pieces, func(i int) {
-		lo, hi := i*gemvChunk, min(k, (i+1)*gemvChunk)
-		y := RowMajor(part[i*m:(i+1)*m], m, 1)
-		gemv(y, a.Slice(0, m, lo, hi), x.Slice(lo, hi, 0, 1), kern)
-	})
+	parallel(r, pieces, gemvPiecesTask[F]{part, a, x, kern})
 	for j := range m {
 		s := part[j]
 		for i := 1; i < pieces; i++ {
@@ -66,4 +60,32 @@ func gemvSplitK[F float](dst, a, x Matrix[F], kern microKernel[F], r Runner) {
 		}
 		dst.Data[dst.Offset+j*dst.RowStride] = s
 	}
+}
+
+// gemvRowsTask is gemvParallel's bands of rows of a, parts of them.
+type gemvRowsTask[F float] struct {
+	dst, a, x Matrix[F]
+	kern      microKernel[F]
+	parts     int
+}
+
+func (t *gemvRowsTask[F]) RunTask(i int) {
+	m, k := t.a.Rows, t.a.Cols
+	lo, hi := i*m/t.parts, (i+1)*m/t.parts
+	gemv(t.dst.Slice(lo, hi, 0, 1), t.a.Slice(lo, hi, 0, k), t.x, t.kern)
+}
+
+// gemvPiecesTask is gemvSplitK's pieces of gemvChunk columns of a, each
+// summed into its own m partials of part.
+type gemvPiecesTask[F float] struct {
+	part []F
+	a, x Matrix[F]
+	kern microKernel[F]
+}
+
+func (t *gemvPiecesTask[F]) RunTask(i int) {
+	m, k := t.a.Rows, t.a.Cols
+	lo, hi := i*gemvChunk, min(k, (i+1)*gemvChunk)
+	y := RowMajor(t.part[i*m:(i+1)*m], m, 1)
+	gemv(y, t.a.Slice(0, m, lo, hi), t.x.Slice(lo, hi, 0, 1), t.kern)
 }

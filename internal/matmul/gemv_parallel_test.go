@@ -95,7 +95,7 @@ func TestGemvSplitKPieces(t *testing.T) {
 }
 
 // countingRunner is a Runner of w workers that runs parts on the caller
-// and records how many parts each Parallel call asked for.
+// and records how many parts each Run call asked for.
 type countingRunner struct {
 	w     int
 	calls []int
@@ -103,12 +103,17 @@ type countingRunner struct {
 
 func (c *countingRunner) Workers() int { return c.w }
 
-func (c *countingRunner) Parallel(n int, f func(i int)) {
+func (c *countingRunner) Run(n int, t Task) {
 	c.calls = append(c.calls, n)
 	for i := range n {
-		f(i)
+		t.RunTask(i)
 	}
 }
+
+// taskFunc is a Task whose part i is f(i), for tests.
+type taskFunc func(i int)
+
+func (f taskFunc) RunTask(i int) { f(i) }
 
 // TestGemvParallelSplits checks who splits: a large row-major gemv into
 // 4 parts per worker, a column-major one with long k into its pieces of k

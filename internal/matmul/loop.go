@@ -24,19 +24,26 @@ func gemmLoop[T dtype.Numeric](dst, a, b Matrix[T], r Runner) {
 		gemmBlocked(dst, a, b)
 		return
 	}
+	parts := min(workers, max(m, n))
+	parallel(r, parts, loopTask[T]{dst, a, b, parts})
+}
+
+// loopTask is gemmLoop's split: bands of rows of dst (and a) when dst has
+// at least as many rows as columns, else bands of columns (and of b's).
+type loopTask[T dtype.Numeric] struct {
+	dst, a, b Matrix[T]
+	parts     int
+}
+
+func (t *loopTask[T]) RunTask(w int) {
+	m, n, k := t.dst.Rows, t.dst.Cols, t.a.Cols
 	if m >= n {
-		parts := min(workers, m)
-		r.Parallel(parts, func(w int) {
-			i0, i1 := w*m/parts, (w+1)*m/parts
-			gemmBlocked(dst.Slice(i0, i1, 0, n), a.Slice(i0, i1, 0, k), b)
-		})
+		i0, i1 := w*m/t.parts, (w+1)*m/t.parts
+		gemmBlocked(t.dst.Slice(i0, i1, 0, n), t.a.Slice(i0, i1, 0, k), t.b)
 		return
 	}
-	parts := min(workers, n)
-	r.Parallel(parts, func(w int) {
-		j0, j1 := w*n/parts, (w+1)*n/parts
-		gemmBlocked(dst.Slice(0, m, j0, j1), a, b.Slice(0, k, j0, j1))
-	})
+	j0, j1 := w*n/t.parts, (w+1)*n/t.parts
+	gemmBlocked(t.dst.Slice(0, m, j0, j1), t.a, t.b.Slice(0, k, j0, j1))
 }
 
 // gemmBlocked is gemm for a non-empty row-major dst, on the caller's

@@ -122,12 +122,12 @@ func ops[F float]() microKernel[F] {
 }
 
 // Packing buffers are reused across calls: a 256×4096 block of b is 8 MiB.
-// Blocks of a and of b, and a split matrix-vector product's partial sums,
-// have pools of their own, so that a product does not take another role's
-// smaller buffer, drop it and allocate.
+// Blocks of a and of b, a split matrix-vector product's partial sums and
+// its vector have pools of their own, so that a product does not take
+// another role's smaller buffer, drop it and allocate.
 var (
-	buffers32 [3]sync.Pool // of *[]float32: blocks of a, of b, gemv partials
-	buffers64 [3]sync.Pool // of *[]float64
+	buffers32 [4]sync.Pool // of *[]float32: blocks of a, of b, gemv partials, gemv vectors
+	buffers64 [4]sync.Pool // of *[]float64
 )
 
 // The roles of packing buffers.
@@ -135,6 +135,7 @@ const (
 	blockA = iota
 	blockB
 	gemvPartials
+	gemvVector
 )
 
 // getBuffer returns a buffer of n elements from the pool of F for role;

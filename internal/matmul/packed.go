@@ -47,11 +47,27 @@ func packedProduct[F float, O operands[F]](dst Matrix[F], ops O, k int, r Runner
 		packedShared(dst, ops, k, r, kern, bl, epi)
 	default:
 		tasks := columnTasks(ops, colBlocks, min(parts, colBlocks), kern.nr)
-		r.Parallel(tasks, func(w int) {
-			lo, hi := w*colBlocks/tasks*kern.nr, min((w+1)*colBlocks/tasks*kern.nr, n)
-			packedBand(dst, ops, k, 0, m, lo, hi, kern, bl, epi)
-		})
+		parallel(r, tasks, bandTask[F, O]{dst, ops, k, kern, bl, epi, tasks})
 	}
+}
+
+// bandTask is packedProduct's split by columns: tasks bands of whole
+// panels, each packing its own blocks.
+type bandTask[F float, O operands[F]] struct {
+	dst   Matrix[F]
+	ops   O
+	k     int
+	kern  microKernel[F]
+	bl    blocking
+	epi   Epilogue
+	tasks int
+}
+
+func (t *bandTask[F, O]) RunTask(w int) {
+	nr, n := t.kern.nr, t.dst.Cols
+	colBlocks := (n + nr - 1) / nr
+	lo, hi := w*colBlocks/t.tasks*nr, min((w+1)*colBlocks/t.tasks*nr, n)
+	packedBand(t.dst, t.ops, t.k, 0, t.dst.Rows, lo, hi, t.kern, t.bl, t.epi)
 }
 
 // columnTasks is the number of bands of whole panels a product split by

@@ -32,38 +32,59 @@ func packedShared[F float, O operands[F]](dst Matrix[F], ops O, k int, r Runner,
 	a, inPlace := ops.inPlace(n, nr)
 	s := getPhases(2 * ((n + nc - 1) / nc) * ((k + kc - 1) / kc))
 	defer s.put()
-	r.Parallel(workers, func(int) {
-		var bufA *[]F // taken with the part's first row task
-		defer func() {
-			if bufA != nil {
-				putBuffer(blockA, bufA)
-			}
-		}()
-		ph := 0
-		for jc := 0; jc < n; jc += nc {
-			nb := min(nc, n-jc)
-			panels := (nb + nr - 1) / nr
-			packers := min(sharedTasks*workers, panels)
-			for pc := 0; pc < k; pc += kc {
-				kb := min(kc, k-pc)
-				if !s.run(ph, packers, func(w int) {
-					j0, j1 := w*panels/packers*nr, min((w+1)*panels/packers*nr, nb)
-					ops.packB((*bufB)[j0*kb:], pc, pc+kb, jc+j0, jc+j1, nr)
-				}) {
-					return
-				}
-				if !s.run(ph+1, tasks, func(t int) {
-					if bufA == nil {
-						bufA = getBuffer[F](blockA, rows*kc+tileLen(kern))
-					}
-					ic := t * rows
-					mb := min(rows, m-ic)
-					rowBlock(dst, ops, a, inPlace, ic, mb, jc, nb, pc, kb, k, *bufA, *bufB, kern, (*bufA)[rows*kb:], epi)
-				}) {
-					return
-				}
-				ph += 2
-			}
+	parallel(r, workers, sharedTask[F, O]{dst: dst, ops: ops, k: k, kern: kern, epi: epi, a: a, inPlace: inPlace,
+		bufB: *bufB, s: s, workers: workers, kc: kc, nc: nc, rows: rows, tasks: tasks})
+}
+
+// sharedTask is packedShared's part for one worker: every part steps
+// through the phases of every block of b, packing its share of the block
+// and then taking row tasks.
+type sharedTask[F float, O operands[F]] struct {
+	dst                          Matrix[F]
+	ops                          O
+	k                            int
+	kern                         microKernel[F]
+	epi                          Epilogue
+	a                            Matrix[F] // a read in place, if inPlace
+	inPlace                      bool
+	bufB                         []F // the block of b, packed by the parts together
+	s                            *phases
+	workers, kc, nc, rows, tasks int
+}
+
+func (t *sharedTask[F, O]) RunTask(int) {
+	m, n, k := t.dst.Rows, t.dst.Cols, t.k
+	nr, rows, s := t.kern.nr, t.rows, t.s
+	var bufA *[]F // taken with the part's first row task
+	defer func() {
+		if bufA != nil {
+			putBuffer(blockA, bufA)
 		}
-	})
+	}()
+	ph := 0
+	for jc := 0; jc < n; jc += t.nc {
+		nb := min(t.nc, n-jc)
+		panels := (nb + nr - 1) / nr
+		packers := min(sharedTasks*t.workers, panels)
+		for pc := 0; pc < k; pc += t.kc {
+			kb := min(t.kc, k-pc)
+			if !s.run(ph, packers, func(w int) {
+				j0, j1 := w*panels/packers*nr, min((w+1)*panels/packers*nr, nb)
+				t.ops.packB(t.bufB[j0*kb:], pc, pc+kb, jc+j0, jc+j1, nr)
+			}) {
+				return
+			}
+			if !s.run(ph+1, t.tasks, func(i int) {
+				if bufA == nil {
+					bufA = getBuffer[F](blockA, rows*t.kc+tileLen(t.kern))
+				}
+				ic := i * rows
+				mb := min(rows, m-ic)
+				rowBlock(t.dst, t.ops, t.a, t.inPlace, ic, mb, jc, nb, pc, kb, k, *bufA, t.bufB, t.kern, (*bufA)[rows*kb:], t.epi)
+			}) {
+				return
+			}
+			ph += 2
+		}
+	}
 }

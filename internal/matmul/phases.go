@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/tensorplay/tensorplay/internal/stash"
 )
 
 // phases schedules the steps of one parallel product inside a single
@@ -39,11 +41,8 @@ type phase struct {
 	_     [56]byte
 }
 
-var phasePool = sync.Pool{New: func() any {
-	s := new(phases)
-	s.wake.L = &s.mu
-	return s
-}}
+// kept holds schedules between products.
+var kept stash.Stash[phases]
 
 // phaseSpin is how long a part that has run out of tasks spins for the
 // others to finish theirs before it blocks: a phase's parts usually end
@@ -55,7 +54,11 @@ const phaseSpin = 30 * time.Microsecond
 
 // getPhases returns a schedule of n phases, every counter zero.
 func getPhases(n int) *phases {
-	s := phasePool.Get().(*phases)
+	s := kept.Get()
+	if s == nil {
+		s = new(phases)
+		s.wake.L = &s.mu
+	}
 	if cap(s.ph) < n {
 		s.ph = make([]phase, n)
 	}
@@ -68,8 +71,8 @@ func getPhases(n int) *phases {
 	return s
 }
 
-// put returns s to the pool, once no part uses it.
-func (s *phases) put() { phasePool.Put(s) }
+// put keeps s for another product, once no part uses it.
+func (s *phases) put() { kept.Put(s) }
 
 // run takes tasks of phase i (of tasks tasks) and calls f with each until
 // none are left, then waits until the other parts have finished the tasks

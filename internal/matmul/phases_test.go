@@ -22,7 +22,7 @@ func TestPhasesOrder(t *testing.T) {
 		}
 		var finished [5]atomic.Int32 // tasks of each phase finished
 		var early atomic.Int32       // tasks started before the phase before was done
-		Goroutines(parts).Parallel(parts, func(int) {
+		Goroutines(parts).Run(parts, taskFunc(func(int) {
 			for i, n := range sizes {
 				ok := s.run(i, n, func(task int) {
 					if i > 0 && int(finished[i-1].Load()) != sizes[i-1] {
@@ -34,7 +34,7 @@ func TestPhasesOrder(t *testing.T) {
 				})
 				assert.True(t, ok)
 			}
-		})
+		}))
 		s.put()
 		assert.Zero(t, early.Load(), "%d parts: tasks started early", parts)
 		for i := range runs {

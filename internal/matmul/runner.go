@@ -14,11 +14,18 @@ import "sync"
 type Runner interface {
 	// Workers is the number of parts a product is cut into at most.
 	Workers() int
-	// Parallel calls f(i) for every i in [0, n) and returns when all
+	// Run calls t.RunTask(i) for every i in [0, n) and returns when all
 	// calls have returned. The calls may run concurrently, on any
-	// goroutines, the caller's among them. A panic in f may be
-	// propagated to the caller of Parallel once the others have returned.
-	Parallel(n int, f func(i int))
+	// goroutines, the caller's among them. A panic in a task may be
+	// propagated to the caller of Run once the others have returned.
+	Run(n int, t Task)
+}
+
+// A Task is the work of one parallel call, cut into parts: RunTask(i)
+// does part i. The package's tasks are structs of the call's arguments,
+// taken from pools (see parallel), so that a product allocates nothing.
+type Task interface {
+	RunTask(i int)
 }
 
 // Goroutines returns a Runner that runs f(0) on the calling goroutine and
@@ -30,13 +37,13 @@ type goroutines int
 
 func (g goroutines) Workers() int { return int(g) }
 
-func (g goroutines) Parallel(n int, f func(i int)) {
+func (g goroutines) Run(n int, t Task) {
 	var wg sync.WaitGroup
 	for i := 1; i < n; i++ {
-		wg.Go(func() { f(i) })
+		wg.Go(func() { t.RunTask(i) })
 	}
 	if n > 0 {
-		f(0)
+		t.RunTask(0)
 	}
 	wg.Wait()
 }
