@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -91,37 +92,44 @@ func TestFixedWorkloadsRunOnce(t *testing.T) {
 
 // TestPipelineStepsAllocateNothing is the pipelines issue's allocation bar:
 // a step of every pipeline, small and large, built once as the docs teach
-// and run again into its preallocated outputs, allocates nothing of its
-// own: the views of its tensors, the tasks of its products and row loops,
-// its region states, staging and scratch are all kept by its plan. What is
-// left is the Go runtime's: a worker that blocks for a phase of a product
-// or for the next job may find no free sudog on its P and allocate one,
-// now and then. The count is the process's, over many steps and with both
-// workers' Ps running (testing.AllocsPerRun would run on one, and its
-// integer average hides a few allocations); before the plans kept these,
-// every step of most pipelines allocated 2 to 18 times.
+// and run again into its preallocated outputs, allocates nothing: the
+// views of its tensors, the tasks of its products and row loops, its
+// region states, staging and scratch are all kept by its plan. Before the
+// plans kept them, every step of most pipelines allocated 2 to 18 times.
+//
+// The steps run on two workers but one P (GOMAXPROCS 1, as
+// testing.AllocsPerRun does), and the count is the fewest allocations of
+// four windows of 10 steps: the Go runtime itself allocates now and then
+// (a goroutine that blocks may find no free sudog on its P; tpbench's
+// allocs column, on two Ps, shows 0 to 0.8 a step), while an allocation
+// of the step's own is in every window.
 func TestPipelineStepsAllocateNothing(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector makes sync.Pool drop items")
 	}
-	const warm, steps = 20, 50
+	const warm, windows, steps = 10, 4, 10
 	x := exec.New(exec.Workers(2))
 	defer x.Close()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	for _, w := range Pipelines() {
 		t.Run(w.Name, func(t *testing.T) {
 			c, err := w.Setup(Params{Workers: 2, Exec: x, Seed: 1})
 			require.NoError(t, err)
 			runtime.GC()     // now, rather than emptying sync.Pools while counting
-			for range warm { // the first plans the step; all fill the plan's stashes
+			for range warm { // the first plans the step; all fill the plan's pools
 				require.NoError(t, c.Tensorplay())
 			}
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			for range steps {
-				_ = c.Tensorplay()
+			fewest := uint64(math.MaxUint64)
+			for range windows {
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				for range steps {
+					_ = c.Tensorplay()
+				}
+				runtime.ReadMemStats(&after)
+				fewest = min(fewest, after.Mallocs-before.Mallocs)
 			}
-			runtime.ReadMemStats(&after)
-			assert.Less(t, after.Mallocs-before.Mallocs, uint64(steps), "allocations in %d steps", steps)
+			assert.Zero(t, fewest, "allocations in the quietest window of %d steps", steps)
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
 	"github.com/tensorplay/tensorplay/internal/axisrows"
+	"github.com/tensorplay/tensorplay/internal/simd"
 	"github.com/tensorplay/tensorplay/internal/vmath"
 	"github.com/tensorplay/tensorplay/tensor"
 )
@@ -48,15 +49,27 @@ func runSoftmaxStep(s *scanStep, x *Executor, in, out tensor.Any) error {
 // softmaxLoops are the executor's own subtract and multiply by a scalar
 // for T (its kernel table: internal/simd's AVX2 loops where it has them,
 // else the Go loops, the same bits).
+//
+// mulStream, where there is one, is mul with non-temporal stores (see
+// streamBytes): a softmax whose output is that large computes each line's
+// exponentials into a buffer in L1 and streams the normalized line out, so
+// that the output is written to memory once and never read in first.
 type softmaxLoops[T dtype.Float] struct {
-	sub, mul func(d, a []T, s T)
+	sub, mul  func(d, a []T, s T)
+	mulStream func(d, a []T, s T) // nil: none
 }
 
 func softmaxLoopsFor[T dtype.Float]() softmaxLoops[T] {
 	m := typedFor(dtype.Of[T]()).(*impl[T])
 	sub, _ := m.bin(expr.OpSub)
 	mul, _ := m.bin(expr.OpMul)
-	return softmaxLoops[T]{sub: sub.vs, mul: mul.vs}
+	l := softmaxLoops[T]{sub: sub.vs, mul: mul.vs}
+	if m.binStream != nil {
+		if ms, ok := m.binStream(expr.OpMul); ok {
+			l.mulStream = ms.vs
+		}
+	}
+	return l
 }
 
 // newSoftmaxLoops looks up a softmax step's loops for dt when the step is
@@ -108,14 +121,21 @@ type softmaxRows[T dtype.Float] struct {
 func (r *softmaxRows[T]) runRows(lo, hi int) {
 	s, out := r.s, r.out
 	if r.blocks == 0 {
-		var buf []T
-		if s.axStride != 1 {
-			b := lineBuf[T](&s.bufs, min(s.n, softmaxChunk))
+		var buf, exps []T
+		stream := r.loops.mulStream != nil && s.n <= softmaxChunk && len(out)*dtype.Of[T]().Size() >= streamBytes
+		if s.axStride != 1 || stream {
+			b := lineBuf[T](&s.bufs, 2*min(s.n, softmaxChunk))
 			defer s.bufs.Put(b)
-			buf = *b
+			buf = (*b)[:min(s.n, softmaxChunk)]
+			if stream {
+				exps = (*b)[len(buf):]
+			}
 		}
 		for o := lo; o < hi; o++ {
-			softmaxLine(r.loops, r.src, out[o*s.n:(o+1)*s.n], s.inBase(o), s.axStride, buf)
+			softmaxLine(r.loops, r.src, out[o*s.n:(o+1)*s.n], s.inBase(o), s.axStride, buf, exps)
+		}
+		if stream {
+			simd.Fence() // the streamed lines are written before the step ends
 		}
 		return
 	}
@@ -130,8 +150,11 @@ func (r *softmaxRows[T]) runRows(lo, hi int) {
 }
 
 // softmaxLine normalizes the line of len(out) elements whose input starts
-// at base, stride apart (loaded into buf when stride is not 1).
-func softmaxLine[T dtype.Float](l softmaxLoops[T], src sameSource[T], out []T, base, stride int, buf []T) {
+// at base, stride apart (loaded into buf when stride is not 1). With exps
+// (a buffer of len(out) elements, the line at most softmaxChunk long) the
+// exponentials go there, and the normalized line is streamed into out
+// (loops.mulStream): the same operations, so the same bits.
+func softmaxLine[T dtype.Float](l softmaxLoops[T], src sameSource[T], out []T, base, stride int, buf, exps []T) {
 	n := len(out)
 	piece := func(c0, m int) []T {
 		if stride == 1 {
@@ -147,9 +170,16 @@ func softmaxLine[T dtype.Float](l softmaxLoops[T], src sameSource[T], out []T, b
 	for c0 := 0; c0 < n; c0 += softmaxChunk {
 		m := min(softmaxChunk, n-c0)
 		d := out[c0 : c0+m]
+		if exps != nil {
+			d = exps[:m]
+		}
 		l.sub(d, piece(c0, m), mx)
 		vmath.Exp(d, d)
 		vmath.SumLanes(&lanes, d)
+	}
+	if exps != nil {
+		l.mulStream(out, exps[:n], 1/vmath.LanesTotal(&lanes))
+		return
 	}
 	l.mul(out, out, 1/vmath.LanesTotal(&lanes))
 }

@@ -188,3 +188,39 @@ func TestSoftmaxInPlace(t *testing.T) {
 		})
 	}
 }
+
+// TestSoftmaxStreamedSameBits evaluates softmaxes whose output is at least
+// streamBytes, so that each line's exponentials go to a buffer and the
+// normalized line is streamed out, and requires the bits of the same
+// softmax stored through the caches: float32 and float64, lines of the
+// vector loops' length and odd ones, a strided input, on 1 and 2 workers.
+func TestSoftmaxStreamedSameBits(t *testing.T) {
+	for _, shape := range [][]int{{64, 1024}, {37, 333}, {5, 2048}} {
+		x64 := randN(t, shape...)
+		x32 := tensor.Must(tensor.New[float32](shape...))
+		for i, v := range x64.Data() {
+			x32.Data()[i] = float32(v)
+		}
+		xt := tensor.Must(tensor.Must(tensor.RandN[float64](3, shape[1], shape[0])).T())
+		for _, workers := range []int{1, 2} {
+			x := exec.New(exec.Workers(workers), exec.Grain(1))
+			graphs := map[string]func() (tensor.Any, error){
+				"float32": func() (tensor.Any, error) { return exec.EvalWith(x, expr.Softmax(expr.Of(x32), 1)) },
+				"float64": func() (tensor.Any, error) { return exec.EvalWith(x, expr.Softmax(expr.Of(x64), -1)) },
+				"strided": func() (tensor.Any, error) { return exec.EvalWith(x, expr.Softmax(expr.Of(xt), 1)) },
+			}
+			for name, eval := range graphs {
+				t.Run(name, func(t *testing.T) {
+					cached, err := eval()
+					require.NoError(t, err)
+					restore := exec.SetStreamBytes(1)
+					streamed, err := eval()
+					restore()
+					require.NoError(t, err)
+					assert.Equal(t, cached, streamed, "%v on %d workers", shape, workers)
+				})
+			}
+			x.Close()
+		}
+	}
+}
