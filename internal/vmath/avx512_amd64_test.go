@@ -18,10 +18,13 @@ func TestAVX2WithoutAVX512(t *testing.T) {
 		t.Skip("the AVX-512 loops do not run on this CPU: the other tests check the AVX2 ones")
 	}
 	vec32, vec64, tanh32, sin32, cos32 := exp32K.vec, exp64K.vec, tanh32K.vec, sin32K.vec, cos32K.vec
+	sin64, cos64 := sin64K.vec, cos64K.vec
 	lanesAVX512, exp32K.vec, tanh32K.vec, sin32K.vec, cos32K.vec = false, exp32AVX2, tanh32AVX2, sin32AVX2, cos32AVX2
 	exp64K.vec = func(d, a []float64) int { return exp64AVX2(d, a, &expTable) }
+	sin64K.vec, cos64K.vec = sin64AVX2, cos64AVX2
 	defer func() {
 		lanesAVX512, exp32K.vec, exp64K.vec, tanh32K.vec, sin32K.vec, cos32K.vec = true, vec32, vec64, tanh32, sin32, cos32
+		sin64K.vec, cos64K.vec = sin64, cos64
 	}()
 	t.Run("lanes32", TestLanes32)
 	t.Run("leaves32", TestLeaves32)
@@ -101,6 +104,21 @@ func TestAVX512Loops64(t *testing.T) {
 	xs[5] = 0
 	xs[1023] = math.NaN()
 	assert.Equal(t, 7, expSumLeaves64AVX512(&ls, xs, 0, &expTable, &xs[0]), "a NaN in the last leaf")
+
+	// sin and cos: the fast path is 0 < |x| < 1e6 (sin(±0) keeps its sign
+	// in Go), so a zero stops them as an infinity stops exp.
+	ys := make([]float64, 1024+37)
+	for i := range ys {
+		ys[i] = 0.5
+	}
+	assert.Equal(t, 1056, sin64AVX512(d, ys))
+	assert.Equal(t, math.Sin(0.5), d[1055], "sin(0.5)")
+	assert.Equal(t, 1056, cos64AVX512(d, ys))
+	assert.InDelta(t, math.Cos(0.5), d[1055], 1e-16, "cos(0.5)")
+	ys[300] = 0
+	assert.Equal(t, 296, sin64AVX512(d, ys))
+	ys[300] = 2e6
+	assert.Equal(t, 296, cos64AVX512(d, ys))
 }
 
 // TestMax32AVX512 checks Max's AVX-512 loop where the CPU has it: whole

@@ -89,6 +89,16 @@ func sin64AVX2(d []float64, a []float64) int
 // len(a) >= len(d): the caller's.
 func cos64AVX2(d []float64, a []float64) int
 
+// sin64AVX512 sets d[i] = trig64Fast1(x, 0) for a prefix of d in groups of 8,
+// up to the first group with an argument off the fast path; it returns the prefix's length.
+// len(a) >= len(d): the caller's. It needs AVX-512 F and DQ.
+func sin64AVX512(d []float64, a []float64) int
+
+// cos64AVX512 sets d[i] = trig64Fast1(x, 1) for a prefix of d in groups of 8,
+// up to the first group with an argument off the fast path; it returns the prefix's length.
+// len(a) >= len(d): the caller's. It needs AVX-512 F and DQ.
+func cos64AVX512(d []float64, a []float64) int
+
 // maxLanes32AVX2 sets s[i%8] = max(s[i%8], a[i]), up to the first group holding a NaN
 // for a prefix of a in groups of 8; it returns the prefix's length.
 //

@@ -75,20 +75,27 @@ func exp64Z(x reg.VecVirtual, tbl reg.GPVirtual) (ok reg.OpmaskVirtual, y reg.Ve
 	return ok, exp64Fast(x, tbl)
 }
 
-// loop64Z is loop64 (with the table) in groups of eight, unroll groups an
-// iteration while every one is on the fast path, then one at a time.
-func loop64Z(name, goName string, unroll int, body func(x reg.VecVirtual, tbl reg.GPVirtual) (ok reg.OpmaskVirtual, y reg.VecVirtual)) {
+// loop64Z is loop64 in groups of eight, unroll groups an iteration while
+// every one is on the fast path, then one at a time.
+func loop64Z(name, goName string, unroll int, table bool, body func(x reg.VecVirtual, tbl reg.GPVirtual) (ok reg.OpmaskVirtual, y reg.VecVirtual)) {
 	wide, zmm = true, true
 	defer func() { zmm = false }()
-	TEXT(name, NOSPLIT, "func(d, a []float64, table *[128][2]uint64) int")
+	sig := "func(d, a []float64) int"
+	if table {
+		sig = "func(d, a []float64, table *[128][2]uint64) int"
+	}
+	TEXT(name, NOSPLIT, sig)
 	Doc(fmt.Sprintf("%s sets d[i] = %s for a prefix of d in groups of 8,", name, goName),
 		"up to the first group with an argument off the fast path; it returns the prefix's length.",
 		"len(a) >= len(d): the caller's. It needs AVX-512 F and DQ.")
 	pd := Load(Param("d").Base(), GP64())
 	n := Load(Param("d").Len(), GP64())
 	pa := Load(Param("a").Base(), GP64())
-	tbl := GP64()
-	Load(Param("table"), tbl)
+	var tbl reg.GPVirtual
+	if table {
+		tbl = GP64()
+		Load(Param("table"), tbl)
+	}
 	i := GP64()
 	XORQ(i, i)
 	left := GP64()

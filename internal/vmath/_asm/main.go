@@ -38,10 +38,12 @@ func main() {
 	loop64("tanh64AVX2", "tanh of tanh64Go", true, tanh64)
 	loop64("sigmoid64AVX2", "sigmoid of sigmoid64Go", true, sigmoid64)
 	loop64("exp64AVX2", "expTail(expReduce(x))", true, exp64)
-	loop64Z("exp64AVX512", "expTail(expReduce(x))", 2, exp64Z)
+	loop64Z("exp64AVX512", "expTail(expReduce(x))", 2, true, exp64Z)
 	loop64("log64AVX2", "log64Fast1(x)", false, func(x reg.VecVirtual, _ reg.GPVirtual) (reg.VecVirtual, reg.VecVirtual) { return log64(x) })
 	loop64("sin64AVX2", "trig64Fast1(x, 0)", false, func(x reg.VecVirtual, _ reg.GPVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig64(x, 0) })
 	loop64("cos64AVX2", "trig64Fast1(x, 1)", false, func(x reg.VecVirtual, _ reg.GPVirtual) (reg.VecVirtual, reg.VecVirtual) { return trig64(x, 1) })
+	loop64Z("sin64AVX512", "trig64Fast1(x, 0)", 1, false, func(x reg.VecVirtual, _ reg.GPVirtual) (reg.OpmaskVirtual, reg.VecVirtual) { return trig64Z(x, 0) })
+	loop64Z("cos64AVX512", "trig64Fast1(x, 1)", 1, false, func(x reg.VecVirtual, _ reg.GPVirtual) (reg.OpmaskVirtual, reg.VecVirtual) { return trig64Z(x, 1) })
 	laneLoops()
 	maxLoop512()
 	Generate()
@@ -544,11 +546,51 @@ func trig64(x reg.VecVirtual, q uint64) (ok, y reg.VecVirtual) {
 	nz := YMM()
 	op(VCMPPD, VCMPPD_BCST, Imm(cmpGT), k64(0), ax, nz)
 	VANDPD(nz, ok, ok)
+	j, s, c := trig64Poly(x, q)
+	sel := YMM()
+	VPSLLQ(Imm(63), j, sel)
+	r := YMM()
+	VBLENDVPD(sel, c, s, r)
+	sg := YMM()
+	VPAND(k64(2), j, sg)
+	VPSLLQ(Imm(62), sg, sg)
+	VPXOR(sg, r, r)
+	return ok, r
+}
+
+// trig64Z is trig64 on eight lanes (zmm set): the same operations, the
+// masks in mask registers.
+func trig64Z(x reg.VecVirtual, q uint64) (ok reg.OpmaskVirtual, y reg.VecVirtual) {
+	ax := ZMM()
+	op(VANDPD, VANDPD_BCST, k64(1<<63-1), x, ax)
+	ok = K()
+	op(VCMPPD, VCMPPD_BCST, Imm(cmpLT), kd(1e6), ax, ok)
+	nz := K()
+	op(VCMPPD, VCMPPD_BCST, Imm(cmpGT), k64(0), ax, nz)
+	KANDB(nz, ok, ok)
+	j, s, c := trig64Poly(x, q)
+	sel := ZMM()
+	VPSLLQ(Imm(63), j, sel)
+	odd := K()
+	VPMOVQ2M(sel, odd)
+	r := ZMM()
+	VBLENDMPD(c, s, odd, r) // r = odd ? c : s
+	sg := ZMM()
+	VPANDQ_BCST(k64(2), j, sg)
+	VPSLLQ(Imm(62), sg, sg)
+	VPXORQ(sg, r, r)
+	return ok, r
+}
+
+// trig64Poly is trig64Fast1's arithmetic, in lanes of the width zmm
+// selects: j the quadrant of x (plus q, 1 for the cosine), and s and c
+// the sine and cosine of the reduced argument.
+func trig64Poly(x reg.VecVirtual, q uint64) (j, s, c reg.VecVirtual) {
 	jd := add(kd(0x1.8p52), mul(kd(0x1.45f306dc9c883p-01), x))
-	j := jd
+	j = jd
 	if q != 0 {
-		j = YMM()
-		VPADDQ(k64(q), jd, j)
+		j = vec()
+		op(VPADDQ, VPADDQ_BCST, k64(q), jd, j)
 	}
 	jd = sub(jd, kd(0x1.8p52))
 	t1 := sub(x, mul(kd(0x1.921fb544p+00), jd))
@@ -564,25 +606,17 @@ func trig64(x reg.VecVirtual, q uint64) (ok, y reg.VecVirtual) {
 	rhi := add(u, tl)
 	rlo := add(tl, sub(u, rhi))
 	z := mul(rhi, rhi)
-	s := horner64(z, 1.58962301576546568060e-10, -2.50507477628578072866e-8, 2.75573136213857245213e-6,
+	s = horner64(z, 1.58962301576546568060e-10, -2.50507477628578072866e-8, 2.75573136213857245213e-6,
 		-1.98412698295895385996e-4, 8.33333333332211858878e-3, -1.66666666666666307295e-1)
 	s = add(rhi, add(rlo, mul(s, mul(rhi, z))))
-	c := horner64(z, -1.13585365213876817300e-11, 2.08757008419747316778e-9, -2.75573141792967388112e-7,
+	c = horner64(z, -1.13585365213876817300e-11, 2.08757008419747316778e-9, -2.75573141792967388112e-7,
 		2.48015872888517045348e-5, -1.38888888888730564116e-3, 4.16666666666665929218e-2)
 	hz := mul(kd(0.5), z)
 	one := load(kd(1))
 	w := sub(one, hz)
 	e := sub(sub(one, w), hz)
 	c = add(w, add(e, sub(mul(c, mul(z, z)), mul(rhi, rlo))))
-	sel := YMM()
-	VPSLLQ(Imm(63), j, sel)
-	r := YMM()
-	VBLENDVPD(sel, c, s, r)
-	sg := YMM()
-	VPAND(k64(2), j, sg)
-	VPSLLQ(Imm(62), sg, sg)
-	VPXOR(sg, r, r)
-	return ok, r
+	return j, s, c
 }
 
 // tanh32 is the fast path of tanh32Go: both forms, selected.
