@@ -6,10 +6,9 @@ import "golang.org/x/sys/cpu"
 
 //go:generate sh -c "cd _asm && go run . -out ../vec_amd64.s -stubs ../vec_amd64.go -pkg vmath"
 
-// The AVX2 loops, when the CPU has AVX2 and FMA (float32 exp fuses its
-// multiply-adds, and the loops built on it with it), take the fast paths.
+// The AVX2 loops, when the CPU has AVX2, take the fast paths.
 func init() {
-	if !cpu.X86.HasAVX2 || !cpu.X86.HasFMA {
+	if !cpu.X86.HasAVX2 {
 		return
 	}
 	exp32K.vec = exp32AVX2

@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func exp32AVX2(d []float32, a []float32) int
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2
 TEXT ·exp32AVX2(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -13,45 +13,44 @@ TEXT ·exp32AVX2(SB), NOSPLIT, $0-56
 	XORQ BX, BX
 
 exp32AVX2_loop:
-	MOVQ        CX, SI
-	SUBQ        BX, SI
-	CMPQ        SI, $0x08
-	JL          exp32AVX2_done
-	VMOVUPS     (DX)(BX*4), Y0
-	VANDPS      c32_7fffffff<>+0(SB), Y0, Y1
-	VCMPPS      $0x11, c32_42ad0000<>+0(SB), Y1, Y1
-	VMOVUPS     c32_3fb8aa3b<>+0(SB), Y2
-	VMOVAPS     Y0, Y3
-	VFMADD213PS c32_4b400000<>+0(SB), Y2, Y3
-	VSUBPS      c32_4b400000<>+0(SB), Y3, Y2
-	VMOVAPS     Y0, Y0
-	VFMADD231PS c32_bf317200<>+0(SB), Y2, Y0
-	VMULPS      c32_b5bfbe8e<>+0(SB), Y2, Y2
-	VADDPS      Y0, Y2, Y4
-	VMULPS      Y4, Y4, Y5
-	VMOVUPS     c32_39506967<>+0(SB), Y6
-	VMOVAPS     Y4, Y7
-	VFMADD213PS c32_3ab743ce<>+0(SB), Y6, Y7
-	VMOVAPS     Y7, Y6
-	VFMADD213PS c32_3c088908<>+0(SB), Y4, Y6
-	VMOVAPS     Y6, Y6
-	VFMADD213PS c32_3d2aa9c1<>+0(SB), Y4, Y6
-	VMOVAPS     Y6, Y6
-	VFMADD213PS c32_3e2aaaaa<>+0(SB), Y4, Y6
-	VMOVAPS     Y6, Y6
-	VFMADD213PS c32_3f000000<>+0(SB), Y4, Y6
-	VMOVAPS     Y2, Y2
-	VFMADD231PS Y5, Y6, Y2
-	VADDPS      Y0, Y2, Y0
-	VADDPS      c32_3f800000<>+0(SB), Y0, Y0
-	VPSLLD      $0x17, Y3, Y3
-	VPADDD      Y3, Y0, Y0
-	VMOVMSKPS   Y1, SI
-	CMPL        SI, $0xff
-	JNE         exp32AVX2_done
-	VMOVUPS     Y0, (AX)(BX*4)
-	ADDQ        $0x08, BX
-	JMP         exp32AVX2_loop
+	MOVQ      CX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x08
+	JL        exp32AVX2_done
+	VMOVUPS   (DX)(BX*4), Y0
+	VANDPS    c32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y1, Y1
+	VMULPS    c32_3fb8aa3b<>+0(SB), Y0, Y2
+	VADDPS    c32_4b400000<>+0(SB), Y2, Y2
+	VSUBPS    c32_4b400000<>+0(SB), Y2, Y3
+	VMULPS    c32_3f317200<>+0(SB), Y3, Y4
+	VSUBPS    Y4, Y0, Y0
+	VMULPS    c32_35bfbe8e<>+0(SB), Y3, Y3
+	VXORPS    c32_80000000<>+0(SB), Y3, Y3
+	VADDPS    Y0, Y3, Y4
+	VMULPS    Y4, Y4, Y5
+	VMULPS    c32_39506967<>+0(SB), Y4, Y6
+	VADDPS    c32_3ab743ce<>+0(SB), Y6, Y6
+	VMULPS    Y4, Y6, Y6
+	VADDPS    c32_3c088908<>+0(SB), Y6, Y6
+	VMULPS    Y4, Y6, Y6
+	VADDPS    c32_3d2aa9c1<>+0(SB), Y6, Y6
+	VMULPS    Y4, Y6, Y6
+	VADDPS    c32_3e2aaaaa<>+0(SB), Y6, Y6
+	VMULPS    Y4, Y6, Y4
+	VADDPS    c32_3f000000<>+0(SB), Y4, Y4
+	VMULPS    Y4, Y5, Y4
+	VADDPS    Y3, Y4, Y3
+	VADDPS    Y0, Y3, Y0
+	VADDPS    c32_3f800000<>+0(SB), Y0, Y0
+	VPSLLD    $0x17, Y2, Y2
+	VPADDD    Y2, Y0, Y0
+	VMOVMSKPS Y1, SI
+	CMPL      SI, $0xff
+	JNE       exp32AVX2_done
+	VMOVUPS   Y0, (AX)(BX*4)
+	ADDQ      $0x08, BX
+	JMP       exp32AVX2_loop
 
 exp32AVX2_done:
 	MOVQ BX, ret+48(FP)
@@ -78,16 +77,6 @@ DATA c32_42ad0000<>+24(SB)/4, $0x42ad0000
 DATA c32_42ad0000<>+28(SB)/4, $0x42ad0000
 GLOBL c32_42ad0000<>(SB), RODATA|NOPTR, $32
 
-DATA c32_3fb8aa3b<>+0(SB)/4, $0x3fb8aa3b
-DATA c32_3fb8aa3b<>+4(SB)/4, $0x3fb8aa3b
-DATA c32_3fb8aa3b<>+8(SB)/4, $0x3fb8aa3b
-DATA c32_3fb8aa3b<>+12(SB)/4, $0x3fb8aa3b
-DATA c32_3fb8aa3b<>+16(SB)/4, $0x3fb8aa3b
-DATA c32_3fb8aa3b<>+20(SB)/4, $0x3fb8aa3b
-DATA c32_3fb8aa3b<>+24(SB)/4, $0x3fb8aa3b
-DATA c32_3fb8aa3b<>+28(SB)/4, $0x3fb8aa3b
-GLOBL c32_3fb8aa3b<>(SB), RODATA|NOPTR, $32
-
 DATA c32_4b400000<>+0(SB)/4, $0x4b400000
 DATA c32_4b400000<>+4(SB)/4, $0x4b400000
 DATA c32_4b400000<>+8(SB)/4, $0x4b400000
@@ -98,25 +87,45 @@ DATA c32_4b400000<>+24(SB)/4, $0x4b400000
 DATA c32_4b400000<>+28(SB)/4, $0x4b400000
 GLOBL c32_4b400000<>(SB), RODATA|NOPTR, $32
 
-DATA c32_bf317200<>+0(SB)/4, $0xbf317200
-DATA c32_bf317200<>+4(SB)/4, $0xbf317200
-DATA c32_bf317200<>+8(SB)/4, $0xbf317200
-DATA c32_bf317200<>+12(SB)/4, $0xbf317200
-DATA c32_bf317200<>+16(SB)/4, $0xbf317200
-DATA c32_bf317200<>+20(SB)/4, $0xbf317200
-DATA c32_bf317200<>+24(SB)/4, $0xbf317200
-DATA c32_bf317200<>+28(SB)/4, $0xbf317200
-GLOBL c32_bf317200<>(SB), RODATA|NOPTR, $32
+DATA c32_3fb8aa3b<>+0(SB)/4, $0x3fb8aa3b
+DATA c32_3fb8aa3b<>+4(SB)/4, $0x3fb8aa3b
+DATA c32_3fb8aa3b<>+8(SB)/4, $0x3fb8aa3b
+DATA c32_3fb8aa3b<>+12(SB)/4, $0x3fb8aa3b
+DATA c32_3fb8aa3b<>+16(SB)/4, $0x3fb8aa3b
+DATA c32_3fb8aa3b<>+20(SB)/4, $0x3fb8aa3b
+DATA c32_3fb8aa3b<>+24(SB)/4, $0x3fb8aa3b
+DATA c32_3fb8aa3b<>+28(SB)/4, $0x3fb8aa3b
+GLOBL c32_3fb8aa3b<>(SB), RODATA|NOPTR, $32
 
-DATA c32_b5bfbe8e<>+0(SB)/4, $0xb5bfbe8e
-DATA c32_b5bfbe8e<>+4(SB)/4, $0xb5bfbe8e
-DATA c32_b5bfbe8e<>+8(SB)/4, $0xb5bfbe8e
-DATA c32_b5bfbe8e<>+12(SB)/4, $0xb5bfbe8e
-DATA c32_b5bfbe8e<>+16(SB)/4, $0xb5bfbe8e
-DATA c32_b5bfbe8e<>+20(SB)/4, $0xb5bfbe8e
-DATA c32_b5bfbe8e<>+24(SB)/4, $0xb5bfbe8e
-DATA c32_b5bfbe8e<>+28(SB)/4, $0xb5bfbe8e
-GLOBL c32_b5bfbe8e<>(SB), RODATA|NOPTR, $32
+DATA c32_3f317200<>+0(SB)/4, $0x3f317200
+DATA c32_3f317200<>+4(SB)/4, $0x3f317200
+DATA c32_3f317200<>+8(SB)/4, $0x3f317200
+DATA c32_3f317200<>+12(SB)/4, $0x3f317200
+DATA c32_3f317200<>+16(SB)/4, $0x3f317200
+DATA c32_3f317200<>+20(SB)/4, $0x3f317200
+DATA c32_3f317200<>+24(SB)/4, $0x3f317200
+DATA c32_3f317200<>+28(SB)/4, $0x3f317200
+GLOBL c32_3f317200<>(SB), RODATA|NOPTR, $32
+
+DATA c32_80000000<>+0(SB)/4, $0x80000000
+DATA c32_80000000<>+4(SB)/4, $0x80000000
+DATA c32_80000000<>+8(SB)/4, $0x80000000
+DATA c32_80000000<>+12(SB)/4, $0x80000000
+DATA c32_80000000<>+16(SB)/4, $0x80000000
+DATA c32_80000000<>+20(SB)/4, $0x80000000
+DATA c32_80000000<>+24(SB)/4, $0x80000000
+DATA c32_80000000<>+28(SB)/4, $0x80000000
+GLOBL c32_80000000<>(SB), RODATA|NOPTR, $32
+
+DATA c32_35bfbe8e<>+0(SB)/4, $0x35bfbe8e
+DATA c32_35bfbe8e<>+4(SB)/4, $0x35bfbe8e
+DATA c32_35bfbe8e<>+8(SB)/4, $0x35bfbe8e
+DATA c32_35bfbe8e<>+12(SB)/4, $0x35bfbe8e
+DATA c32_35bfbe8e<>+16(SB)/4, $0x35bfbe8e
+DATA c32_35bfbe8e<>+20(SB)/4, $0x35bfbe8e
+DATA c32_35bfbe8e<>+24(SB)/4, $0x35bfbe8e
+DATA c32_35bfbe8e<>+28(SB)/4, $0x35bfbe8e
+GLOBL c32_35bfbe8e<>(SB), RODATA|NOPTR, $32
 
 DATA c32_39506967<>+0(SB)/4, $0x39506967
 DATA c32_39506967<>+4(SB)/4, $0x39506967
@@ -197,115 +206,112 @@ TEXT ·exp32AVX512(SB), NOSPLIT, $0-56
 	XORQ BX, BX
 
 exp32AVX512_loopN:
-	MOVQ             CX, SI
-	SUBQ             BX, SI
-	CMPQ             SI, $0x20
-	JL               exp32AVX512_loop
-	VMOVUPS          (DX)(BX*4), Z0
-	VANDPS.BCST      c32b_7fffffff<>+0(SB), Z0, Z1
-	VCMPPS.BCST      $0x11, c32b_42ad0000<>+0(SB), Z1, K1
-	VBROADCASTSS     c32b_3fb8aa3b<>+0(SB), Z1
-	VMOVAPS          Z0, Z2
-	VFMADD213PS.BCST c32b_4b400000<>+0(SB), Z1, Z2
-	VSUBPS.BCST      c32b_4b400000<>+0(SB), Z2, Z1
-	VMOVAPS          Z0, Z0
-	VFMADD231PS.BCST c32b_bf317200<>+0(SB), Z1, Z0
-	VMULPS.BCST      c32b_b5bfbe8e<>+0(SB), Z1, Z1
-	VADDPS           Z0, Z1, Z3
-	VMULPS           Z3, Z3, Z4
-	VBROADCASTSS     c32b_39506967<>+0(SB), Z5
-	VMOVAPS          Z3, Z6
-	VFMADD213PS.BCST c32b_3ab743ce<>+0(SB), Z5, Z6
-	VMOVAPS          Z6, Z5
-	VFMADD213PS.BCST c32b_3c088908<>+0(SB), Z3, Z5
-	VMOVAPS          Z5, Z5
-	VFMADD213PS.BCST c32b_3d2aa9c1<>+0(SB), Z3, Z5
-	VMOVAPS          Z5, Z5
-	VFMADD213PS.BCST c32b_3e2aaaaa<>+0(SB), Z3, Z5
-	VMOVAPS          Z5, Z5
-	VFMADD213PS.BCST c32b_3f000000<>+0(SB), Z3, Z5
-	VMOVAPS          Z1, Z1
-	VFMADD231PS      Z4, Z5, Z1
-	VADDPS           Z0, Z1, Z0
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z0, Z0
-	VPSLLD           $0x17, Z2, Z2
-	VPADDD           Z2, Z0, Z0
-	VMOVUPS          64(DX)(BX*4), Z1
-	VANDPS.BCST      c32b_7fffffff<>+0(SB), Z1, Z2
-	VCMPPS.BCST      $0x11, c32b_42ad0000<>+0(SB), Z2, K2
-	VBROADCASTSS     c32b_3fb8aa3b<>+0(SB), Z2
-	VMOVAPS          Z1, Z3
-	VFMADD213PS.BCST c32b_4b400000<>+0(SB), Z2, Z3
-	VSUBPS.BCST      c32b_4b400000<>+0(SB), Z3, Z2
-	VMOVAPS          Z1, Z1
-	VFMADD231PS.BCST c32b_bf317200<>+0(SB), Z2, Z1
-	VMULPS.BCST      c32b_b5bfbe8e<>+0(SB), Z2, Z2
-	VADDPS           Z1, Z2, Z4
-	VMULPS           Z4, Z4, Z5
-	VBROADCASTSS     c32b_39506967<>+0(SB), Z6
-	VMOVAPS          Z4, Z7
-	VFMADD213PS.BCST c32b_3ab743ce<>+0(SB), Z6, Z7
-	VMOVAPS          Z7, Z6
-	VFMADD213PS.BCST c32b_3c088908<>+0(SB), Z4, Z6
-	VMOVAPS          Z6, Z6
-	VFMADD213PS.BCST c32b_3d2aa9c1<>+0(SB), Z4, Z6
-	VMOVAPS          Z6, Z6
-	VFMADD213PS.BCST c32b_3e2aaaaa<>+0(SB), Z4, Z6
-	VMOVAPS          Z6, Z6
-	VFMADD213PS.BCST c32b_3f000000<>+0(SB), Z4, Z6
-	VMOVAPS          Z2, Z2
-	VFMADD231PS      Z5, Z6, Z2
-	VADDPS           Z1, Z2, Z1
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z1, Z1
-	VPSLLD           $0x17, Z3, Z3
-	VPADDD           Z3, Z1, Z1
-	KANDW            K2, K1, K1
-	KORTESTW         K1, K1
-	JCC              exp32AVX512_loop
-	VMOVUPS          Z0, (AX)(BX*4)
-	VMOVUPS          Z1, 64(AX)(BX*4)
-	ADDQ             $0x20, BX
-	JMP              exp32AVX512_loopN
+	MOVQ        CX, SI
+	SUBQ        BX, SI
+	CMPQ        SI, $0x20
+	JL          exp32AVX512_loop
+	VMOVUPS     (DX)(BX*4), Z0
+	VANDPS.BCST c32b_7fffffff<>+0(SB), Z0, Z1
+	VCMPPS.BCST $0x11, c32b_42ad0000<>+0(SB), Z1, K1
+	VMULPS.BCST c32b_3fb8aa3b<>+0(SB), Z0, Z1
+	VADDPS.BCST c32b_4b400000<>+0(SB), Z1, Z1
+	VSUBPS.BCST c32b_4b400000<>+0(SB), Z1, Z2
+	VMULPS.BCST c32b_3f317200<>+0(SB), Z2, Z3
+	VSUBPS      Z3, Z0, Z0
+	VMULPS.BCST c32b_35bfbe8e<>+0(SB), Z2, Z2
+	VXORPS.BCST c32b_80000000<>+0(SB), Z2, Z2
+	VADDPS      Z0, Z2, Z3
+	VMULPS      Z3, Z3, Z4
+	VMULPS.BCST c32b_39506967<>+0(SB), Z3, Z5
+	VADDPS.BCST c32b_3ab743ce<>+0(SB), Z5, Z5
+	VMULPS      Z3, Z5, Z5
+	VADDPS.BCST c32b_3c088908<>+0(SB), Z5, Z5
+	VMULPS      Z3, Z5, Z5
+	VADDPS.BCST c32b_3d2aa9c1<>+0(SB), Z5, Z5
+	VMULPS      Z3, Z5, Z5
+	VADDPS.BCST c32b_3e2aaaaa<>+0(SB), Z5, Z5
+	VMULPS      Z3, Z5, Z3
+	VADDPS.BCST c32b_3f000000<>+0(SB), Z3, Z3
+	VMULPS      Z3, Z4, Z3
+	VADDPS      Z2, Z3, Z2
+	VADDPS      Z0, Z2, Z0
+	VADDPS.BCST c32b_3f800000<>+0(SB), Z0, Z0
+	VPSLLD      $0x17, Z1, Z1
+	VPADDD      Z1, Z0, Z0
+	VMOVUPS     64(DX)(BX*4), Z1
+	VANDPS.BCST c32b_7fffffff<>+0(SB), Z1, Z2
+	VCMPPS.BCST $0x11, c32b_42ad0000<>+0(SB), Z2, K2
+	VMULPS.BCST c32b_3fb8aa3b<>+0(SB), Z1, Z2
+	VADDPS.BCST c32b_4b400000<>+0(SB), Z2, Z2
+	VSUBPS.BCST c32b_4b400000<>+0(SB), Z2, Z3
+	VMULPS.BCST c32b_3f317200<>+0(SB), Z3, Z4
+	VSUBPS      Z4, Z1, Z1
+	VMULPS.BCST c32b_35bfbe8e<>+0(SB), Z3, Z3
+	VXORPS.BCST c32b_80000000<>+0(SB), Z3, Z3
+	VADDPS      Z1, Z3, Z4
+	VMULPS      Z4, Z4, Z5
+	VMULPS.BCST c32b_39506967<>+0(SB), Z4, Z6
+	VADDPS.BCST c32b_3ab743ce<>+0(SB), Z6, Z6
+	VMULPS      Z4, Z6, Z6
+	VADDPS.BCST c32b_3c088908<>+0(SB), Z6, Z6
+	VMULPS      Z4, Z6, Z6
+	VADDPS.BCST c32b_3d2aa9c1<>+0(SB), Z6, Z6
+	VMULPS      Z4, Z6, Z6
+	VADDPS.BCST c32b_3e2aaaaa<>+0(SB), Z6, Z6
+	VMULPS      Z4, Z6, Z4
+	VADDPS.BCST c32b_3f000000<>+0(SB), Z4, Z4
+	VMULPS      Z4, Z5, Z4
+	VADDPS      Z3, Z4, Z3
+	VADDPS      Z1, Z3, Z1
+	VADDPS.BCST c32b_3f800000<>+0(SB), Z1, Z1
+	VPSLLD      $0x17, Z2, Z2
+	VPADDD      Z2, Z1, Z1
+	KANDW       K2, K1, K1
+	KORTESTW    K1, K1
+	JCC         exp32AVX512_loop
+	VMOVUPS     Z0, (AX)(BX*4)
+	VMOVUPS     Z1, 64(AX)(BX*4)
+	ADDQ        $0x20, BX
+	JMP         exp32AVX512_loopN
 
 exp32AVX512_loop:
-	MOVQ             CX, SI
-	SUBQ             BX, SI
-	CMPQ             SI, $0x10
-	JL               exp32AVX512_done
-	VMOVUPS          (DX)(BX*4), Z0
-	VANDPS.BCST      c32b_7fffffff<>+0(SB), Z0, Z1
-	VCMPPS.BCST      $0x11, c32b_42ad0000<>+0(SB), Z1, K1
-	VBROADCASTSS     c32b_3fb8aa3b<>+0(SB), Z1
-	VMOVAPS          Z0, Z2
-	VFMADD213PS.BCST c32b_4b400000<>+0(SB), Z1, Z2
-	VSUBPS.BCST      c32b_4b400000<>+0(SB), Z2, Z1
-	VMOVAPS          Z0, Z0
-	VFMADD231PS.BCST c32b_bf317200<>+0(SB), Z1, Z0
-	VMULPS.BCST      c32b_b5bfbe8e<>+0(SB), Z1, Z1
-	VADDPS           Z0, Z1, Z3
-	VMULPS           Z3, Z3, Z4
-	VBROADCASTSS     c32b_39506967<>+0(SB), Z5
-	VMOVAPS          Z3, Z6
-	VFMADD213PS.BCST c32b_3ab743ce<>+0(SB), Z5, Z6
-	VMOVAPS          Z6, Z5
-	VFMADD213PS.BCST c32b_3c088908<>+0(SB), Z3, Z5
-	VMOVAPS          Z5, Z5
-	VFMADD213PS.BCST c32b_3d2aa9c1<>+0(SB), Z3, Z5
-	VMOVAPS          Z5, Z5
-	VFMADD213PS.BCST c32b_3e2aaaaa<>+0(SB), Z3, Z5
-	VMOVAPS          Z5, Z5
-	VFMADD213PS.BCST c32b_3f000000<>+0(SB), Z3, Z5
-	VMOVAPS          Z1, Z1
-	VFMADD231PS      Z4, Z5, Z1
-	VADDPS           Z0, Z1, Z0
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z0, Z0
-	VPSLLD           $0x17, Z2, Z2
-	VPADDD           Z2, Z0, Z0
-	KORTESTW         K1, K1
-	JCC              exp32AVX512_done
-	VMOVUPS          Z0, (AX)(BX*4)
-	ADDQ             $0x10, BX
-	JMP              exp32AVX512_loop
+	MOVQ        CX, SI
+	SUBQ        BX, SI
+	CMPQ        SI, $0x10
+	JL          exp32AVX512_done
+	VMOVUPS     (DX)(BX*4), Z0
+	VANDPS.BCST c32b_7fffffff<>+0(SB), Z0, Z1
+	VCMPPS.BCST $0x11, c32b_42ad0000<>+0(SB), Z1, K1
+	VMULPS.BCST c32b_3fb8aa3b<>+0(SB), Z0, Z1
+	VADDPS.BCST c32b_4b400000<>+0(SB), Z1, Z1
+	VSUBPS.BCST c32b_4b400000<>+0(SB), Z1, Z2
+	VMULPS.BCST c32b_3f317200<>+0(SB), Z2, Z3
+	VSUBPS      Z3, Z0, Z0
+	VMULPS.BCST c32b_35bfbe8e<>+0(SB), Z2, Z2
+	VXORPS.BCST c32b_80000000<>+0(SB), Z2, Z2
+	VADDPS      Z0, Z2, Z3
+	VMULPS      Z3, Z3, Z4
+	VMULPS.BCST c32b_39506967<>+0(SB), Z3, Z5
+	VADDPS.BCST c32b_3ab743ce<>+0(SB), Z5, Z5
+	VMULPS      Z3, Z5, Z5
+	VADDPS.BCST c32b_3c088908<>+0(SB), Z5, Z5
+	VMULPS      Z3, Z5, Z5
+	VADDPS.BCST c32b_3d2aa9c1<>+0(SB), Z5, Z5
+	VMULPS      Z3, Z5, Z5
+	VADDPS.BCST c32b_3e2aaaaa<>+0(SB), Z5, Z5
+	VMULPS      Z3, Z5, Z3
+	VADDPS.BCST c32b_3f000000<>+0(SB), Z3, Z3
+	VMULPS      Z3, Z4, Z3
+	VADDPS      Z2, Z3, Z2
+	VADDPS      Z0, Z2, Z0
+	VADDPS.BCST c32b_3f800000<>+0(SB), Z0, Z0
+	VPSLLD      $0x17, Z1, Z1
+	VPADDD      Z1, Z0, Z0
+	KORTESTW    K1, K1
+	JCC         exp32AVX512_done
+	VMOVUPS     Z0, (AX)(BX*4)
+	ADDQ        $0x10, BX
+	JMP         exp32AVX512_loop
 
 exp32AVX512_done:
 	MOVQ BX, ret+48(FP)
@@ -318,17 +324,20 @@ GLOBL c32b_7fffffff<>(SB), RODATA|NOPTR, $4
 DATA c32b_42ad0000<>+0(SB)/4, $0x42ad0000
 GLOBL c32b_42ad0000<>(SB), RODATA|NOPTR, $4
 
-DATA c32b_3fb8aa3b<>+0(SB)/4, $0x3fb8aa3b
-GLOBL c32b_3fb8aa3b<>(SB), RODATA|NOPTR, $4
-
 DATA c32b_4b400000<>+0(SB)/4, $0x4b400000
 GLOBL c32b_4b400000<>(SB), RODATA|NOPTR, $4
 
-DATA c32b_bf317200<>+0(SB)/4, $0xbf317200
-GLOBL c32b_bf317200<>(SB), RODATA|NOPTR, $4
+DATA c32b_3fb8aa3b<>+0(SB)/4, $0x3fb8aa3b
+GLOBL c32b_3fb8aa3b<>(SB), RODATA|NOPTR, $4
 
-DATA c32b_b5bfbe8e<>+0(SB)/4, $0xb5bfbe8e
-GLOBL c32b_b5bfbe8e<>(SB), RODATA|NOPTR, $4
+DATA c32b_3f317200<>+0(SB)/4, $0x3f317200
+GLOBL c32b_3f317200<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_80000000<>+0(SB)/4, $0x80000000
+GLOBL c32b_80000000<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_35bfbe8e<>+0(SB)/4, $0x35bfbe8e
+GLOBL c32b_35bfbe8e<>(SB), RODATA|NOPTR, $4
 
 DATA c32b_39506967<>+0(SB)/4, $0x39506967
 GLOBL c32b_39506967<>(SB), RODATA|NOPTR, $4
@@ -1197,7 +1206,7 @@ DATA c32b_00000001<>+0(SB)/4, $0x00000001
 GLOBL c32b_00000001<>(SB), RODATA|NOPTR, $4
 
 // func tanh32AVX2(d []float32, a []float32) int
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2
 TEXT ·tanh32AVX2(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1205,67 +1214,66 @@ TEXT ·tanh32AVX2(SB), NOSPLIT, $0-56
 	XORQ BX, BX
 
 tanh32AVX2_loop:
-	MOVQ        CX, SI
-	SUBQ        BX, SI
-	CMPQ        SI, $0x08
-	JL          tanh32AVX2_done
-	VMOVUPS     (DX)(BX*4), Y0
-	VANDPS      c32_7fffffff<>+0(SB), Y0, Y1
-	VCMPPS      $0x11, c32_422c0000<>+0(SB), Y1, Y2
-	VCMPPS      $0x11, c32_3f200000<>+0(SB), Y1, Y3
-	VMULPS      Y0, Y0, Y4
-	VMULPS      c32_bbbaf0ea<>+0(SB), Y4, Y5
-	VADDPS      c32_3ca9134e<>+0(SB), Y5, Y5
-	VMULPS      Y4, Y5, Y5
-	VADDPS      c32_bd5c1e2d<>+0(SB), Y5, Y5
-	VMULPS      Y4, Y5, Y5
-	VADDPS      c32_3e088393<>+0(SB), Y5, Y5
-	VMULPS      Y4, Y5, Y5
-	VADDPS      c32_beaaaa99<>+0(SB), Y5, Y5
-	VMULPS      Y5, Y4, Y4
-	VMULPS      Y0, Y4, Y4
-	VADDPS      Y0, Y4, Y4
-	VADDPS      Y1, Y1, Y1
-	VMOVUPS     c32_3fb8aa3b<>+0(SB), Y5
-	VMOVAPS     Y1, Y6
-	VFMADD213PS c32_4b400000<>+0(SB), Y5, Y6
-	VSUBPS      c32_4b400000<>+0(SB), Y6, Y5
-	VMOVAPS     Y1, Y1
-	VFMADD231PS c32_bf317200<>+0(SB), Y5, Y1
-	VMULPS      c32_b5bfbe8e<>+0(SB), Y5, Y5
-	VADDPS      Y1, Y5, Y7
-	VMULPS      Y7, Y7, Y8
-	VMOVUPS     c32_39506967<>+0(SB), Y9
-	VMOVAPS     Y7, Y10
-	VFMADD213PS c32_3ab743ce<>+0(SB), Y9, Y10
-	VMOVAPS     Y10, Y9
-	VFMADD213PS c32_3c088908<>+0(SB), Y7, Y9
-	VMOVAPS     Y9, Y9
-	VFMADD213PS c32_3d2aa9c1<>+0(SB), Y7, Y9
-	VMOVAPS     Y9, Y9
-	VFMADD213PS c32_3e2aaaaa<>+0(SB), Y7, Y9
-	VMOVAPS     Y9, Y9
-	VFMADD213PS c32_3f000000<>+0(SB), Y7, Y9
-	VMOVAPS     Y5, Y5
-	VFMADD231PS Y8, Y9, Y5
-	VADDPS      Y1, Y5, Y1
-	VADDPS      c32_3f800000<>+0(SB), Y1, Y1
-	VPSLLD      $0x17, Y6, Y6
-	VPADDD      Y6, Y1, Y1
-	VADDPS      c32_3f800000<>+0(SB), Y1, Y1
-	VMOVUPS     c32_40000000<>+0(SB), Y5
-	VDIVPS      Y1, Y5, Y1
-	VMOVUPS     c32_3f800000<>+0(SB), Y5
-	VSUBPS      Y1, Y5, Y1
-	VANDPS      c32_80000000<>+0(SB), Y0, Y0
-	VORPS       Y0, Y1, Y1
-	VBLENDVPS   Y3, Y4, Y1, Y0
-	VMOVMSKPS   Y2, SI
-	CMPL        SI, $0xff
-	JNE         tanh32AVX2_done
-	VMOVUPS     Y0, (AX)(BX*4)
-	ADDQ        $0x08, BX
-	JMP         tanh32AVX2_loop
+	MOVQ      CX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x08
+	JL        tanh32AVX2_done
+	VMOVUPS   (DX)(BX*4), Y0
+	VANDPS    c32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS    $0x11, c32_422c0000<>+0(SB), Y1, Y2
+	VCMPPS    $0x11, c32_3f200000<>+0(SB), Y1, Y3
+	VMULPS    Y0, Y0, Y4
+	VMULPS    c32_bbbaf0ea<>+0(SB), Y4, Y5
+	VADDPS    c32_3ca9134e<>+0(SB), Y5, Y5
+	VMULPS    Y4, Y5, Y5
+	VADDPS    c32_bd5c1e2d<>+0(SB), Y5, Y5
+	VMULPS    Y4, Y5, Y5
+	VADDPS    c32_3e088393<>+0(SB), Y5, Y5
+	VMULPS    Y4, Y5, Y5
+	VADDPS    c32_beaaaa99<>+0(SB), Y5, Y5
+	VMULPS    Y5, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VADDPS    Y0, Y4, Y4
+	VADDPS    Y1, Y1, Y1
+	VMULPS    c32_3fb8aa3b<>+0(SB), Y1, Y5
+	VADDPS    c32_4b400000<>+0(SB), Y5, Y5
+	VSUBPS    c32_4b400000<>+0(SB), Y5, Y6
+	VMULPS    c32_3f317200<>+0(SB), Y6, Y7
+	VSUBPS    Y7, Y1, Y1
+	VMULPS    c32_35bfbe8e<>+0(SB), Y6, Y6
+	VXORPS    c32_80000000<>+0(SB), Y6, Y6
+	VADDPS    Y1, Y6, Y7
+	VMULPS    Y7, Y7, Y8
+	VMULPS    c32_39506967<>+0(SB), Y7, Y9
+	VADDPS    c32_3ab743ce<>+0(SB), Y9, Y9
+	VMULPS    Y7, Y9, Y9
+	VADDPS    c32_3c088908<>+0(SB), Y9, Y9
+	VMULPS    Y7, Y9, Y9
+	VADDPS    c32_3d2aa9c1<>+0(SB), Y9, Y9
+	VMULPS    Y7, Y9, Y9
+	VADDPS    c32_3e2aaaaa<>+0(SB), Y9, Y9
+	VMULPS    Y7, Y9, Y7
+	VADDPS    c32_3f000000<>+0(SB), Y7, Y7
+	VMULPS    Y7, Y8, Y7
+	VADDPS    Y6, Y7, Y6
+	VADDPS    Y1, Y6, Y1
+	VADDPS    c32_3f800000<>+0(SB), Y1, Y1
+	VPSLLD    $0x17, Y5, Y5
+	VPADDD    Y5, Y1, Y1
+	VADDPS    c32_3f800000<>+0(SB), Y1, Y1
+	VMOVUPS   c32_40000000<>+0(SB), Y5
+	VDIVPS    Y1, Y5, Y1
+	VMOVUPS   c32_3f800000<>+0(SB), Y5
+	VSUBPS    Y1, Y5, Y1
+	VANDPS    c32_80000000<>+0(SB), Y0, Y0
+	VORPS     Y0, Y1, Y1
+	VBLENDVPS Y3, Y4, Y1, Y0
+	VMOVMSKPS Y2, SI
+	CMPL      SI, $0xff
+	JNE       tanh32AVX2_done
+	VMOVUPS   Y0, (AX)(BX*4)
+	ADDQ      $0x08, BX
+	JMP       tanh32AVX2_loop
 
 tanh32AVX2_done:
 	MOVQ BX, ret+48(FP)
@@ -1352,16 +1360,6 @@ DATA c32_40000000<>+24(SB)/4, $0x40000000
 DATA c32_40000000<>+28(SB)/4, $0x40000000
 GLOBL c32_40000000<>(SB), RODATA|NOPTR, $32
 
-DATA c32_80000000<>+0(SB)/4, $0x80000000
-DATA c32_80000000<>+4(SB)/4, $0x80000000
-DATA c32_80000000<>+8(SB)/4, $0x80000000
-DATA c32_80000000<>+12(SB)/4, $0x80000000
-DATA c32_80000000<>+16(SB)/4, $0x80000000
-DATA c32_80000000<>+20(SB)/4, $0x80000000
-DATA c32_80000000<>+24(SB)/4, $0x80000000
-DATA c32_80000000<>+28(SB)/4, $0x80000000
-GLOBL c32_80000000<>(SB), RODATA|NOPTR, $32
-
 // func tanh32AVX512(d []float32, a []float32) int
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·tanh32AVX512(SB), NOSPLIT, $0-56
@@ -1371,128 +1369,126 @@ TEXT ·tanh32AVX512(SB), NOSPLIT, $0-56
 	XORQ BX, BX
 
 tanh32AVX512_loopN:
-	MOVQ             CX, SI
-	SUBQ             BX, SI
-	CMPQ             SI, $0x10
-	JL               tanh32AVX512_loop
-	VMOVUPS          (DX)(BX*4), Z0
-	VANDPS.BCST      c32b_7fffffff<>+0(SB), Z0, Z1
-	VCMPPS.BCST      $0x11, c32b_422c0000<>+0(SB), Z1, K1
-	VCMPPS.BCST      $0x11, c32b_3f200000<>+0(SB), Z1, K2
-	VMULPS           Z0, Z0, Z2
-	VMULPS.BCST      c32b_bbbaf0ea<>+0(SB), Z2, Z3
-	VADDPS.BCST      c32b_3ca9134e<>+0(SB), Z3, Z3
-	VMULPS           Z2, Z3, Z3
-	VADDPS.BCST      c32b_bd5c1e2d<>+0(SB), Z3, Z3
-	VMULPS           Z2, Z3, Z3
-	VADDPS.BCST      c32b_3e088393<>+0(SB), Z3, Z3
-	VMULPS           Z2, Z3, Z3
-	VADDPS.BCST      c32b_beaaaa99<>+0(SB), Z3, Z3
-	VMULPS           Z3, Z2, Z2
-	VMULPS           Z0, Z2, Z2
-	VADDPS           Z0, Z2, Z2
-	VADDPS           Z1, Z1, Z1
-	VBROADCASTSS     c32b_3fb8aa3b<>+0(SB), Z3
-	VMOVAPS          Z1, Z6
-	VFMADD213PS.BCST c32b_4b400000<>+0(SB), Z3, Z6
-	VSUBPS.BCST      c32b_4b400000<>+0(SB), Z6, Z3
-	VMOVAPS          Z1, Z1
-	VFMADD231PS.BCST c32b_bf317200<>+0(SB), Z3, Z1
-	VMULPS.BCST      c32b_b5bfbe8e<>+0(SB), Z3, Z3
-	VADDPS           Z1, Z3, Z7
-	VMULPS           Z7, Z7, Z8
-	VBROADCASTSS     c32b_39506967<>+0(SB), Z9
-	VMOVAPS          Z7, Z10
-	VFMADD213PS.BCST c32b_3ab743ce<>+0(SB), Z9, Z10
-	VMOVAPS          Z10, Z9
-	VFMADD213PS.BCST c32b_3c088908<>+0(SB), Z7, Z9
-	VMOVAPS          Z9, Z9
-	VFMADD213PS.BCST c32b_3d2aa9c1<>+0(SB), Z7, Z9
-	VMOVAPS          Z9, Z9
-	VFMADD213PS.BCST c32b_3e2aaaaa<>+0(SB), Z7, Z9
-	VMOVAPS          Z9, Z9
-	VFMADD213PS.BCST c32b_3f000000<>+0(SB), Z7, Z9
-	VMOVAPS          Z3, Z3
-	VFMADD231PS      Z8, Z9, Z3
-	VADDPS           Z1, Z3, Z1
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z1, Z1
-	VPSLLD           $0x17, Z6, Z6
-	VPADDD           Z6, Z1, Z1
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z1, Z1
-	VBROADCASTSS     c32b_40000000<>+0(SB), Z3
-	VDIVPS           Z1, Z3, Z1
-	VBROADCASTSS     c32b_3f800000<>+0(SB), Z3
-	VSUBPS           Z1, Z3, Z1
-	VANDPS.BCST      c32b_80000000<>+0(SB), Z0, Z0
-	VORPS            Z0, Z1, Z1
-	VBLENDMPS        Z2, Z1, K2, Z4
-	KORTESTW         K1, K1
-	JCC              tanh32AVX512_loop
-	VMOVUPS          Z4, (AX)(BX*4)
-	ADDQ             $0x10, BX
-	JMP              tanh32AVX512_loopN
+	MOVQ         CX, SI
+	SUBQ         BX, SI
+	CMPQ         SI, $0x10
+	JL           tanh32AVX512_loop
+	VMOVUPS      (DX)(BX*4), Z0
+	VANDPS.BCST  c32b_7fffffff<>+0(SB), Z0, Z1
+	VCMPPS.BCST  $0x11, c32b_422c0000<>+0(SB), Z1, K1
+	VCMPPS.BCST  $0x11, c32b_3f200000<>+0(SB), Z1, K2
+	VMULPS       Z0, Z0, Z2
+	VMULPS.BCST  c32b_bbbaf0ea<>+0(SB), Z2, Z3
+	VADDPS.BCST  c32b_3ca9134e<>+0(SB), Z3, Z3
+	VMULPS       Z2, Z3, Z3
+	VADDPS.BCST  c32b_bd5c1e2d<>+0(SB), Z3, Z3
+	VMULPS       Z2, Z3, Z3
+	VADDPS.BCST  c32b_3e088393<>+0(SB), Z3, Z3
+	VMULPS       Z2, Z3, Z3
+	VADDPS.BCST  c32b_beaaaa99<>+0(SB), Z3, Z3
+	VMULPS       Z3, Z2, Z2
+	VMULPS       Z0, Z2, Z2
+	VADDPS       Z0, Z2, Z2
+	VADDPS       Z1, Z1, Z1
+	VMULPS.BCST  c32b_3fb8aa3b<>+0(SB), Z1, Z3
+	VADDPS.BCST  c32b_4b400000<>+0(SB), Z3, Z3
+	VSUBPS.BCST  c32b_4b400000<>+0(SB), Z3, Z6
+	VMULPS.BCST  c32b_3f317200<>+0(SB), Z6, Z7
+	VSUBPS       Z7, Z1, Z1
+	VMULPS.BCST  c32b_35bfbe8e<>+0(SB), Z6, Z6
+	VXORPS.BCST  c32b_80000000<>+0(SB), Z6, Z6
+	VADDPS       Z1, Z6, Z7
+	VMULPS       Z7, Z7, Z8
+	VMULPS.BCST  c32b_39506967<>+0(SB), Z7, Z9
+	VADDPS.BCST  c32b_3ab743ce<>+0(SB), Z9, Z9
+	VMULPS       Z7, Z9, Z9
+	VADDPS.BCST  c32b_3c088908<>+0(SB), Z9, Z9
+	VMULPS       Z7, Z9, Z9
+	VADDPS.BCST  c32b_3d2aa9c1<>+0(SB), Z9, Z9
+	VMULPS       Z7, Z9, Z9
+	VADDPS.BCST  c32b_3e2aaaaa<>+0(SB), Z9, Z9
+	VMULPS       Z7, Z9, Z7
+	VADDPS.BCST  c32b_3f000000<>+0(SB), Z7, Z7
+	VMULPS       Z7, Z8, Z7
+	VADDPS       Z6, Z7, Z6
+	VADDPS       Z1, Z6, Z1
+	VADDPS.BCST  c32b_3f800000<>+0(SB), Z1, Z1
+	VPSLLD       $0x17, Z3, Z3
+	VPADDD       Z3, Z1, Z1
+	VADDPS.BCST  c32b_3f800000<>+0(SB), Z1, Z1
+	VBROADCASTSS c32b_40000000<>+0(SB), Z3
+	VDIVPS       Z1, Z3, Z1
+	VBROADCASTSS c32b_3f800000<>+0(SB), Z3
+	VSUBPS       Z1, Z3, Z1
+	VANDPS.BCST  c32b_80000000<>+0(SB), Z0, Z0
+	VORPS        Z0, Z1, Z1
+	VBLENDMPS    Z2, Z1, K2, Z4
+	KORTESTW     K1, K1
+	JCC          tanh32AVX512_loop
+	VMOVUPS      Z4, (AX)(BX*4)
+	ADDQ         $0x10, BX
+	JMP          tanh32AVX512_loopN
 
 tanh32AVX512_loop:
-	MOVQ             CX, SI
-	SUBQ             BX, SI
-	CMPQ             SI, $0x10
-	JL               tanh32AVX512_done
-	VMOVUPS          (DX)(BX*4), Z0
-	VANDPS.BCST      c32b_7fffffff<>+0(SB), Z0, Z1
-	VCMPPS.BCST      $0x11, c32b_422c0000<>+0(SB), Z1, K1
-	VCMPPS.BCST      $0x11, c32b_3f200000<>+0(SB), Z1, K2
-	VMULPS           Z0, Z0, Z2
-	VMULPS.BCST      c32b_bbbaf0ea<>+0(SB), Z2, Z3
-	VADDPS.BCST      c32b_3ca9134e<>+0(SB), Z3, Z3
-	VMULPS           Z2, Z3, Z3
-	VADDPS.BCST      c32b_bd5c1e2d<>+0(SB), Z3, Z3
-	VMULPS           Z2, Z3, Z3
-	VADDPS.BCST      c32b_3e088393<>+0(SB), Z3, Z3
-	VMULPS           Z2, Z3, Z3
-	VADDPS.BCST      c32b_beaaaa99<>+0(SB), Z3, Z3
-	VMULPS           Z3, Z2, Z2
-	VMULPS           Z0, Z2, Z2
-	VADDPS           Z0, Z2, Z2
-	VADDPS           Z1, Z1, Z1
-	VBROADCASTSS     c32b_3fb8aa3b<>+0(SB), Z3
-	VMOVAPS          Z1, Z4
-	VFMADD213PS.BCST c32b_4b400000<>+0(SB), Z3, Z4
-	VSUBPS.BCST      c32b_4b400000<>+0(SB), Z4, Z3
-	VMOVAPS          Z1, Z1
-	VFMADD231PS.BCST c32b_bf317200<>+0(SB), Z3, Z1
-	VMULPS.BCST      c32b_b5bfbe8e<>+0(SB), Z3, Z3
-	VADDPS           Z1, Z3, Z6
-	VMULPS           Z6, Z6, Z7
-	VBROADCASTSS     c32b_39506967<>+0(SB), Z8
-	VMOVAPS          Z6, Z9
-	VFMADD213PS.BCST c32b_3ab743ce<>+0(SB), Z8, Z9
-	VMOVAPS          Z9, Z8
-	VFMADD213PS.BCST c32b_3c088908<>+0(SB), Z6, Z8
-	VMOVAPS          Z8, Z8
-	VFMADD213PS.BCST c32b_3d2aa9c1<>+0(SB), Z6, Z8
-	VMOVAPS          Z8, Z8
-	VFMADD213PS.BCST c32b_3e2aaaaa<>+0(SB), Z6, Z8
-	VMOVAPS          Z8, Z8
-	VFMADD213PS.BCST c32b_3f000000<>+0(SB), Z6, Z8
-	VMOVAPS          Z3, Z3
-	VFMADD231PS      Z7, Z8, Z3
-	VADDPS           Z1, Z3, Z1
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z1, Z1
-	VPSLLD           $0x17, Z4, Z4
-	VPADDD           Z4, Z1, Z1
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z1, Z1
-	VBROADCASTSS     c32b_40000000<>+0(SB), Z3
-	VDIVPS           Z1, Z3, Z1
-	VBROADCASTSS     c32b_3f800000<>+0(SB), Z3
-	VSUBPS           Z1, Z3, Z1
-	VANDPS.BCST      c32b_80000000<>+0(SB), Z0, Z0
-	VORPS            Z0, Z1, Z1
-	VBLENDMPS        Z2, Z1, K2, Z5
-	KORTESTW         K1, K1
-	JCC              tanh32AVX512_done
-	VMOVUPS          Z5, (AX)(BX*4)
-	ADDQ             $0x10, BX
-	JMP              tanh32AVX512_loop
+	MOVQ         CX, SI
+	SUBQ         BX, SI
+	CMPQ         SI, $0x10
+	JL           tanh32AVX512_done
+	VMOVUPS      (DX)(BX*4), Z0
+	VANDPS.BCST  c32b_7fffffff<>+0(SB), Z0, Z1
+	VCMPPS.BCST  $0x11, c32b_422c0000<>+0(SB), Z1, K1
+	VCMPPS.BCST  $0x11, c32b_3f200000<>+0(SB), Z1, K2
+	VMULPS       Z0, Z0, Z2
+	VMULPS.BCST  c32b_bbbaf0ea<>+0(SB), Z2, Z3
+	VADDPS.BCST  c32b_3ca9134e<>+0(SB), Z3, Z3
+	VMULPS       Z2, Z3, Z3
+	VADDPS.BCST  c32b_bd5c1e2d<>+0(SB), Z3, Z3
+	VMULPS       Z2, Z3, Z3
+	VADDPS.BCST  c32b_3e088393<>+0(SB), Z3, Z3
+	VMULPS       Z2, Z3, Z3
+	VADDPS.BCST  c32b_beaaaa99<>+0(SB), Z3, Z3
+	VMULPS       Z3, Z2, Z2
+	VMULPS       Z0, Z2, Z2
+	VADDPS       Z0, Z2, Z2
+	VADDPS       Z1, Z1, Z1
+	VMULPS.BCST  c32b_3fb8aa3b<>+0(SB), Z1, Z3
+	VADDPS.BCST  c32b_4b400000<>+0(SB), Z3, Z3
+	VSUBPS.BCST  c32b_4b400000<>+0(SB), Z3, Z4
+	VMULPS.BCST  c32b_3f317200<>+0(SB), Z4, Z6
+	VSUBPS       Z6, Z1, Z1
+	VMULPS.BCST  c32b_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS.BCST  c32b_80000000<>+0(SB), Z4, Z4
+	VADDPS       Z1, Z4, Z6
+	VMULPS       Z6, Z6, Z7
+	VMULPS.BCST  c32b_39506967<>+0(SB), Z6, Z8
+	VADDPS.BCST  c32b_3ab743ce<>+0(SB), Z8, Z8
+	VMULPS       Z6, Z8, Z8
+	VADDPS.BCST  c32b_3c088908<>+0(SB), Z8, Z8
+	VMULPS       Z6, Z8, Z8
+	VADDPS.BCST  c32b_3d2aa9c1<>+0(SB), Z8, Z8
+	VMULPS       Z6, Z8, Z8
+	VADDPS.BCST  c32b_3e2aaaaa<>+0(SB), Z8, Z8
+	VMULPS       Z6, Z8, Z6
+	VADDPS.BCST  c32b_3f000000<>+0(SB), Z6, Z6
+	VMULPS       Z6, Z7, Z6
+	VADDPS       Z4, Z6, Z4
+	VADDPS       Z1, Z4, Z1
+	VADDPS.BCST  c32b_3f800000<>+0(SB), Z1, Z1
+	VPSLLD       $0x17, Z3, Z3
+	VPADDD       Z3, Z1, Z1
+	VADDPS.BCST  c32b_3f800000<>+0(SB), Z1, Z1
+	VBROADCASTSS c32b_40000000<>+0(SB), Z3
+	VDIVPS       Z1, Z3, Z1
+	VBROADCASTSS c32b_3f800000<>+0(SB), Z3
+	VSUBPS       Z1, Z3, Z1
+	VANDPS.BCST  c32b_80000000<>+0(SB), Z0, Z0
+	VORPS        Z0, Z1, Z1
+	VBLENDMPS    Z2, Z1, K2, Z5
+	KORTESTW     K1, K1
+	JCC          tanh32AVX512_done
+	VMOVUPS      Z5, (AX)(BX*4)
+	ADDQ         $0x10, BX
+	JMP          tanh32AVX512_loop
 
 tanh32AVX512_done:
 	MOVQ BX, ret+48(FP)
@@ -1523,11 +1519,8 @@ GLOBL c32b_beaaaa99<>(SB), RODATA|NOPTR, $4
 DATA c32b_40000000<>+0(SB)/4, $0x40000000
 GLOBL c32b_40000000<>(SB), RODATA|NOPTR, $4
 
-DATA c32b_80000000<>+0(SB)/4, $0x80000000
-GLOBL c32b_80000000<>(SB), RODATA|NOPTR, $4
-
 // func sigmoid32AVX2(d []float32, a []float32) int
-// Requires: AVX, AVX2, FMA3
+// Requires: AVX, AVX2
 TEXT ·sigmoid32AVX2(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1535,52 +1528,51 @@ TEXT ·sigmoid32AVX2(SB), NOSPLIT, $0-56
 	XORQ BX, BX
 
 sigmoid32AVX2_loop:
-	MOVQ        CX, SI
-	SUBQ        BX, SI
-	CMPQ        SI, $0x08
-	JL          sigmoid32AVX2_done
-	VMOVUPS     (DX)(BX*4), Y0
-	VANDPS      c32_7fffffff<>+0(SB), Y0, Y1
-	VCMPPS      $0x11, c32_42ad0000<>+0(SB), Y1, Y2
-	VXORPS      c32_80000000<>+0(SB), Y1, Y1
-	VANDPS      c32_7fffffff<>+0(SB), Y1, Y3
-	VCMPPS      $0x11, c32_42ad0000<>+0(SB), Y3, Y3
-	VMOVUPS     c32_3fb8aa3b<>+0(SB), Y3
-	VMOVAPS     Y1, Y4
-	VFMADD213PS c32_4b400000<>+0(SB), Y3, Y4
-	VSUBPS      c32_4b400000<>+0(SB), Y4, Y3
-	VMOVAPS     Y1, Y1
-	VFMADD231PS c32_bf317200<>+0(SB), Y3, Y1
-	VMULPS      c32_b5bfbe8e<>+0(SB), Y3, Y3
-	VADDPS      Y1, Y3, Y5
-	VMULPS      Y5, Y5, Y6
-	VMOVUPS     c32_39506967<>+0(SB), Y7
-	VMOVAPS     Y5, Y8
-	VFMADD213PS c32_3ab743ce<>+0(SB), Y7, Y8
-	VMOVAPS     Y8, Y7
-	VFMADD213PS c32_3c088908<>+0(SB), Y5, Y7
-	VMOVAPS     Y7, Y7
-	VFMADD213PS c32_3d2aa9c1<>+0(SB), Y5, Y7
-	VMOVAPS     Y7, Y7
-	VFMADD213PS c32_3e2aaaaa<>+0(SB), Y5, Y7
-	VMOVAPS     Y7, Y7
-	VFMADD213PS c32_3f000000<>+0(SB), Y5, Y7
-	VMOVAPS     Y3, Y3
-	VFMADD231PS Y6, Y7, Y3
-	VADDPS      Y1, Y3, Y1
-	VADDPS      c32_3f800000<>+0(SB), Y1, Y1
-	VPSLLD      $0x17, Y4, Y4
-	VPADDD      Y4, Y1, Y1
-	VMOVUPS     c32_3f800000<>+0(SB), Y3
-	VBLENDVPS   Y0, Y1, Y3, Y0
-	VADDPS      c32_3f800000<>+0(SB), Y1, Y1
-	VDIVPS      Y1, Y0, Y0
-	VMOVMSKPS   Y2, SI
-	CMPL        SI, $0xff
-	JNE         sigmoid32AVX2_done
-	VMOVUPS     Y0, (AX)(BX*4)
-	ADDQ        $0x08, BX
-	JMP         sigmoid32AVX2_loop
+	MOVQ      CX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x08
+	JL        sigmoid32AVX2_done
+	VMOVUPS   (DX)(BX*4), Y0
+	VANDPS    c32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y1, Y2
+	VXORPS    c32_80000000<>+0(SB), Y1, Y1
+	VANDPS    c32_7fffffff<>+0(SB), Y1, Y3
+	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y3, Y3
+	VMULPS    c32_3fb8aa3b<>+0(SB), Y1, Y3
+	VADDPS    c32_4b400000<>+0(SB), Y3, Y3
+	VSUBPS    c32_4b400000<>+0(SB), Y3, Y4
+	VMULPS    c32_3f317200<>+0(SB), Y4, Y5
+	VSUBPS    Y5, Y1, Y1
+	VMULPS    c32_35bfbe8e<>+0(SB), Y4, Y4
+	VXORPS    c32_80000000<>+0(SB), Y4, Y4
+	VADDPS    Y1, Y4, Y5
+	VMULPS    Y5, Y5, Y6
+	VMULPS    c32_39506967<>+0(SB), Y5, Y7
+	VADDPS    c32_3ab743ce<>+0(SB), Y7, Y7
+	VMULPS    Y5, Y7, Y7
+	VADDPS    c32_3c088908<>+0(SB), Y7, Y7
+	VMULPS    Y5, Y7, Y7
+	VADDPS    c32_3d2aa9c1<>+0(SB), Y7, Y7
+	VMULPS    Y5, Y7, Y7
+	VADDPS    c32_3e2aaaaa<>+0(SB), Y7, Y7
+	VMULPS    Y5, Y7, Y5
+	VADDPS    c32_3f000000<>+0(SB), Y5, Y5
+	VMULPS    Y5, Y6, Y5
+	VADDPS    Y4, Y5, Y4
+	VADDPS    Y1, Y4, Y1
+	VADDPS    c32_3f800000<>+0(SB), Y1, Y1
+	VPSLLD    $0x17, Y3, Y3
+	VPADDD    Y3, Y1, Y1
+	VMOVUPS   c32_3f800000<>+0(SB), Y3
+	VBLENDVPS Y0, Y1, Y3, Y0
+	VADDPS    c32_3f800000<>+0(SB), Y1, Y1
+	VDIVPS    Y1, Y0, Y0
+	VMOVMSKPS Y2, SI
+	CMPL      SI, $0xff
+	JNE       sigmoid32AVX2_done
+	VMOVUPS   Y0, (AX)(BX*4)
+	ADDQ      $0x08, BX
+	JMP       sigmoid32AVX2_loop
 
 sigmoid32AVX2_done:
 	MOVQ BX, ret+48(FP)
@@ -3435,7 +3427,7 @@ sqDevLanes32AVX2_done:
 	RET
 
 // func expSumLanes32AVX2(s *[8]float32, a []float32, k float32) int
-// Requires: AVX, AVX2, FMA3, SSE
+// Requires: AVX, AVX2, SSE
 TEXT ·expSumLanes32AVX2(SB), NOSPLIT, $0-48
 	MOVQ         s+0(FP), AX
 	MOVQ         a_base+8(FP), CX
@@ -3446,186 +3438,181 @@ TEXT ·expSumLanes32AVX2(SB), NOSPLIT, $0-48
 	XORQ         BX, BX
 
 expSumLanes32AVX2_loopN:
-	MOVQ        DX, SI
-	SUBQ        BX, SI
-	CMPQ        SI, $0x20
-	JL          expSumLanes32AVX2_loop
-	VMOVUPS     (CX)(BX*4), Y2
-	VSUBPS      Y0, Y2, Y2
-	VANDPS      c32_7fffffff<>+0(SB), Y2, Y3
-	VCMPPS      $0x11, c32_42ad0000<>+0(SB), Y3, Y3
-	VMOVUPS     c32_3fb8aa3b<>+0(SB), Y4
-	VMOVAPS     Y2, Y5
-	VFMADD213PS c32_4b400000<>+0(SB), Y4, Y5
-	VSUBPS      c32_4b400000<>+0(SB), Y5, Y4
-	VMOVAPS     Y2, Y2
-	VFMADD231PS c32_bf317200<>+0(SB), Y4, Y2
-	VMULPS      c32_b5bfbe8e<>+0(SB), Y4, Y4
-	VADDPS      Y2, Y4, Y6
-	VMULPS      Y6, Y6, Y7
-	VMOVUPS     c32_39506967<>+0(SB), Y8
-	VMOVAPS     Y6, Y9
-	VFMADD213PS c32_3ab743ce<>+0(SB), Y8, Y9
-	VMOVAPS     Y9, Y8
-	VFMADD213PS c32_3c088908<>+0(SB), Y6, Y8
-	VMOVAPS     Y8, Y8
-	VFMADD213PS c32_3d2aa9c1<>+0(SB), Y6, Y8
-	VMOVAPS     Y8, Y8
-	VFMADD213PS c32_3e2aaaaa<>+0(SB), Y6, Y8
-	VMOVAPS     Y8, Y8
-	VFMADD213PS c32_3f000000<>+0(SB), Y6, Y8
-	VMOVAPS     Y4, Y4
-	VFMADD231PS Y7, Y8, Y4
-	VADDPS      Y2, Y4, Y2
-	VADDPS      c32_3f800000<>+0(SB), Y2, Y2
-	VPSLLD      $0x17, Y5, Y5
-	VPADDD      Y5, Y2, Y2
-	VADDPS      Y2, Y1, Y2
-	VMOVUPS     32(CX)(BX*4), Y4
-	VSUBPS      Y0, Y4, Y4
-	VANDPS      c32_7fffffff<>+0(SB), Y4, Y5
-	VCMPPS      $0x11, c32_42ad0000<>+0(SB), Y5, Y5
-	VMOVUPS     c32_3fb8aa3b<>+0(SB), Y6
-	VMOVAPS     Y4, Y7
-	VFMADD213PS c32_4b400000<>+0(SB), Y6, Y7
-	VSUBPS      c32_4b400000<>+0(SB), Y7, Y6
-	VMOVAPS     Y4, Y4
-	VFMADD231PS c32_bf317200<>+0(SB), Y6, Y4
-	VMULPS      c32_b5bfbe8e<>+0(SB), Y6, Y6
-	VADDPS      Y4, Y6, Y8
-	VMULPS      Y8, Y8, Y9
-	VMOVUPS     c32_39506967<>+0(SB), Y10
-	VMOVAPS     Y8, Y11
-	VFMADD213PS c32_3ab743ce<>+0(SB), Y10, Y11
-	VMOVAPS     Y11, Y10
-	VFMADD213PS c32_3c088908<>+0(SB), Y8, Y10
-	VMOVAPS     Y10, Y10
-	VFMADD213PS c32_3d2aa9c1<>+0(SB), Y8, Y10
-	VMOVAPS     Y10, Y10
-	VFMADD213PS c32_3e2aaaaa<>+0(SB), Y8, Y10
-	VMOVAPS     Y10, Y10
-	VFMADD213PS c32_3f000000<>+0(SB), Y8, Y10
-	VMOVAPS     Y6, Y6
-	VFMADD231PS Y9, Y10, Y6
-	VADDPS      Y4, Y6, Y4
-	VADDPS      c32_3f800000<>+0(SB), Y4, Y4
-	VPSLLD      $0x17, Y7, Y7
-	VPADDD      Y7, Y4, Y4
-	VADDPS      Y4, Y2, Y2
-	VANDPS      Y5, Y3, Y3
-	VMOVUPS     64(CX)(BX*4), Y4
-	VSUBPS      Y0, Y4, Y4
-	VANDPS      c32_7fffffff<>+0(SB), Y4, Y5
-	VCMPPS      $0x11, c32_42ad0000<>+0(SB), Y5, Y5
-	VMOVUPS     c32_3fb8aa3b<>+0(SB), Y6
-	VMOVAPS     Y4, Y7
-	VFMADD213PS c32_4b400000<>+0(SB), Y6, Y7
-	VSUBPS      c32_4b400000<>+0(SB), Y7, Y6
-	VMOVAPS     Y4, Y4
-	VFMADD231PS c32_bf317200<>+0(SB), Y6, Y4
-	VMULPS      c32_b5bfbe8e<>+0(SB), Y6, Y6
-	VADDPS      Y4, Y6, Y8
-	VMULPS      Y8, Y8, Y9
-	VMOVUPS     c32_39506967<>+0(SB), Y10
-	VMOVAPS     Y8, Y11
-	VFMADD213PS c32_3ab743ce<>+0(SB), Y10, Y11
-	VMOVAPS     Y11, Y10
-	VFMADD213PS c32_3c088908<>+0(SB), Y8, Y10
-	VMOVAPS     Y10, Y10
-	VFMADD213PS c32_3d2aa9c1<>+0(SB), Y8, Y10
-	VMOVAPS     Y10, Y10
-	VFMADD213PS c32_3e2aaaaa<>+0(SB), Y8, Y10
-	VMOVAPS     Y10, Y10
-	VFMADD213PS c32_3f000000<>+0(SB), Y8, Y10
-	VMOVAPS     Y6, Y6
-	VFMADD231PS Y9, Y10, Y6
-	VADDPS      Y4, Y6, Y4
-	VADDPS      c32_3f800000<>+0(SB), Y4, Y4
-	VPSLLD      $0x17, Y7, Y7
-	VPADDD      Y7, Y4, Y4
-	VADDPS      Y4, Y2, Y2
-	VANDPS      Y5, Y3, Y3
-	VMOVUPS     96(CX)(BX*4), Y4
-	VSUBPS      Y0, Y4, Y4
-	VANDPS      c32_7fffffff<>+0(SB), Y4, Y5
-	VCMPPS      $0x11, c32_42ad0000<>+0(SB), Y5, Y5
-	VMOVUPS     c32_3fb8aa3b<>+0(SB), Y6
-	VMOVAPS     Y4, Y7
-	VFMADD213PS c32_4b400000<>+0(SB), Y6, Y7
-	VSUBPS      c32_4b400000<>+0(SB), Y7, Y6
-	VMOVAPS     Y4, Y4
-	VFMADD231PS c32_bf317200<>+0(SB), Y6, Y4
-	VMULPS      c32_b5bfbe8e<>+0(SB), Y6, Y6
-	VADDPS      Y4, Y6, Y8
-	VMULPS      Y8, Y8, Y9
-	VMOVUPS     c32_39506967<>+0(SB), Y10
-	VMOVAPS     Y8, Y11
-	VFMADD213PS c32_3ab743ce<>+0(SB), Y10, Y11
-	VMOVAPS     Y11, Y10
-	VFMADD213PS c32_3c088908<>+0(SB), Y8, Y10
-	VMOVAPS     Y10, Y10
-	VFMADD213PS c32_3d2aa9c1<>+0(SB), Y8, Y10
-	VMOVAPS     Y10, Y10
-	VFMADD213PS c32_3e2aaaaa<>+0(SB), Y8, Y10
-	VMOVAPS     Y10, Y10
-	VFMADD213PS c32_3f000000<>+0(SB), Y8, Y10
-	VMOVAPS     Y6, Y6
-	VFMADD231PS Y9, Y10, Y6
-	VADDPS      Y4, Y6, Y4
-	VADDPS      c32_3f800000<>+0(SB), Y4, Y4
-	VPSLLD      $0x17, Y7, Y7
-	VPADDD      Y7, Y4, Y4
-	VADDPS      Y4, Y2, Y2
-	VANDPS      Y5, Y3, Y3
-	VMOVMSKPS   Y3, SI
-	CMPL        SI, $0xff
-	JNE         expSumLanes32AVX2_loop
-	VMOVAPS     Y2, Y1
-	ADDQ        $0x20, BX
-	JMP         expSumLanes32AVX2_loopN
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x20
+	JL        expSumLanes32AVX2_loop
+	VMOVUPS   (CX)(BX*4), Y2
+	VSUBPS    Y0, Y2, Y2
+	VANDPS    c32_7fffffff<>+0(SB), Y2, Y3
+	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y3, Y3
+	VMULPS    c32_3fb8aa3b<>+0(SB), Y2, Y4
+	VADDPS    c32_4b400000<>+0(SB), Y4, Y4
+	VSUBPS    c32_4b400000<>+0(SB), Y4, Y5
+	VMULPS    c32_3f317200<>+0(SB), Y5, Y6
+	VSUBPS    Y6, Y2, Y2
+	VMULPS    c32_35bfbe8e<>+0(SB), Y5, Y5
+	VXORPS    c32_80000000<>+0(SB), Y5, Y5
+	VADDPS    Y2, Y5, Y6
+	VMULPS    Y6, Y6, Y7
+	VMULPS    c32_39506967<>+0(SB), Y6, Y8
+	VADDPS    c32_3ab743ce<>+0(SB), Y8, Y8
+	VMULPS    Y6, Y8, Y8
+	VADDPS    c32_3c088908<>+0(SB), Y8, Y8
+	VMULPS    Y6, Y8, Y8
+	VADDPS    c32_3d2aa9c1<>+0(SB), Y8, Y8
+	VMULPS    Y6, Y8, Y8
+	VADDPS    c32_3e2aaaaa<>+0(SB), Y8, Y8
+	VMULPS    Y6, Y8, Y6
+	VADDPS    c32_3f000000<>+0(SB), Y6, Y6
+	VMULPS    Y6, Y7, Y6
+	VADDPS    Y5, Y6, Y5
+	VADDPS    Y2, Y5, Y2
+	VADDPS    c32_3f800000<>+0(SB), Y2, Y2
+	VPSLLD    $0x17, Y4, Y4
+	VPADDD    Y4, Y2, Y2
+	VADDPS    Y2, Y1, Y2
+	VMOVUPS   32(CX)(BX*4), Y4
+	VSUBPS    Y0, Y4, Y4
+	VANDPS    c32_7fffffff<>+0(SB), Y4, Y5
+	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y5, Y5
+	VMULPS    c32_3fb8aa3b<>+0(SB), Y4, Y6
+	VADDPS    c32_4b400000<>+0(SB), Y6, Y6
+	VSUBPS    c32_4b400000<>+0(SB), Y6, Y7
+	VMULPS    c32_3f317200<>+0(SB), Y7, Y8
+	VSUBPS    Y8, Y4, Y4
+	VMULPS    c32_35bfbe8e<>+0(SB), Y7, Y7
+	VXORPS    c32_80000000<>+0(SB), Y7, Y7
+	VADDPS    Y4, Y7, Y8
+	VMULPS    Y8, Y8, Y9
+	VMULPS    c32_39506967<>+0(SB), Y8, Y10
+	VADDPS    c32_3ab743ce<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y10
+	VADDPS    c32_3c088908<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y10
+	VADDPS    c32_3d2aa9c1<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y10
+	VADDPS    c32_3e2aaaaa<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y8
+	VADDPS    c32_3f000000<>+0(SB), Y8, Y8
+	VMULPS    Y8, Y9, Y8
+	VADDPS    Y7, Y8, Y7
+	VADDPS    Y4, Y7, Y4
+	VADDPS    c32_3f800000<>+0(SB), Y4, Y4
+	VPSLLD    $0x17, Y6, Y6
+	VPADDD    Y6, Y4, Y4
+	VADDPS    Y4, Y2, Y2
+	VANDPS    Y5, Y3, Y3
+	VMOVUPS   64(CX)(BX*4), Y4
+	VSUBPS    Y0, Y4, Y4
+	VANDPS    c32_7fffffff<>+0(SB), Y4, Y5
+	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y5, Y5
+	VMULPS    c32_3fb8aa3b<>+0(SB), Y4, Y6
+	VADDPS    c32_4b400000<>+0(SB), Y6, Y6
+	VSUBPS    c32_4b400000<>+0(SB), Y6, Y7
+	VMULPS    c32_3f317200<>+0(SB), Y7, Y8
+	VSUBPS    Y8, Y4, Y4
+	VMULPS    c32_35bfbe8e<>+0(SB), Y7, Y7
+	VXORPS    c32_80000000<>+0(SB), Y7, Y7
+	VADDPS    Y4, Y7, Y8
+	VMULPS    Y8, Y8, Y9
+	VMULPS    c32_39506967<>+0(SB), Y8, Y10
+	VADDPS    c32_3ab743ce<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y10
+	VADDPS    c32_3c088908<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y10
+	VADDPS    c32_3d2aa9c1<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y10
+	VADDPS    c32_3e2aaaaa<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y8
+	VADDPS    c32_3f000000<>+0(SB), Y8, Y8
+	VMULPS    Y8, Y9, Y8
+	VADDPS    Y7, Y8, Y7
+	VADDPS    Y4, Y7, Y4
+	VADDPS    c32_3f800000<>+0(SB), Y4, Y4
+	VPSLLD    $0x17, Y6, Y6
+	VPADDD    Y6, Y4, Y4
+	VADDPS    Y4, Y2, Y2
+	VANDPS    Y5, Y3, Y3
+	VMOVUPS   96(CX)(BX*4), Y4
+	VSUBPS    Y0, Y4, Y4
+	VANDPS    c32_7fffffff<>+0(SB), Y4, Y5
+	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y5, Y5
+	VMULPS    c32_3fb8aa3b<>+0(SB), Y4, Y6
+	VADDPS    c32_4b400000<>+0(SB), Y6, Y6
+	VSUBPS    c32_4b400000<>+0(SB), Y6, Y7
+	VMULPS    c32_3f317200<>+0(SB), Y7, Y8
+	VSUBPS    Y8, Y4, Y4
+	VMULPS    c32_35bfbe8e<>+0(SB), Y7, Y7
+	VXORPS    c32_80000000<>+0(SB), Y7, Y7
+	VADDPS    Y4, Y7, Y8
+	VMULPS    Y8, Y8, Y9
+	VMULPS    c32_39506967<>+0(SB), Y8, Y10
+	VADDPS    c32_3ab743ce<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y10
+	VADDPS    c32_3c088908<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y10
+	VADDPS    c32_3d2aa9c1<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y10
+	VADDPS    c32_3e2aaaaa<>+0(SB), Y10, Y10
+	VMULPS    Y8, Y10, Y8
+	VADDPS    c32_3f000000<>+0(SB), Y8, Y8
+	VMULPS    Y8, Y9, Y8
+	VADDPS    Y7, Y8, Y7
+	VADDPS    Y4, Y7, Y4
+	VADDPS    c32_3f800000<>+0(SB), Y4, Y4
+	VPSLLD    $0x17, Y6, Y6
+	VPADDD    Y6, Y4, Y4
+	VADDPS    Y4, Y2, Y2
+	VANDPS    Y5, Y3, Y3
+	VMOVMSKPS Y3, SI
+	CMPL      SI, $0xff
+	JNE       expSumLanes32AVX2_loop
+	VMOVAPS   Y2, Y1
+	ADDQ      $0x20, BX
+	JMP       expSumLanes32AVX2_loopN
 
 expSumLanes32AVX2_loop:
-	MOVQ        DX, SI
-	SUBQ        BX, SI
-	CMPQ        SI, $0x08
-	JL          expSumLanes32AVX2_done
-	VMOVUPS     (CX)(BX*4), Y2
-	VSUBPS      Y0, Y2, Y2
-	VANDPS      c32_7fffffff<>+0(SB), Y2, Y3
-	VCMPPS      $0x11, c32_42ad0000<>+0(SB), Y3, Y3
-	VMOVUPS     c32_3fb8aa3b<>+0(SB), Y4
-	VMOVAPS     Y2, Y5
-	VFMADD213PS c32_4b400000<>+0(SB), Y4, Y5
-	VSUBPS      c32_4b400000<>+0(SB), Y5, Y4
-	VMOVAPS     Y2, Y2
-	VFMADD231PS c32_bf317200<>+0(SB), Y4, Y2
-	VMULPS      c32_b5bfbe8e<>+0(SB), Y4, Y4
-	VADDPS      Y2, Y4, Y6
-	VMULPS      Y6, Y6, Y7
-	VMOVUPS     c32_39506967<>+0(SB), Y8
-	VMOVAPS     Y6, Y9
-	VFMADD213PS c32_3ab743ce<>+0(SB), Y8, Y9
-	VMOVAPS     Y9, Y8
-	VFMADD213PS c32_3c088908<>+0(SB), Y6, Y8
-	VMOVAPS     Y8, Y8
-	VFMADD213PS c32_3d2aa9c1<>+0(SB), Y6, Y8
-	VMOVAPS     Y8, Y8
-	VFMADD213PS c32_3e2aaaaa<>+0(SB), Y6, Y8
-	VMOVAPS     Y8, Y8
-	VFMADD213PS c32_3f000000<>+0(SB), Y6, Y8
-	VMOVAPS     Y4, Y4
-	VFMADD231PS Y7, Y8, Y4
-	VADDPS      Y2, Y4, Y2
-	VADDPS      c32_3f800000<>+0(SB), Y2, Y2
-	VPSLLD      $0x17, Y5, Y5
-	VPADDD      Y5, Y2, Y2
-	VADDPS      Y2, Y1, Y2
-	VMOVMSKPS   Y3, SI
-	CMPL        SI, $0xff
-	JNE         expSumLanes32AVX2_done
-	VMOVAPS     Y2, Y1
-	ADDQ        $0x08, BX
-	JMP         expSumLanes32AVX2_loop
+	MOVQ      DX, SI
+	SUBQ      BX, SI
+	CMPQ      SI, $0x08
+	JL        expSumLanes32AVX2_done
+	VMOVUPS   (CX)(BX*4), Y2
+	VSUBPS    Y0, Y2, Y2
+	VANDPS    c32_7fffffff<>+0(SB), Y2, Y3
+	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y3, Y3
+	VMULPS    c32_3fb8aa3b<>+0(SB), Y2, Y4
+	VADDPS    c32_4b400000<>+0(SB), Y4, Y4
+	VSUBPS    c32_4b400000<>+0(SB), Y4, Y5
+	VMULPS    c32_3f317200<>+0(SB), Y5, Y6
+	VSUBPS    Y6, Y2, Y2
+	VMULPS    c32_35bfbe8e<>+0(SB), Y5, Y5
+	VXORPS    c32_80000000<>+0(SB), Y5, Y5
+	VADDPS    Y2, Y5, Y6
+	VMULPS    Y6, Y6, Y7
+	VMULPS    c32_39506967<>+0(SB), Y6, Y8
+	VADDPS    c32_3ab743ce<>+0(SB), Y8, Y8
+	VMULPS    Y6, Y8, Y8
+	VADDPS    c32_3c088908<>+0(SB), Y8, Y8
+	VMULPS    Y6, Y8, Y8
+	VADDPS    c32_3d2aa9c1<>+0(SB), Y8, Y8
+	VMULPS    Y6, Y8, Y8
+	VADDPS    c32_3e2aaaaa<>+0(SB), Y8, Y8
+	VMULPS    Y6, Y8, Y6
+	VADDPS    c32_3f000000<>+0(SB), Y6, Y6
+	VMULPS    Y6, Y7, Y6
+	VADDPS    Y5, Y6, Y5
+	VADDPS    Y2, Y5, Y2
+	VADDPS    c32_3f800000<>+0(SB), Y2, Y2
+	VPSLLD    $0x17, Y4, Y4
+	VPADDD    Y4, Y2, Y2
+	VADDPS    Y2, Y1, Y2
+	VMOVMSKPS Y3, SI
+	CMPL      SI, $0xff
+	JNE       expSumLanes32AVX2_done
+	VMOVAPS   Y2, Y1
+	ADDQ      $0x08, BX
+	JMP       expSumLanes32AVX2_loop
 
 expSumLanes32AVX2_done:
 	VMOVUPS Y1, (AX)
@@ -3645,194 +3632,189 @@ TEXT ·expSumLanes32AVX512(SB), NOSPLIT, $0-48
 	XORQ         BX, BX
 
 expSumLanes32AVX512_loopN:
-	MOVQ             DX, SI
-	SUBQ             BX, SI
-	CMPQ             SI, $0x40
-	JL               expSumLanes32AVX512_loop
-	VMOVUPS          (CX)(BX*4), Z2
-	VSUBPS           Z0, Z2, Z2
-	VANDPS.BCST      c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST      $0x11, c32b_42ad0000<>+0(SB), Z3, K1
-	VBROADCASTSS     c32b_3fb8aa3b<>+0(SB), Z3
-	VMOVAPS          Z2, Z4
-	VFMADD213PS.BCST c32b_4b400000<>+0(SB), Z3, Z4
-	VSUBPS.BCST      c32b_4b400000<>+0(SB), Z4, Z3
-	VMOVAPS          Z2, Z2
-	VFMADD231PS.BCST c32b_bf317200<>+0(SB), Z3, Z2
-	VMULPS.BCST      c32b_b5bfbe8e<>+0(SB), Z3, Z3
-	VADDPS           Z2, Z3, Z5
-	VMULPS           Z5, Z5, Z6
-	VBROADCASTSS     c32b_39506967<>+0(SB), Z7
-	VMOVAPS          Z5, Z8
-	VFMADD213PS.BCST c32b_3ab743ce<>+0(SB), Z7, Z8
-	VMOVAPS          Z8, Z7
-	VFMADD213PS.BCST c32b_3c088908<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3d2aa9c1<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3e2aaaaa<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3f000000<>+0(SB), Z5, Z7
-	VMOVAPS          Z3, Z3
-	VFMADD231PS      Z6, Z7, Z3
-	VADDPS           Z2, Z3, Z2
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD           $0x17, Z4, Z4
-	VPADDD           Z4, Z2, Z2
-	VADDPS           Y2, Y1, Y3
-	VEXTRACTF32X8    $0x01, Z2, Y2
-	VADDPS           Y2, Y3, Y2
-	VMOVUPS          64(CX)(BX*4), Z3
-	VSUBPS           Z0, Z3, Z3
-	VANDPS.BCST      c32b_7fffffff<>+0(SB), Z3, Z4
-	VCMPPS.BCST      $0x11, c32b_42ad0000<>+0(SB), Z4, K2
-	VBROADCASTSS     c32b_3fb8aa3b<>+0(SB), Z4
-	VMOVAPS          Z3, Z5
-	VFMADD213PS.BCST c32b_4b400000<>+0(SB), Z4, Z5
-	VSUBPS.BCST      c32b_4b400000<>+0(SB), Z5, Z4
-	VMOVAPS          Z3, Z3
-	VFMADD231PS.BCST c32b_bf317200<>+0(SB), Z4, Z3
-	VMULPS.BCST      c32b_b5bfbe8e<>+0(SB), Z4, Z4
-	VADDPS           Z3, Z4, Z6
-	VMULPS           Z6, Z6, Z7
-	VBROADCASTSS     c32b_39506967<>+0(SB), Z8
-	VMOVAPS          Z6, Z9
-	VFMADD213PS.BCST c32b_3ab743ce<>+0(SB), Z8, Z9
-	VMOVAPS          Z9, Z8
-	VFMADD213PS.BCST c32b_3c088908<>+0(SB), Z6, Z8
-	VMOVAPS          Z8, Z8
-	VFMADD213PS.BCST c32b_3d2aa9c1<>+0(SB), Z6, Z8
-	VMOVAPS          Z8, Z8
-	VFMADD213PS.BCST c32b_3e2aaaaa<>+0(SB), Z6, Z8
-	VMOVAPS          Z8, Z8
-	VFMADD213PS.BCST c32b_3f000000<>+0(SB), Z6, Z8
-	VMOVAPS          Z4, Z4
-	VFMADD231PS      Z7, Z8, Z4
-	VADDPS           Z3, Z4, Z3
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z3, Z3
-	VPSLLD           $0x17, Z5, Z5
-	VPADDD           Z5, Z3, Z3
-	VADDPS           Y3, Y2, Y2
-	VEXTRACTF32X8    $0x01, Z3, Y3
-	VADDPS           Y3, Y2, Y2
-	KANDW            K2, K1, K1
-	VMOVUPS          128(CX)(BX*4), Z3
-	VSUBPS           Z0, Z3, Z3
-	VANDPS.BCST      c32b_7fffffff<>+0(SB), Z3, Z4
-	VCMPPS.BCST      $0x11, c32b_42ad0000<>+0(SB), Z4, K2
-	VBROADCASTSS     c32b_3fb8aa3b<>+0(SB), Z4
-	VMOVAPS          Z3, Z5
-	VFMADD213PS.BCST c32b_4b400000<>+0(SB), Z4, Z5
-	VSUBPS.BCST      c32b_4b400000<>+0(SB), Z5, Z4
-	VMOVAPS          Z3, Z3
-	VFMADD231PS.BCST c32b_bf317200<>+0(SB), Z4, Z3
-	VMULPS.BCST      c32b_b5bfbe8e<>+0(SB), Z4, Z4
-	VADDPS           Z3, Z4, Z6
-	VMULPS           Z6, Z6, Z7
-	VBROADCASTSS     c32b_39506967<>+0(SB), Z8
-	VMOVAPS          Z6, Z9
-	VFMADD213PS.BCST c32b_3ab743ce<>+0(SB), Z8, Z9
-	VMOVAPS          Z9, Z8
-	VFMADD213PS.BCST c32b_3c088908<>+0(SB), Z6, Z8
-	VMOVAPS          Z8, Z8
-	VFMADD213PS.BCST c32b_3d2aa9c1<>+0(SB), Z6, Z8
-	VMOVAPS          Z8, Z8
-	VFMADD213PS.BCST c32b_3e2aaaaa<>+0(SB), Z6, Z8
-	VMOVAPS          Z8, Z8
-	VFMADD213PS.BCST c32b_3f000000<>+0(SB), Z6, Z8
-	VMOVAPS          Z4, Z4
-	VFMADD231PS      Z7, Z8, Z4
-	VADDPS           Z3, Z4, Z3
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z3, Z3
-	VPSLLD           $0x17, Z5, Z5
-	VPADDD           Z5, Z3, Z3
-	VADDPS           Y3, Y2, Y2
-	VEXTRACTF32X8    $0x01, Z3, Y3
-	VADDPS           Y3, Y2, Y2
-	KANDW            K2, K1, K1
-	VMOVUPS          192(CX)(BX*4), Z3
-	VSUBPS           Z0, Z3, Z3
-	VANDPS.BCST      c32b_7fffffff<>+0(SB), Z3, Z4
-	VCMPPS.BCST      $0x11, c32b_42ad0000<>+0(SB), Z4, K2
-	VBROADCASTSS     c32b_3fb8aa3b<>+0(SB), Z4
-	VMOVAPS          Z3, Z5
-	VFMADD213PS.BCST c32b_4b400000<>+0(SB), Z4, Z5
-	VSUBPS.BCST      c32b_4b400000<>+0(SB), Z5, Z4
-	VMOVAPS          Z3, Z3
-	VFMADD231PS.BCST c32b_bf317200<>+0(SB), Z4, Z3
-	VMULPS.BCST      c32b_b5bfbe8e<>+0(SB), Z4, Z4
-	VADDPS           Z3, Z4, Z6
-	VMULPS           Z6, Z6, Z7
-	VBROADCASTSS     c32b_39506967<>+0(SB), Z8
-	VMOVAPS          Z6, Z9
-	VFMADD213PS.BCST c32b_3ab743ce<>+0(SB), Z8, Z9
-	VMOVAPS          Z9, Z8
-	VFMADD213PS.BCST c32b_3c088908<>+0(SB), Z6, Z8
-	VMOVAPS          Z8, Z8
-	VFMADD213PS.BCST c32b_3d2aa9c1<>+0(SB), Z6, Z8
-	VMOVAPS          Z8, Z8
-	VFMADD213PS.BCST c32b_3e2aaaaa<>+0(SB), Z6, Z8
-	VMOVAPS          Z8, Z8
-	VFMADD213PS.BCST c32b_3f000000<>+0(SB), Z6, Z8
-	VMOVAPS          Z4, Z4
-	VFMADD231PS      Z7, Z8, Z4
-	VADDPS           Z3, Z4, Z3
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z3, Z3
-	VPSLLD           $0x17, Z5, Z5
-	VPADDD           Z5, Z3, Z3
-	VADDPS           Y3, Y2, Y2
-	VEXTRACTF32X8    $0x01, Z3, Y3
-	VADDPS           Y3, Y2, Y2
-	KANDW            K2, K1, K1
-	KORTESTW         K1, K1
-	JCC              expSumLanes32AVX512_loop
-	VMOVAPS          Y2, Y1
-	ADDQ             $0x40, BX
-	JMP              expSumLanes32AVX512_loopN
+	MOVQ          DX, SI
+	SUBQ          BX, SI
+	CMPQ          SI, $0x40
+	JL            expSumLanes32AVX512_loop
+	VMOVUPS       (CX)(BX*4), Z2
+	VSUBPS        Z0, Z2, Z2
+	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K1
+	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
+	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
+	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
+	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y3
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y3, Y2
+	VMOVUPS       64(CX)(BX*4), Z3
+	VSUBPS        Z0, Z3, Z3
+	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z3, Z4
+	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z4, K2
+	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z3, Z4
+	VADDPS.BCST   c32b_4b400000<>+0(SB), Z4, Z4
+	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z4, Z5
+	VMULPS.BCST   c32b_3f317200<>+0(SB), Z5, Z6
+	VSUBPS        Z6, Z3, Z3
+	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z5, Z5
+	VXORPS.BCST   c32b_80000000<>+0(SB), Z5, Z5
+	VADDPS        Z3, Z5, Z6
+	VMULPS        Z6, Z6, Z7
+	VMULPS.BCST   c32b_39506967<>+0(SB), Z6, Z8
+	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z8
+	VADDPS.BCST   c32b_3c088908<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z8
+	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z8
+	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z6
+	VADDPS.BCST   c32b_3f000000<>+0(SB), Z6, Z6
+	VMULPS        Z6, Z7, Z6
+	VADDPS        Z5, Z6, Z5
+	VADDPS        Z3, Z5, Z3
+	VADDPS.BCST   c32b_3f800000<>+0(SB), Z3, Z3
+	VPSLLD        $0x17, Z4, Z4
+	VPADDD        Z4, Z3, Z3
+	VADDPS        Y3, Y2, Y2
+	VEXTRACTF32X8 $0x01, Z3, Y3
+	VADDPS        Y3, Y2, Y2
+	KANDW         K2, K1, K1
+	VMOVUPS       128(CX)(BX*4), Z3
+	VSUBPS        Z0, Z3, Z3
+	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z3, Z4
+	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z4, K2
+	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z3, Z4
+	VADDPS.BCST   c32b_4b400000<>+0(SB), Z4, Z4
+	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z4, Z5
+	VMULPS.BCST   c32b_3f317200<>+0(SB), Z5, Z6
+	VSUBPS        Z6, Z3, Z3
+	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z5, Z5
+	VXORPS.BCST   c32b_80000000<>+0(SB), Z5, Z5
+	VADDPS        Z3, Z5, Z6
+	VMULPS        Z6, Z6, Z7
+	VMULPS.BCST   c32b_39506967<>+0(SB), Z6, Z8
+	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z8
+	VADDPS.BCST   c32b_3c088908<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z8
+	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z8
+	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z6
+	VADDPS.BCST   c32b_3f000000<>+0(SB), Z6, Z6
+	VMULPS        Z6, Z7, Z6
+	VADDPS        Z5, Z6, Z5
+	VADDPS        Z3, Z5, Z3
+	VADDPS.BCST   c32b_3f800000<>+0(SB), Z3, Z3
+	VPSLLD        $0x17, Z4, Z4
+	VPADDD        Z4, Z3, Z3
+	VADDPS        Y3, Y2, Y2
+	VEXTRACTF32X8 $0x01, Z3, Y3
+	VADDPS        Y3, Y2, Y2
+	KANDW         K2, K1, K1
+	VMOVUPS       192(CX)(BX*4), Z3
+	VSUBPS        Z0, Z3, Z3
+	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z3, Z4
+	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z4, K2
+	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z3, Z4
+	VADDPS.BCST   c32b_4b400000<>+0(SB), Z4, Z4
+	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z4, Z5
+	VMULPS.BCST   c32b_3f317200<>+0(SB), Z5, Z6
+	VSUBPS        Z6, Z3, Z3
+	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z5, Z5
+	VXORPS.BCST   c32b_80000000<>+0(SB), Z5, Z5
+	VADDPS        Z3, Z5, Z6
+	VMULPS        Z6, Z6, Z7
+	VMULPS.BCST   c32b_39506967<>+0(SB), Z6, Z8
+	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z8
+	VADDPS.BCST   c32b_3c088908<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z8
+	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z8
+	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z8, Z8
+	VMULPS        Z6, Z8, Z6
+	VADDPS.BCST   c32b_3f000000<>+0(SB), Z6, Z6
+	VMULPS        Z6, Z7, Z6
+	VADDPS        Z5, Z6, Z5
+	VADDPS        Z3, Z5, Z3
+	VADDPS.BCST   c32b_3f800000<>+0(SB), Z3, Z3
+	VPSLLD        $0x17, Z4, Z4
+	VPADDD        Z4, Z3, Z3
+	VADDPS        Y3, Y2, Y2
+	VEXTRACTF32X8 $0x01, Z3, Y3
+	VADDPS        Y3, Y2, Y2
+	KANDW         K2, K1, K1
+	KORTESTW      K1, K1
+	JCC           expSumLanes32AVX512_loop
+	VMOVAPS       Y2, Y1
+	ADDQ          $0x40, BX
+	JMP           expSumLanes32AVX512_loopN
 
 expSumLanes32AVX512_loop:
-	MOVQ             DX, SI
-	SUBQ             BX, SI
-	CMPQ             SI, $0x10
-	JL               expSumLanes32AVX512_done
-	VMOVUPS          (CX)(BX*4), Z2
-	VSUBPS           Z0, Z2, Z2
-	VANDPS.BCST      c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST      $0x11, c32b_42ad0000<>+0(SB), Z3, K1
-	VBROADCASTSS     c32b_3fb8aa3b<>+0(SB), Z3
-	VMOVAPS          Z2, Z4
-	VFMADD213PS.BCST c32b_4b400000<>+0(SB), Z3, Z4
-	VSUBPS.BCST      c32b_4b400000<>+0(SB), Z4, Z3
-	VMOVAPS          Z2, Z2
-	VFMADD231PS.BCST c32b_bf317200<>+0(SB), Z3, Z2
-	VMULPS.BCST      c32b_b5bfbe8e<>+0(SB), Z3, Z3
-	VADDPS           Z2, Z3, Z5
-	VMULPS           Z5, Z5, Z6
-	VBROADCASTSS     c32b_39506967<>+0(SB), Z7
-	VMOVAPS          Z5, Z8
-	VFMADD213PS.BCST c32b_3ab743ce<>+0(SB), Z7, Z8
-	VMOVAPS          Z8, Z7
-	VFMADD213PS.BCST c32b_3c088908<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3d2aa9c1<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3e2aaaaa<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3f000000<>+0(SB), Z5, Z7
-	VMOVAPS          Z3, Z3
-	VFMADD231PS      Z6, Z7, Z3
-	VADDPS           Z2, Z3, Z2
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD           $0x17, Z4, Z4
-	VPADDD           Z4, Z2, Z2
-	VADDPS           Y2, Y1, Y3
-	VEXTRACTF32X8    $0x01, Z2, Y2
-	VADDPS           Y2, Y3, Y2
-	KORTESTW         K1, K1
-	JCC              expSumLanes32AVX512_done
-	VMOVAPS          Y2, Y1
-	ADDQ             $0x10, BX
-	JMP              expSumLanes32AVX512_loop
+	MOVQ          DX, SI
+	SUBQ          BX, SI
+	CMPQ          SI, $0x10
+	JL            expSumLanes32AVX512_done
+	VMOVUPS       (CX)(BX*4), Z2
+	VSUBPS        Z0, Z2, Z2
+	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K1
+	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
+	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
+	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
+	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y3
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y3, Y2
+	KORTESTW      K1, K1
+	JCC           expSumLanes32AVX512_done
+	VMOVAPS       Y2, Y1
+	ADDQ          $0x10, BX
+	JMP           expSumLanes32AVX512_loop
 
 expSumLanes32AVX512_done:
 	VMOVUPS Y1, (AX)
@@ -3851,295 +3833,287 @@ TEXT ·expSumLeaves32AVX512(SB), NOSPLIT, $0-56
 	XORQ         BX, BX
 
 expSumLeaves32AVX512_leaf:
-	VXORPS           Y1, Y1, Y1
-	VMOVUPS          (CX), Z2
-	PREFETCHT1       (DX)
-	VSUBPS           Z0, Z2, Z2
-	VANDPS.BCST      c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST      $0x11, c32b_42ad0000<>+0(SB), Z3, K1
-	VBROADCASTSS     c32b_3fb8aa3b<>+0(SB), Z3
-	VMOVAPS          Z2, Z4
-	VFMADD213PS.BCST c32b_4b400000<>+0(SB), Z3, Z4
-	VSUBPS.BCST      c32b_4b400000<>+0(SB), Z4, Z3
-	VMOVAPS          Z2, Z2
-	VFMADD231PS.BCST c32b_bf317200<>+0(SB), Z3, Z2
-	VMULPS.BCST      c32b_b5bfbe8e<>+0(SB), Z3, Z3
-	VADDPS           Z2, Z3, Z5
-	VMULPS           Z5, Z5, Z6
-	VBROADCASTSS     c32b_39506967<>+0(SB), Z7
-	VMOVAPS          Z5, Z8
-	VFMADD213PS.BCST c32b_3ab743ce<>+0(SB), Z7, Z8
-	VMOVAPS          Z8, Z7
-	VFMADD213PS.BCST c32b_3c088908<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3d2aa9c1<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3e2aaaaa<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3f000000<>+0(SB), Z5, Z7
-	VMOVAPS          Z3, Z3
-	VFMADD231PS      Z6, Z7, Z3
-	VADDPS           Z2, Z3, Z2
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD           $0x17, Z4, Z4
-	VPADDD           Z4, Z2, Z2
-	VADDPS           Y2, Y1, Y1
-	VEXTRACTF32X8    $0x01, Z2, Y2
-	VADDPS           Y2, Y1, Y1
-	VMOVUPS          64(CX), Z2
-	PREFETCHT1       64(DX)
-	VSUBPS           Z0, Z2, Z2
-	VANDPS.BCST      c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST      $0x11, c32b_42ad0000<>+0(SB), Z3, K2
-	VBROADCASTSS     c32b_3fb8aa3b<>+0(SB), Z3
-	VMOVAPS          Z2, Z4
-	VFMADD213PS.BCST c32b_4b400000<>+0(SB), Z3, Z4
-	VSUBPS.BCST      c32b_4b400000<>+0(SB), Z4, Z3
-	VMOVAPS          Z2, Z2
-	VFMADD231PS.BCST c32b_bf317200<>+0(SB), Z3, Z2
-	VMULPS.BCST      c32b_b5bfbe8e<>+0(SB), Z3, Z3
-	VADDPS           Z2, Z3, Z5
-	VMULPS           Z5, Z5, Z6
-	VBROADCASTSS     c32b_39506967<>+0(SB), Z7
-	VMOVAPS          Z5, Z8
-	VFMADD213PS.BCST c32b_3ab743ce<>+0(SB), Z7, Z8
-	VMOVAPS          Z8, Z7
-	VFMADD213PS.BCST c32b_3c088908<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3d2aa9c1<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3e2aaaaa<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3f000000<>+0(SB), Z5, Z7
-	VMOVAPS          Z3, Z3
-	VFMADD231PS      Z6, Z7, Z3
-	VADDPS           Z2, Z3, Z2
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD           $0x17, Z4, Z4
-	VPADDD           Z4, Z2, Z2
-	VADDPS           Y2, Y1, Y1
-	VEXTRACTF32X8    $0x01, Z2, Y2
-	VADDPS           Y2, Y1, Y1
-	KANDW            K2, K1, K1
-	VMOVUPS          128(CX), Z2
-	PREFETCHT1       128(DX)
-	VSUBPS           Z0, Z2, Z2
-	VANDPS.BCST      c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST      $0x11, c32b_42ad0000<>+0(SB), Z3, K2
-	VBROADCASTSS     c32b_3fb8aa3b<>+0(SB), Z3
-	VMOVAPS          Z2, Z4
-	VFMADD213PS.BCST c32b_4b400000<>+0(SB), Z3, Z4
-	VSUBPS.BCST      c32b_4b400000<>+0(SB), Z4, Z3
-	VMOVAPS          Z2, Z2
-	VFMADD231PS.BCST c32b_bf317200<>+0(SB), Z3, Z2
-	VMULPS.BCST      c32b_b5bfbe8e<>+0(SB), Z3, Z3
-	VADDPS           Z2, Z3, Z5
-	VMULPS           Z5, Z5, Z6
-	VBROADCASTSS     c32b_39506967<>+0(SB), Z7
-	VMOVAPS          Z5, Z8
-	VFMADD213PS.BCST c32b_3ab743ce<>+0(SB), Z7, Z8
-	VMOVAPS          Z8, Z7
-	VFMADD213PS.BCST c32b_3c088908<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3d2aa9c1<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3e2aaaaa<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3f000000<>+0(SB), Z5, Z7
-	VMOVAPS          Z3, Z3
-	VFMADD231PS      Z6, Z7, Z3
-	VADDPS           Z2, Z3, Z2
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD           $0x17, Z4, Z4
-	VPADDD           Z4, Z2, Z2
-	VADDPS           Y2, Y1, Y1
-	VEXTRACTF32X8    $0x01, Z2, Y2
-	VADDPS           Y2, Y1, Y1
-	KANDW            K2, K1, K1
-	VMOVUPS          192(CX), Z2
-	PREFETCHT1       192(DX)
-	VSUBPS           Z0, Z2, Z2
-	VANDPS.BCST      c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST      $0x11, c32b_42ad0000<>+0(SB), Z3, K2
-	VBROADCASTSS     c32b_3fb8aa3b<>+0(SB), Z3
-	VMOVAPS          Z2, Z4
-	VFMADD213PS.BCST c32b_4b400000<>+0(SB), Z3, Z4
-	VSUBPS.BCST      c32b_4b400000<>+0(SB), Z4, Z3
-	VMOVAPS          Z2, Z2
-	VFMADD231PS.BCST c32b_bf317200<>+0(SB), Z3, Z2
-	VMULPS.BCST      c32b_b5bfbe8e<>+0(SB), Z3, Z3
-	VADDPS           Z2, Z3, Z5
-	VMULPS           Z5, Z5, Z6
-	VBROADCASTSS     c32b_39506967<>+0(SB), Z7
-	VMOVAPS          Z5, Z8
-	VFMADD213PS.BCST c32b_3ab743ce<>+0(SB), Z7, Z8
-	VMOVAPS          Z8, Z7
-	VFMADD213PS.BCST c32b_3c088908<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3d2aa9c1<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3e2aaaaa<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3f000000<>+0(SB), Z5, Z7
-	VMOVAPS          Z3, Z3
-	VFMADD231PS      Z6, Z7, Z3
-	VADDPS           Z2, Z3, Z2
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD           $0x17, Z4, Z4
-	VPADDD           Z4, Z2, Z2
-	VADDPS           Y2, Y1, Y1
-	VEXTRACTF32X8    $0x01, Z2, Y2
-	VADDPS           Y2, Y1, Y1
-	KANDW            K2, K1, K1
-	VMOVUPS          256(CX), Z2
-	PREFETCHT1       256(DX)
-	VSUBPS           Z0, Z2, Z2
-	VANDPS.BCST      c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST      $0x11, c32b_42ad0000<>+0(SB), Z3, K2
-	VBROADCASTSS     c32b_3fb8aa3b<>+0(SB), Z3
-	VMOVAPS          Z2, Z4
-	VFMADD213PS.BCST c32b_4b400000<>+0(SB), Z3, Z4
-	VSUBPS.BCST      c32b_4b400000<>+0(SB), Z4, Z3
-	VMOVAPS          Z2, Z2
-	VFMADD231PS.BCST c32b_bf317200<>+0(SB), Z3, Z2
-	VMULPS.BCST      c32b_b5bfbe8e<>+0(SB), Z3, Z3
-	VADDPS           Z2, Z3, Z5
-	VMULPS           Z5, Z5, Z6
-	VBROADCASTSS     c32b_39506967<>+0(SB), Z7
-	VMOVAPS          Z5, Z8
-	VFMADD213PS.BCST c32b_3ab743ce<>+0(SB), Z7, Z8
-	VMOVAPS          Z8, Z7
-	VFMADD213PS.BCST c32b_3c088908<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3d2aa9c1<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3e2aaaaa<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3f000000<>+0(SB), Z5, Z7
-	VMOVAPS          Z3, Z3
-	VFMADD231PS      Z6, Z7, Z3
-	VADDPS           Z2, Z3, Z2
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD           $0x17, Z4, Z4
-	VPADDD           Z4, Z2, Z2
-	VADDPS           Y2, Y1, Y1
-	VEXTRACTF32X8    $0x01, Z2, Y2
-	VADDPS           Y2, Y1, Y1
-	KANDW            K2, K1, K1
-	VMOVUPS          320(CX), Z2
-	PREFETCHT1       320(DX)
-	VSUBPS           Z0, Z2, Z2
-	VANDPS.BCST      c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST      $0x11, c32b_42ad0000<>+0(SB), Z3, K2
-	VBROADCASTSS     c32b_3fb8aa3b<>+0(SB), Z3
-	VMOVAPS          Z2, Z4
-	VFMADD213PS.BCST c32b_4b400000<>+0(SB), Z3, Z4
-	VSUBPS.BCST      c32b_4b400000<>+0(SB), Z4, Z3
-	VMOVAPS          Z2, Z2
-	VFMADD231PS.BCST c32b_bf317200<>+0(SB), Z3, Z2
-	VMULPS.BCST      c32b_b5bfbe8e<>+0(SB), Z3, Z3
-	VADDPS           Z2, Z3, Z5
-	VMULPS           Z5, Z5, Z6
-	VBROADCASTSS     c32b_39506967<>+0(SB), Z7
-	VMOVAPS          Z5, Z8
-	VFMADD213PS.BCST c32b_3ab743ce<>+0(SB), Z7, Z8
-	VMOVAPS          Z8, Z7
-	VFMADD213PS.BCST c32b_3c088908<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3d2aa9c1<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3e2aaaaa<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3f000000<>+0(SB), Z5, Z7
-	VMOVAPS          Z3, Z3
-	VFMADD231PS      Z6, Z7, Z3
-	VADDPS           Z2, Z3, Z2
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD           $0x17, Z4, Z4
-	VPADDD           Z4, Z2, Z2
-	VADDPS           Y2, Y1, Y1
-	VEXTRACTF32X8    $0x01, Z2, Y2
-	VADDPS           Y2, Y1, Y1
-	KANDW            K2, K1, K1
-	VMOVUPS          384(CX), Z2
-	PREFETCHT1       384(DX)
-	VSUBPS           Z0, Z2, Z2
-	VANDPS.BCST      c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST      $0x11, c32b_42ad0000<>+0(SB), Z3, K2
-	VBROADCASTSS     c32b_3fb8aa3b<>+0(SB), Z3
-	VMOVAPS          Z2, Z4
-	VFMADD213PS.BCST c32b_4b400000<>+0(SB), Z3, Z4
-	VSUBPS.BCST      c32b_4b400000<>+0(SB), Z4, Z3
-	VMOVAPS          Z2, Z2
-	VFMADD231PS.BCST c32b_bf317200<>+0(SB), Z3, Z2
-	VMULPS.BCST      c32b_b5bfbe8e<>+0(SB), Z3, Z3
-	VADDPS           Z2, Z3, Z5
-	VMULPS           Z5, Z5, Z6
-	VBROADCASTSS     c32b_39506967<>+0(SB), Z7
-	VMOVAPS          Z5, Z8
-	VFMADD213PS.BCST c32b_3ab743ce<>+0(SB), Z7, Z8
-	VMOVAPS          Z8, Z7
-	VFMADD213PS.BCST c32b_3c088908<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3d2aa9c1<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3e2aaaaa<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3f000000<>+0(SB), Z5, Z7
-	VMOVAPS          Z3, Z3
-	VFMADD231PS      Z6, Z7, Z3
-	VADDPS           Z2, Z3, Z2
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD           $0x17, Z4, Z4
-	VPADDD           Z4, Z2, Z2
-	VADDPS           Y2, Y1, Y1
-	VEXTRACTF32X8    $0x01, Z2, Y2
-	VADDPS           Y2, Y1, Y1
-	KANDW            K2, K1, K1
-	VMOVUPS          448(CX), Z2
-	PREFETCHT1       448(DX)
-	VSUBPS           Z0, Z2, Z2
-	VANDPS.BCST      c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST      $0x11, c32b_42ad0000<>+0(SB), Z3, K2
-	VBROADCASTSS     c32b_3fb8aa3b<>+0(SB), Z3
-	VMOVAPS          Z2, Z4
-	VFMADD213PS.BCST c32b_4b400000<>+0(SB), Z3, Z4
-	VSUBPS.BCST      c32b_4b400000<>+0(SB), Z4, Z3
-	VMOVAPS          Z2, Z2
-	VFMADD231PS.BCST c32b_bf317200<>+0(SB), Z3, Z2
-	VMULPS.BCST      c32b_b5bfbe8e<>+0(SB), Z3, Z3
-	VADDPS           Z2, Z3, Z5
-	VMULPS           Z5, Z5, Z6
-	VBROADCASTSS     c32b_39506967<>+0(SB), Z7
-	VMOVAPS          Z5, Z8
-	VFMADD213PS.BCST c32b_3ab743ce<>+0(SB), Z7, Z8
-	VMOVAPS          Z8, Z7
-	VFMADD213PS.BCST c32b_3c088908<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3d2aa9c1<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3e2aaaaa<>+0(SB), Z5, Z7
-	VMOVAPS          Z7, Z7
-	VFMADD213PS.BCST c32b_3f000000<>+0(SB), Z5, Z7
-	VMOVAPS          Z3, Z3
-	VFMADD231PS      Z6, Z7, Z3
-	VADDPS           Z2, Z3, Z2
-	VADDPS.BCST      c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD           $0x17, Z4, Z4
-	VPADDD           Z4, Z2, Z2
-	VADDPS           Y2, Y1, Y1
-	VEXTRACTF32X8    $0x01, Z2, Y2
-	VADDPS           Y2, Y1, Y1
-	KANDW            K2, K1, K1
-	KORTESTW         K1, K1
-	JCC              expSumLeaves32AVX512_done
-	VMOVUPS          Y1, (AX)
-	ADDQ             $0x00000200, CX
-	ADDQ             $0x00000200, DX
-	ADDQ             $0x20, AX
-	INCQ             BX
-	CMPQ             BX, $0x08
-	JNE              expSumLeaves32AVX512_leaf
+	VXORPS        Y1, Y1, Y1
+	VMOVUPS       (CX), Z2
+	PREFETCHT1    (DX)
+	VSUBPS        Z0, Z2, Z2
+	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K1
+	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
+	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
+	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
+	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y1
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y1, Y1
+	VMOVUPS       64(CX), Z2
+	PREFETCHT1    64(DX)
+	VSUBPS        Z0, Z2, Z2
+	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
+	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
+	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
+	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y1
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y1, Y1
+	KANDW         K2, K1, K1
+	VMOVUPS       128(CX), Z2
+	PREFETCHT1    128(DX)
+	VSUBPS        Z0, Z2, Z2
+	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
+	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
+	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
+	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y1
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y1, Y1
+	KANDW         K2, K1, K1
+	VMOVUPS       192(CX), Z2
+	PREFETCHT1    192(DX)
+	VSUBPS        Z0, Z2, Z2
+	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
+	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
+	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
+	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y1
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y1, Y1
+	KANDW         K2, K1, K1
+	VMOVUPS       256(CX), Z2
+	PREFETCHT1    256(DX)
+	VSUBPS        Z0, Z2, Z2
+	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
+	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
+	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
+	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y1
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y1, Y1
+	KANDW         K2, K1, K1
+	VMOVUPS       320(CX), Z2
+	PREFETCHT1    320(DX)
+	VSUBPS        Z0, Z2, Z2
+	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
+	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
+	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
+	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y1
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y1, Y1
+	KANDW         K2, K1, K1
+	VMOVUPS       384(CX), Z2
+	PREFETCHT1    384(DX)
+	VSUBPS        Z0, Z2, Z2
+	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
+	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
+	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
+	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y1
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y1, Y1
+	KANDW         K2, K1, K1
+	VMOVUPS       448(CX), Z2
+	PREFETCHT1    448(DX)
+	VSUBPS        Z0, Z2, Z2
+	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
+	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
+	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
+	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
+	VSUBPS        Z5, Z2, Z2
+	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
+	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
+	VADDPS        Z2, Z4, Z5
+	VMULPS        Z5, Z5, Z6
+	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
+	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z7
+	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
+	VMULPS        Z5, Z7, Z5
+	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
+	VMULPS        Z5, Z6, Z5
+	VADDPS        Z4, Z5, Z4
+	VADDPS        Z2, Z4, Z2
+	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
+	VPSLLD        $0x17, Z3, Z3
+	VPADDD        Z3, Z2, Z2
+	VADDPS        Y2, Y1, Y1
+	VEXTRACTF32X8 $0x01, Z2, Y2
+	VADDPS        Y2, Y1, Y1
+	KANDW         K2, K1, K1
+	KORTESTW      K1, K1
+	JCC           expSumLeaves32AVX512_done
+	VMOVUPS       Y1, (AX)
+	ADDQ          $0x00000200, CX
+	ADDQ          $0x00000200, DX
+	ADDQ          $0x20, AX
+	INCQ          BX
+	CMPQ          BX, $0x08
+	JNE           expSumLeaves32AVX512_leaf
 
 expSumLeaves32AVX512_done:
 	MOVQ BX, ret+48(FP)

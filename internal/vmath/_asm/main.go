@@ -354,46 +354,21 @@ func exp32Z(x reg.VecVirtual) (ok reg.OpmaskVirtual, y reg.VecVirtual) {
 	return ok, exp32Fast(x)
 }
 
-// exp32Fast is exp32Fast1's arithmetic, in lanes of the width zmm selects:
-// its fma32s are VFMADDs, its other operations the same as Go's.
+// exp32Fast is exp32Fast1's arithmetic, in lanes of the width zmm selects.
 func exp32Fast(x reg.VecVirtual) (y reg.VecVirtual) {
-	kd := fmaK(x, kf(0x1.715476p+00), kf(0x1.8p23))
+	kd := add(kf(0x1.8p23), mul(kf(0x1.715476p+00), x))
 	ki := kd
 	kd = sub(kd, kf(0x1.8p23))
-	rhi := fmaR(kd, kf(-0x1.62e4p-01), x)
-	rlo := mul(kf(-0x1.7f7d1cp-20), kd)
+	rhi := sub(x, mul(kf(0x1.62e4p-01), kd))
+	rlo := vec()
+	op(VXORPS, VXORPS_BCST, k32(0x80000000), mul(kf(0x1.7f7d1cp-20), kd), rlo)
 	r := add(rhi, rlo)
 	z := mul(r, r)
-	p := fmaK(r, kf(1.9875691500e-4), kf(1.3981999507e-3))
-	for _, c := range []float32{8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1} {
-		p = fmaK(p, r, kf(c))
-	}
-	y = add(kf(1), add(rhi, fmaR(p, z, rlo)))
+	p := horner(r, 1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1)
+	y = add(kf(1), add(rhi, add(rlo, mul(p, z))))
 	VPSLLD(Imm(23), ki, ki)
 	VPADDD(ki, y, y)
 	return y
-}
-
-// fmaK is a*b + c, rounded once, for a constant (or register) b and a
-// constant c: a copy of a multiplied in place (VFMADD213: d = b*d + c).
-func fmaK(a reg.VecVirtual, b, c Op) reg.VecVirtual {
-	bb, ok := b.(reg.VecVirtual)
-	if !ok {
-		bb = load(b.(Mem))
-	}
-	d := vec()
-	VMOVAPS(a, d)
-	op(VFMADD213PS, VFMADD213PS_BCST, c, bb, d)
-	return d
-}
-
-// fmaR is a*b + c, rounded once, for a register c: a copy of c added to
-// in place (VFMADD231: d = a*b + d), b a register or a constant.
-func fmaR(a reg.VecVirtual, b Op, c reg.VecVirtual) reg.VecVirtual {
-	d := vec()
-	VMOVAPS(c, d)
-	op(VFMADD231PS, VFMADD231PS_BCST, b, a, d)
-	return d
 }
 
 // log32 is log32Fast1.
