@@ -315,3 +315,24 @@ func TestBuiltOnceStepAllocatesNothing(t *testing.T) {
 		_ = exec.AssignWith(x, step, binds...)
 	}))
 }
+
+// TestViewMemoSeesNewStorage: a plan remembers the views it takes of its
+// leaves, but a tensor's header can be overwritten in place
+// (UnmarshalBinary loads a checkpoint into an existing parameter), and the
+// next run must then read the new storage, not the view of the old.
+func TestViewMemoSeesNewStorage(t *testing.T) {
+	x := tensor.Must(tensor.FromSlice([]float64{1, 2, 3, 4, 5, 6}, 2, 3))
+	y := tensor.Must(tensor.FromSlice([]float64{1, 1}, 2, 1))
+	e := expr.Of(x).T().MatMul(expr.Of(y)) // xᵀ: a view step of the leaf
+	ex := exec.New(exec.Workers(1))
+	defer ex.Close()
+	got, err := exec.EvalWith(ex, e)
+	require.NoError(t, err)
+	assert.Equal(t, []float64{5, 7, 9}, got.Values())
+	enc, err := tensor.Must(tensor.FromSlice([]float64{10, 20, 30, 40, 50, 60}, 2, 3)).MarshalBinary()
+	require.NoError(t, err)
+	require.NoError(t, x.UnmarshalBinary(enc))
+	got, err = exec.EvalWith(ex, e)
+	require.NoError(t, err)
+	assert.Equal(t, []float64{50, 70, 90}, got.Values())
+}

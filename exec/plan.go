@@ -69,16 +69,18 @@ type viewStep struct {
 	v    int
 	op   expr.Op
 	val  value
-	memo int // its index in runBuffers.views
+	memo int // its index in runBuffers.views; -1 for a view of a tensor made each run
 }
 
 // runBuffers is what a run of a plan needs beside its steps: a slot for
-// every value, and per view step the view it made last, with its source.
-// A view depends only on its source tensor (a tensor's layout never
-// changes), so a run whose source is the same tensor as the last run's
-// takes that view rather than allocate it again: a step repeated over the
-// same tensors (a training loop, a stencil) allocates no views. The
-// buffers live in a sync.Pool, so the views they remember (and the
+// every value, and per view step of a leaf, destination or scratch tensor
+// the view it made last, with its source. A view depends only on its
+// source's storage and the step's layout, so a run whose source is the
+// same tensor over the same storage as the last run's takes that view
+// rather than allocate it again: a step repeated over the same tensors (a
+// training loop, a stencil) allocates no views. (The storage is compared
+// too: a tensor's header can be overwritten in place, by UnmarshalBinary.)
+// The buffers live in a sync.Pool, so the views they remember (and the
 // storage those reach) are let go at the second garbage collection after
 // the plan's last run: a cached plan does not keep its tensors alive.
 type runBuffers struct {
@@ -133,9 +135,10 @@ func (p *plan) exec(x *Executor, leaves, dsts []tensor.Any, results []tensor.Any
 	}
 	var err error
 	for _, s := range p.steps {
-		if v, ok := s.(*viewStep); ok {
+		if v, ok := s.(*viewStep); ok && v.memo >= 0 {
 			m := &rb.views[v.memo]
-			if src := vals[v.val.src]; m.view == nil || m.src != src {
+			src := vals[v.val.src]
+			if m.view == nil || m.src != src || !typedFor(v.val.dt).sameStorage(m.view, src) {
 				v.run(x, vals)
 				m.src, m.view = src, vals[v.v]
 			}
@@ -213,10 +216,20 @@ func (p *plan) splitScratch() {
 		}
 	}
 	p.temps = temps
+	kept := make([]bool, len(p.values)) // storage a later run may hand a view step again
+	for i := range p.values {
+		kept[i] = p.values[i].kind == valFixed
+	}
+	for _, t := range p.scratch {
+		kept[t] = true
+	}
 	for _, s := range p.steps {
 		if v, ok := s.(*viewStep); ok {
-			v.memo = p.views
-			p.views++
+			v.memo = -1 // a view of a tensor made afresh each run: made each run
+			if kept[v.val.storage] {
+				v.memo = p.views
+				p.views++
+			}
 		}
 	}
 }

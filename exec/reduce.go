@@ -284,7 +284,7 @@ func (rs *reduceStep) run(x *Executor, vals []tensor.Any) error {
 		if rr.partial != nil {
 			rs.partials.Put(rr.partial)
 		}
-		rr.vals, rr.partial = nil, nil
+		rr.vals, rr.partial, rr.mapped, rr.err = nil, nil, nil, nil
 		rs.runs.Put(rr)
 	}()
 	tasks := rs.chunks * rs.groups

@@ -25,6 +25,3 @@ func aheadRun[T dtype.Elem](rs *reduceStep, st *regionState, src *slot[T], next,
 	}
 	return src.data[off : off+n]
 }
-
-// aheadRows is how many rows ahead a paired reduction prefetches.
-var aheadRows = 1
