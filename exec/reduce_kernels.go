@@ -50,6 +50,9 @@ type reduceOp[T dtype.Elem] struct {
 	// reduceLeaf elements (len(t) = len(v)/reduceLeaf): lanes from the
 	// identity, then leaf, the same bits, several leaves a call.
 	leaves func(t, v []T)
+	// pushAll, when set, pushes xs into ps one by one as ps.push(x,
+	// combine) does, with combine inline (a sum's leaves, 32 at a time).
+	pushAll func(ps *pstack[T], xs []T)
 }
 
 func (r *reduceFns[T]) op(o expr.Op) *reduceOp[T] {
@@ -105,8 +108,24 @@ func sumOp[T dtype.Numeric]() *reduceOp[T] {
 				d[i] = 0 + a[i] // as the lanes start: -0 becomes +0
 			}
 		},
-		leafOf: sumLeaf[T],
-		leaves: vectorLeaves[T](vmath.SumLeaves[float32], vmath.SumLeaves[float64]),
+		leafOf:  sumLeaf[T],
+		leaves:  vectorLeaves[T](vmath.SumLeaves[float32], vmath.SumLeaves[float64]),
+		pushAll: pushSums[T],
+	}
+}
+
+// pushSums is sum's pushAll: ps.push(x, a+b) for each x of xs, the adds
+// inline rather than calls of combine (on row sums of 3162 float64s they
+// took a tenth of the time).
+func pushSums[T dtype.Numeric](ps *pstack[T], xs []T) {
+	for _, x := range xs {
+		ps.v[ps.n], ps.w[ps.n] = x, 1
+		ps.n++
+		for ps.n >= 2 && ps.w[ps.n-1] == ps.w[ps.n-2] {
+			ps.v[ps.n-2] += ps.v[ps.n-1]
+			ps.w[ps.n-2] *= 2
+			ps.n--
+		}
 	}
 }
 

@@ -84,8 +84,12 @@ func (a *leafAcc[T]) feed(r *reduceOp[T], dot func(s *[8]T, lane int, a, b []T),
 			// Whole leaves at a leaf's start: folded together, then
 			// pushed one by one, as flush pushes each.
 			r.leaves(a.lv[:m], v[:m*reduceLeaf])
-			for _, x := range a.lv[:m] {
-				a.ps.push(x, r.combine)
+			if r.pushAll != nil {
+				r.pushAll(&a.ps, a.lv[:m])
+			} else {
+				for _, x := range a.lv[:m] {
+					a.ps.push(x, r.combine)
+				}
 			}
 			v = v[m*reduceLeaf:]
 			continue
