@@ -138,7 +138,7 @@ func (p *plan) exec(x *Executor, leaves, dsts []tensor.Any, results []tensor.Any
 		if v, ok := s.(*viewStep); ok && v.memo >= 0 {
 			m := &rb.views[v.memo]
 			src := vals[v.val.src]
-			if m.view == nil || m.src != src || !typedFor(v.val.dt).sameStorage(m.view, src) {
+			if m.view == nil || m.src != src || !m.view.SameBase(src) || m.view.StorageLen() != src.StorageLen() {
 				v.run(x, vals)
 				m.src, m.view = src, vals[v.v]
 			}

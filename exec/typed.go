@@ -19,8 +19,6 @@ type typed interface {
 	alloc(shape tensor.Shape) tensor.Any
 	isNil(t tensor.Any) bool
 	asStrided(t tensor.Any, shape tensor.Shape, strides []int, off int) tensor.Any
-	// sameStorage reports whether a and b hold the same storage slice.
-	sameStorage(a, b tensor.Any) bool
 	// instr builds the kernel call of an elementwise node whose result has
 	// this element type, reading args and writing d.
 	instr(in instrSpec, d slotAny, args []slotAny, cs *castScratch) (func(n int), error)
@@ -194,11 +192,6 @@ func nilTensor(t tensor.Any) bool {
 	}
 	m := typedFor(t.DType())
 	return m != nil && m.isNil(t)
-}
-
-func (impl[T]) sameStorage(a, b tensor.Any) bool {
-	x, y := a.(*tensor.Tensor[T]).Data(), b.(*tensor.Tensor[T]).Data()
-	return len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
 }
 
 func (impl[T]) asStrided(t tensor.Any, shape tensor.Shape, strides []int, off int) tensor.Any {

@@ -23,11 +23,7 @@ func TestGemvFew(t *testing.T) {
 func testGemvFew[F float](eps float64) func(t *testing.T) {
 	return func(t *testing.T) {
 		r := rand.New(rand.NewPCG(9, 9))
-		normal := func(s []F) {
-			for i := range s {
-				s[i] = F(r.NormFloat64())
-			}
-		}
+		normal := fillNormal[F](r)
 		// (m, k, n): few columns, and an a of half of L2 (float64 on
 		// 1 MiB); few rows, which are packed.
 		for _, s := range [][3]int{{1000, 8, 4}, {37, 11, 2}, {2, 9, 3}, {8000, 8, 3}, {4, 1000, 8}, {3, 70, 50}} {

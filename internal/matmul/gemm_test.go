@@ -113,6 +113,15 @@ func fillFloat[T dtype.Float](r *rand.Rand) func([]T) {
 	}
 }
 
+// fillNormal fills with normally distributed values (tolerance tests).
+func fillNormal[T dtype.Float](r *rand.Rand) func([]T) {
+	return func(s []T) {
+		for i := range s {
+			s[i] = T(r.NormFloat64())
+		}
+	}
+}
+
 func fillComplex[T dtype.Complex](r *rand.Rand) func([]T) {
 	return func(s []T) {
 		for i := range s {

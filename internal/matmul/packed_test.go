@@ -96,11 +96,7 @@ func TestKernelsAgree(t *testing.T) {
 func testAgree[F float](eps float64) func(t *testing.T) {
 	return func(t *testing.T) {
 		r := rand.New(rand.NewPCG(7, 7))
-		normal := func(s []F) {
-			for i := range s {
-				s[i] = F(r.NormFloat64())
-			}
-		}
+		normal := fillNormal[F](r)
 		for _, s := range [][3]int{{7, 5, 9}, {13, 31, 47}, {19, 257, 23}, {50, 300, 70}, {130, 70, 10}, {8, 90, 200}, {64, 128, 10}, {40, 50, 12}, {20, 100, 260}, {20, 40, 61}, {25, 33, 45}} {
 			m, k, n := s[0], s[1], s[2]
 			a := newMatrix(operandLayouts[2], m, k, normal)
@@ -171,11 +167,7 @@ func TestWorkersDeterministic(t *testing.T) {
 
 func testDeterministic[F float](t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
-	normal := func(s []F) {
-		for i := range s {
-			s[i] = F(r.NormFloat64())
-		}
-	}
+	normal := fillNormal[F](r)
 	for _, s := range [][3]int{{97, 300, 61}, {40, 513, 130}, {1, 700, 90}, {90, 700, 1}} {
 		m, k, n := s[0], s[1], s[2]
 		a := newMatrix(operandLayouts[0], m, k, normal)
@@ -336,11 +328,7 @@ func TestGemvAgree(t *testing.T) {
 func testGemvAgree[F float](eps float64) func(t *testing.T) {
 	return func(t *testing.T) {
 		r := rand.New(rand.NewPCG(8, 8))
-		normal := func(s []F) {
-			for i := range s {
-				s[i] = F(r.NormFloat64())
-			}
-		}
+		normal := fillNormal[F](r)
 		k64, k32 := kernel64, kernel32
 		defer func() { kernel64, kernel32 = k64, k32 }()
 		for _, k := range []int{1, 3, 4, 7, 8, 9, 15, 16, 17, 31, 33, 100} {

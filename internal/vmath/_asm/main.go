@@ -402,48 +402,95 @@ func log32(x reg.VecVirtual) (ok, y reg.VecVirtual) {
 
 // trig32 is trig32Fast1(x, q).
 func trig32(x reg.VecVirtual, q uint32) (ok, y reg.VecVirtual) {
-	ax := YMM()
-	op(VANDPS, VANDPS_BCST, absMask(), x, ax)
-	ok = YMM()
-	op(VCMPPS, VCMPPS_BCST, Imm(cmpLT), kf(6000), ax, ok)
-	nz := YMM()
-	op(VCMPPS, VCMPPS_BCST, Imm(cmpGT), k32(0), ax, nz)
-	VANDPS(nz, ok, ok)
+	ok = trigOk(x, 6000)
 	j, s, c := trig32Poly(x, q)
-	sel := YMM()
-	VPSLLD(Imm(31), j, sel)
-	r := YMM()
-	VBLENDVPS(sel, c, s, r)
-	sg := YMM()
-	VPAND(k32(2), j, sg)
-	VPSLLD(Imm(30), sg, sg)
-	VPXOR(sg, r, r)
-	return ok, r
+	return ok, trigPick(j, s, c)
 }
 
 // trig32Z is trig32 on sixteen lanes (zmm set): the same operations, the
 // compares into mask registers and the sine or cosine picked by the sign
 // bit of the quadrant moved into one.
 func trig32Z(x reg.VecVirtual, q uint32) (ok reg.OpmaskVirtual, y reg.VecVirtual) {
-	ax := ZMM()
+	ok = trigOkZ(x, 6000)
+	j, s, c := trig32Poly(x, q)
+	return ok, trigPickZ(j, s, c)
+}
+
+// trigOk is a trig loop's fast path in lanes (float64 ones with wide):
+// 0 < |x| < limit.
+func trigOk(x reg.VecVirtual, limit float64) reg.VecVirtual {
+	ax, ok, nz := YMM(), YMM(), YMM()
+	if wide {
+		op(VANDPD, VANDPD_BCST, k64(1<<63-1), x, ax)
+		op(VCMPPD, VCMPPD_BCST, Imm(cmpLT), kd(limit), ax, ok)
+		op(VCMPPD, VCMPPD_BCST, Imm(cmpGT), k64(0), ax, nz)
+		VANDPD(nz, ok, ok)
+		return ok
+	}
 	op(VANDPS, VANDPS_BCST, absMask(), x, ax)
-	ok = K()
-	op(VCMPPS, VCMPPS_BCST, Imm(cmpLT), kf(6000), ax, ok)
-	nz := K()
+	op(VCMPPS, VCMPPS_BCST, Imm(cmpLT), kf(float32(limit)), ax, ok)
+	op(VCMPPS, VCMPPS_BCST, Imm(cmpGT), k32(0), ax, nz)
+	VANDPS(nz, ok, ok)
+	return ok
+}
+
+// trigOkZ is trigOk on ZMM lanes, into a mask register.
+func trigOkZ(x reg.VecVirtual, limit float64) reg.OpmaskVirtual {
+	ax, ok, nz := ZMM(), K(), K()
+	if wide {
+		op(VANDPD, VANDPD_BCST, k64(1<<63-1), x, ax)
+		op(VCMPPD, VCMPPD_BCST, Imm(cmpLT), kd(limit), ax, ok)
+		op(VCMPPD, VCMPPD_BCST, Imm(cmpGT), k64(0), ax, nz)
+		KANDB(nz, ok, ok)
+		return ok
+	}
+	op(VANDPS, VANDPS_BCST, absMask(), x, ax)
+	op(VCMPPS, VCMPPS_BCST, Imm(cmpLT), kf(float32(limit)), ax, ok)
 	op(VCMPPS, VCMPPS_BCST, Imm(cmpGT), k32(0), ax, nz)
 	KANDW(nz, ok, ok)
-	j, s, c := trig32Poly(x, q)
-	sel := ZMM()
+	return ok
+}
+
+// trigPick is the result of a trig loop in lanes (float64 ones with wide)
+// from the quadrant j and the polynomials: the cosine c where j is odd,
+// else the sine s, negated where j&2 is set.
+func trigPick(j, s, c reg.VecVirtual) reg.VecVirtual {
+	sel, r, sg := YMM(), YMM(), YMM()
+	if wide {
+		VPSLLQ(Imm(63), j, sel)
+		VBLENDVPD(sel, c, s, r)
+		VPAND(k64(2), j, sg)
+		VPSLLQ(Imm(62), sg, sg)
+	} else {
+		VPSLLD(Imm(31), j, sel)
+		VBLENDVPS(sel, c, s, r)
+		VPAND(k32(2), j, sg)
+		VPSLLD(Imm(30), sg, sg)
+	}
+	VPXOR(sg, r, r)
+	return r
+}
+
+// trigPickZ is trigPick on ZMM lanes: the quadrant's low bit moved into
+// a mask register for the blend.
+func trigPickZ(j, s, c reg.VecVirtual) reg.VecVirtual {
+	sel, r, sg, odd := ZMM(), ZMM(), ZMM(), K()
+	if wide {
+		VPSLLQ(Imm(63), j, sel)
+		VPMOVQ2M(sel, odd)
+		VBLENDMPD(c, s, odd, r) // r = odd ? c : s
+		VPANDQ_BCST(k64(2), j, sg)
+		VPSLLQ(Imm(62), sg, sg)
+		VPXORQ(sg, r, r)
+		return r
+	}
 	VPSLLD(Imm(31), j, sel)
-	odd := K()
 	VPMOVD2M(sel, odd)
-	r := ZMM()
 	VBLENDMPS(c, s, odd, r) // r = odd ? c : s
-	sg := ZMM()
 	VPANDD_BCST(k32(2), j, sg)
 	VPSLLD(Imm(30), sg, sg)
 	VPXORD(sg, r, r)
-	return ok, r
+	return r
 }
 
 // trig32Poly is trig32Fast1's arithmetic, in lanes of the width zmm
@@ -514,47 +561,16 @@ func log64(x reg.VecVirtual) (ok, y reg.VecVirtual) {
 
 // trig64 is trig64Fast1(x, q).
 func trig64(x reg.VecVirtual, q uint64) (ok, y reg.VecVirtual) {
-	ax := YMM()
-	op(VANDPD, VANDPD_BCST, k64(1<<63-1), x, ax)
-	ok = YMM()
-	op(VCMPPD, VCMPPD_BCST, Imm(cmpLT), kd(1e6), ax, ok)
-	nz := YMM()
-	op(VCMPPD, VCMPPD_BCST, Imm(cmpGT), k64(0), ax, nz)
-	VANDPD(nz, ok, ok)
+	ok = trigOk(x, 1e6)
 	j, s, c := trig64Poly(x, q)
-	sel := YMM()
-	VPSLLQ(Imm(63), j, sel)
-	r := YMM()
-	VBLENDVPD(sel, c, s, r)
-	sg := YMM()
-	VPAND(k64(2), j, sg)
-	VPSLLQ(Imm(62), sg, sg)
-	VPXOR(sg, r, r)
-	return ok, r
+	return ok, trigPick(j, s, c)
 }
 
-// trig64Z is trig64 on eight lanes (zmm set): the same operations, the
-// masks in mask registers.
+// trig64Z is trig64 on eight lanes (zmm set), as trig32Z is trig32.
 func trig64Z(x reg.VecVirtual, q uint64) (ok reg.OpmaskVirtual, y reg.VecVirtual) {
-	ax := ZMM()
-	op(VANDPD, VANDPD_BCST, k64(1<<63-1), x, ax)
-	ok = K()
-	op(VCMPPD, VCMPPD_BCST, Imm(cmpLT), kd(1e6), ax, ok)
-	nz := K()
-	op(VCMPPD, VCMPPD_BCST, Imm(cmpGT), k64(0), ax, nz)
-	KANDB(nz, ok, ok)
+	ok = trigOkZ(x, 1e6)
 	j, s, c := trig64Poly(x, q)
-	sel := ZMM()
-	VPSLLQ(Imm(63), j, sel)
-	odd := K()
-	VPMOVQ2M(sel, odd)
-	r := ZMM()
-	VBLENDMPD(c, s, odd, r) // r = odd ? c : s
-	sg := ZMM()
-	VPANDQ_BCST(k64(2), j, sg)
-	VPSLLQ(Imm(62), sg, sg)
-	VPXORQ(sg, r, r)
-	return ok, r
+	return ok, trigPickZ(j, s, c)
 }
 
 // trig64Poly is trig64Fast1's arithmetic, in lanes of the width zmm
