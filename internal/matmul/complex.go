@@ -74,6 +74,8 @@ func (x pairs[F]) real() (Matrix[F], bool) {
 // complexOperands are a' and b' of gemmComplex, made from the complex a and b.
 type complexOperands[F float] struct{ a, b pairs[F] }
 
+func (o complexOperands[F]) bInPlace() (Matrix[F], bool) { return Matrix[F]{}, false }
+
 func (o complexOperands[F]) inPlace(n, nr int) (Matrix[F], bool) {
 	a, ok := o.a.real()
 	return a, ok && readInPlace(a, n, nr)

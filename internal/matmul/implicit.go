@@ -82,6 +82,8 @@ func (o implicitOperands[F]) packB(buf []F, p0, p1, j0, j1, nr int) {
 	packB(buf, o.b.Matrix.Slice(p0, p1, j0, j1), nr)
 }
 
+func (o implicitOperands[F]) bInPlace() (Matrix[F], bool) { return Matrix[F]{}, false }
+
 func (o implicitOperands[F]) inPlace(n, nr int) (Matrix[F], bool) {
 	if o.a.Pack != nil {
 		return Matrix[F]{}, false

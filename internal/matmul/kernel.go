@@ -61,6 +61,13 @@ type microKernel[F float] struct {
 	// rows of a in place, c 2·mr rows), each element summed as rowsHalf
 	// sums it: twice the chains of multiply-adds side by side.
 	rowsHalf12 func(k int, a []F, lda int, b, c []F, ldc int, add bool)
+	// rowsCols, when set, is rows on the first cols columns only
+	// (nr/2 <= cols <= nr), with b's rows ldb apart: only the first cols
+	// elements of each row of b are read and only the first cols columns
+	// of c read and written, each element summed as rows sums it. It lets
+	// a partial block at the right edge be written in place rather than
+	// through the tile, and b be read in place rather than packed.
+	rowsCols func(k int, a []F, lda int, b []F, ldb int, c []F, ldc int, add bool, cols int)
 }
 
 // The kernels gemmPacked uses; kernels64 and kernels32 list every variant
@@ -68,9 +75,9 @@ type microKernel[F float] struct {
 // each in turn.
 var (
 	kernels64 = []microKernel[float64]{{"go", 6, 8, goKernel64, goKernelRows64, goGemv64, goGemvColumns64, goPackRows[float64](8), goPackColumns[float64], goPackTail[float64](8),
-		goHalf(goKernel64, 8), goHalfRows(goKernelRows64, 8), nil}}
+		goHalf(goKernel64, 8), goHalfRows(goKernelRows64, 8), nil, goKernelRowsCols[float64]}}
 	kernels32 = []microKernel[float32]{{"go", 6, 16, goKernel32, goKernelRows32, goGemv32, goGemvColumns32, goPackRows[float32](16), goPackColumns[float32], goPackTail[float32](16),
-		goHalf(goKernel32, 16), goHalfRows(goKernelRows32, 16), nil}}
+		goHalf(goKernel32, 16), goHalfRows(goKernelRows32, 16), nil, goKernelRowsCols[float32]}}
 	kernel64 = kernels64[0]
 	kernel32 = kernels32[0]
 )
@@ -139,6 +146,37 @@ func goKernelRows32(k int, a []float32, lda int, b, c []float32, ldc int, add bo
 		}
 	}
 	writeBlock(c, ldc, acc[:], nr, add)
+}
+
+// goKernelRowsCols is the rowsCols of the Go variant: goKernelRows64 or
+// goKernelRows32 on the first cols columns, b's rows ldb apart (any
+// 0 < cols <= nr).
+func goKernelRowsCols[F float](k int, a []F, lda int, b []F, ldb int, c []F, ldc int, add bool, cols int) {
+	const mr = 6
+	fma := fmaOf[F]()
+	for i := range mr {
+		ci := c[i*ldc : i*ldc+cols]
+		for j := range ci {
+			var s F
+			for p, ai := range a[i*lda : i*lda+k] {
+				s = fma(ai, b[p*ldb+j], s)
+			}
+			if add {
+				s += ci[j]
+			}
+			ci[j] = s
+		}
+	}
+}
+
+// fmaOf returns x*y + z rounded once for F: math.FMA, or fma32 for
+// float32.
+func fmaOf[F float]() func(x, y, z F) F {
+	var zero F
+	if _, ok := any(zero).(float32); ok {
+		return func(x, y, z F) F { return F(fma32(float32(x), float32(y), float32(z))) }
+	}
+	return func(x, y, z F) F { return F(math.FMA(float64(x), float64(y), float64(z))) }
 }
 
 // goHalf is the runHalf of the Go variant: full computes the whole mr×nr

@@ -106,13 +106,25 @@ func packedBand[F float, O operands[F]](dst Matrix[F], ops O, k, i0, i1, j0, j1 
 	defer putBuffer(blockB, bufB)
 	tile := (*bufA)[mc*kc:]
 	a, inPlace := ops.inPlace(n, nr)
+	b, direct := ops.bInPlace()
+	// b is read in place, not packed, when it is one panel more than half
+	// full whose rows lie as densely as a packed panel's (at most nr
+	// apart: a narrow b, not a band of a wide one, whose rows far apart
+	// would share a few sets of L1), read by rowsCols with a in place:
+	// every block of rows is then whole or can be shifted up (m >= mr).
+	direct = direct && inPlace && kern.rowsCols != nil && n > nr/2 && n <= nr && b.RowStride <= nr && m >= mr
 	for jc := j0; jc < j1; jc += nc {
 		nb := min(nc, j1-jc)
 		for pc := 0; pc < k; pc += kc {
 			kb := min(kc, k-pc)
-			ops.packB(*bufB, pc, pc+kb, jc, jc+nb, nr)
+			pb, ldb := *bufB, 0
+			if direct {
+				pb, ldb = b.Data[b.Offset+pc*b.RowStride+jc:], b.RowStride
+			} else {
+				ops.packB(pb, pc, pc+kb, jc, jc+nb, nr)
+			}
 			for ic := i0; ic < i1; ic += mc {
-				rowBlock(dst, ops, a, inPlace, ic, min(mc, i1-ic), jc, nb, pc, kb, k, *bufA, *bufB, kern, tile, epi)
+				rowBlock(dst, ops, a, inPlace, ic, min(mc, i1-ic), jc, nb, pc, kb, k, *bufA, pb, ldb, kern, tile, epi)
 			}
 		}
 	}
@@ -120,12 +132,13 @@ func packedBand[F float, O operands[F]](dst Matrix[F], ops O, k, i0, i1, j0, j1 
 
 // rowBlock is the innermost step of the GotoBLAS loops: rows [ic, ic+mb)
 // and columns [jc, jc+nb) of dst from the kb steps from pc of the inner
-// dimension, with b's block packed in pb. It packs the rows of a into pa
+// dimension, with b's block packed in pb (or, with ldb > 0, b itself read
+// in place there, its rows ldb apart: see macroKernel). It packs the rows of a into pa
 // (unless inPlace: the micro-kernel reads a itself, and only a last partial
 // block of rows that cannot be read shifted up is packed), runs the
 // macro-kernel, and after the last kc step (pc+kb == k) calls epi on the
 // block.
-func rowBlock[F float, O operands[F]](dst Matrix[F], ops O, a Matrix[F], inPlace bool, ic, mb, jc, nb, pc, kb, k int, pa, pb []F, kern microKernel[F], tile []F, epi Epilogue) {
+func rowBlock[F float, O operands[F]](dst Matrix[F], ops O, a Matrix[F], inPlace bool, ic, mb, jc, nb, pc, kb, k int, pa, pb []F, ldb int, kern microKernel[F], tile []F, epi Epilogue) {
 	mr := kern.mr
 	var ab Matrix[F]
 	if inPlace {
@@ -137,7 +150,7 @@ func rowBlock[F float, O operands[F]](dst Matrix[F], ops O, a Matrix[F], inPlace
 		ops.packA(pa, ic, ic+mb, pc, pc+kb, mr)
 	}
 	d := dst.Slice(ic, ic+mb, jc, jc+nb)
-	macroKernel(d, ab, inPlace, pa, pb, kb, pc > 0, kern, tile)
+	macroKernel(d, ab, inPlace, pa, pb, ldb, kb, pc > 0, kern, tile)
 	if epi != nil && pc+kb == k {
 		epi(d.Offset, mb, nb)
 	}
@@ -156,6 +169,10 @@ type operands[F float] interface {
 	// inPlace returns a and true when a product n columns wide reads a's
 	// whole blocks of mr rows in place (see readInPlace).
 	inPlace(n, nr int) (Matrix[F], bool)
+	// bInPlace returns b and true when b is a real matrix with unit
+	// column stride and rows apart (not broadcast), which rowsCols can
+	// read in place.
+	bInPlace() (Matrix[F], bool)
 }
 
 // realOperands are real matrices, packed as they lie.
@@ -171,6 +188,10 @@ func (o realOperands[F]) packB(buf []F, p0, p1, j0, j1, nr int) {
 
 func (o realOperands[F]) inPlace(n, nr int) (Matrix[F], bool) {
 	return o.a, readInPlace(o.a, n, nr)
+}
+
+func (o realOperands[F]) bInPlace() (Matrix[F], bool) {
+	return o.b, o.b.ColStride == 1 && o.b.RowStride > 0
 }
 
 // inPlaceMaxCols is the widest product whose a the micro-kernel reads in
@@ -193,17 +214,39 @@ func readInPlace[F float](a Matrix[F], n, nr int) bool {
 // block at the right or bottom edge is computed into tile and only its part
 // inside dst copied (or added) out. A last panel of b at most nr/2 columns
 // wide runs the half kernels, which compute only the first nr/2 columns
-// of the block, each element as the whole kernel does.
-func macroKernel[F float](dst, a Matrix[F], inPlace bool, pa, pb []F, kb int, add bool, kern microKernel[F], tile []F) {
+// of the block, each element as the whole kernel does. A last panel more
+// than half full, with a in place, runs kern.rowsCols (when the variant
+// has it), which writes the block's columns in place, with the whole
+// kernel's bits; so does b read in place (ldb > 0: then b is that one
+// panel, its rows ldb apart, and every block of rows of a is whole or can
+// be shifted up).
+func macroKernel[F float](dst, a Matrix[F], inPlace bool, pa, pb []F, ldb, kb int, add bool, kern microKernel[F], tile []F) {
 	mr, nr := kern.mr, kern.nr
 	rs := dst.RowStride
 	whole := dst.Rows / mr * mr
+	shifted, shiftOK := 0, false
+	if inPlace {
+		shifted, shiftOK = shiftedLast(a, mr)
+	}
 	for jr := 0; jr < dst.Cols; jr += nr {
-		bp := pb[jr*kb:]
+		bp, stride := pb[jr*kb:], nr
+		if ldb > 0 {
+			bp, stride = pb, ldb
+		}
 		cols := min(nr, dst.Cols-jr)
+		edge := inPlace && kern.rowsCols != nil && (ldb > 0 || cols > nr/2 && cols < nr)
 		for ir := 0; ir < dst.Rows; ir += mr {
 			rows := min(mr, dst.Rows-ir)
 			off := dst.Offset + ir*rs + jr
+			if edge && rows == mr {
+				kern.rowsCols(kb, a.Data[a.Offset+ir*a.RowStride:], a.RowStride, bp, stride, dst.Data[off:], rs, add, cols)
+				continue
+			}
+			if edge && shiftOK {
+				kern.rowsCols(kb, a.Data[shifted:], a.RowStride, bp, stride, tile, nr, false, cols)
+				copyOut(dst.Data[off:], rs, tile[(mr-rows)*nr:], nr, rows, cols, add)
+				continue
+			}
 			if inPlace && cols <= nr/2 && kern.rowsHalf12 != nil && ir+2*mr <= whole {
 				// Two whole blocks of rows of a half panel in one call.
 				kern.rowsHalf12(kb, a.Data[a.Offset+ir*a.RowStride:], a.RowStride, bp, tile, nr, false)
@@ -224,8 +267,8 @@ func macroKernel[F float](dst, a Matrix[F], inPlace bool, pa, pb []F, kb int, ad
 			case inPlace && rows == mr:
 				runRows(kb, a.Data[a.Offset+ir*a.RowStride:], a.RowStride, bp, c, ldc, cAdd)
 			case inPlace:
-				if s, ok := shiftedLast(a, mr); ok {
-					runRows(kb, a.Data[s:], a.RowStride, bp, c, ldc, cAdd)
+				if shiftOK {
+					runRows(kb, a.Data[shifted:], a.RowStride, bp, c, ldc, cAdd)
 					skip = mr - rows
 					break
 				}

@@ -80,7 +80,7 @@ func (t *sharedTask[F, O]) RunTask(int) {
 				}
 				ic := i * rows
 				mb := min(rows, m-ic)
-				rowBlock(t.dst, t.ops, t.a, t.inPlace, ic, mb, jc, nb, pc, kb, k, *bufA, t.bufB, t.kern, (*bufA)[rows*kb:], t.epi)
+				rowBlock(t.dst, t.ops, t.a, t.inPlace, ic, mb, jc, nb, pc, kb, k, *bufA, t.bufB, 0, t.kern, (*bufA)[rows*kb:], t.epi)
 			}) {
 				return
 			}

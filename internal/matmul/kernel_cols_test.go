@@ -1,0 +1,130 @@
+//go:build linux
+
+package matmul
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"syscall"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestColsKernels checks every variant's rowsCols, where it has one,
+// against its whole kernel read in place: the first cols columns bit for
+// bit, for every cols from nr/2 to nr (from 1 for the Go variant), with
+// and without add. b (its rows ldb apart, only cols of each used) and c
+// each end at the end of a page that is followed by an inaccessible one,
+// so a read or write past their last element crashes the test.
+func TestColsKernels(t *testing.T) {
+	t.Run("float64", testColsKernels[float64])
+	t.Run("float32", testColsKernels[float32])
+}
+
+func testColsKernels[F float](t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	tested := 0
+	for i := range kernels64 {
+		kern := kernelOf[F](i)
+		if kern.rowsCols == nil {
+			continue
+		}
+		tested++
+		mr, nr := kern.mr, kern.nr
+		first := nr / 2
+		if kern.name == "go" {
+			first = 1
+		}
+		for _, k := range []int{1, 3, 4, 5, 9, 130} {
+			for cols := first; cols <= nr; cols++ {
+				for _, add := range []bool{false, true} {
+					t.Run(fmt.Sprintf("%s/k=%d/cols=%d/add=%v", kern.name, k, cols, add), func(t *testing.T) {
+						lda, ldb, ldc := 131, cols+3, cols+2
+						a := randSlice[F](r, (mr-1)*lda+k)
+						packed := randSlice[F](r, k*nr)
+						c0 := randSlice[F](r, (mr-1)*ldc+cols)
+						// The whole kernel on a tile nr wide.
+						tile := make([]F, mr*nr)
+						for i := range mr {
+							copy(tile[i*nr:], c0[i*ldc:i*ldc+cols])
+						}
+						kern.rows(k, a, lda, packed, tile, nr, add)
+						want := append([]F(nil), c0...)
+						for i := range mr {
+							copy(want[i*ldc:i*ldc+cols], tile[i*nr:])
+						}
+
+						b := guarded[F](t, (k-1)*ldb+cols)
+						for p := range k {
+							copy(b[p*ldb:p*ldb+cols], packed[p*nr:])
+						}
+						c := guarded[F](t, len(c0))
+						copy(c, c0)
+						kern.rowsCols(k, a, lda, b, ldb, c, ldc, add, cols)
+						assert.Equal(t, want, c)
+					})
+				}
+			}
+		}
+	}
+	if tested == 0 {
+		t.Skip("no variant with rowsCols")
+	}
+}
+
+// guarded returns n elements that end at the end of a page whose next page
+// can be neither read nor written; the pages are unmapped when t ends.
+func guarded[F float](t *testing.T, n int) []F {
+	size := int(unsafe.Sizeof(F(0)))
+	page := syscall.Getpagesize()
+	pages := (n*size+page-1)/page + 1
+	mem, err := syscall.Mmap(-1, 0, pages*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, syscall.Munmap(mem)) })
+	require.NoError(t, syscall.Mprotect(mem[(pages-1)*page:], syscall.PROT_NONE))
+	end := (pages - 1) * page
+	return unsafe.Slice((*F)(unsafe.Pointer(&mem[end-n*size])), n)
+}
+
+// TestPackBLastRowGuarded checks packB's partial panels, whose last row
+// is copied in Go rather than by packTail's masked loads, at each
+// variant's panel widths, with b ending where an inaccessible page starts:
+// the values and zeros of every row, and no unmasked read past b. (A
+// masked-off lane does not fault, so this cannot see packTail reach past
+// b; that costs only time, which BenchmarkMatmulSmall's head shows.)
+func TestPackBLastRowGuarded(t *testing.T) {
+	for _, nr := range []int{8, 16} {
+		t.Run(fmt.Sprintf("float64/nr=%d", nr), func(t *testing.T) { testPackBGuarded[float64](t, nr) })
+	}
+	for _, nr := range []int{16, 32} {
+		t.Run(fmt.Sprintf("float32/nr=%d", nr), func(t *testing.T) { testPackBGuarded[float32](t, nr) })
+	}
+}
+
+func testPackBGuarded[F float](t *testing.T, nr int) {
+	for _, cols := range []int{1, 3, nr - 1} {
+		for _, k := range []int{1, 5} {
+			t.Run(fmt.Sprintf("cols=%d/k=%d", cols, k), func(t *testing.T) {
+				lds := cols + 1
+				b := guarded[F](t, (k-1)*lds+cols)
+				for i := range b {
+					b[i] = F(i + 1)
+				}
+				buf := make([]F, k*nr)
+				packB(buf, Matrix[F]{Data: b, Rows: k, Cols: cols, RowStride: lds, ColStride: 1}, nr)
+				for p := range k {
+					for j := range nr {
+						want := F(0)
+						if j < cols {
+							want = b[p*lds+j]
+						}
+						assert.Equal(t, want, buf[p*nr+j], "row %d column %d", p, j)
+					}
+				}
+			})
+		}
+	}
+}
