@@ -122,6 +122,14 @@ func leaves64(f foldKind, t, a []float64, k float64, ahead []float64) {
 			}
 		}
 	}
+	if f == foldSum && lanesAVX512 {
+		// Every whole leaf in one call, totals and all.
+		if n := len(a) / LeafLen; n > 0 {
+			sumTotals64AVX512(t[j:j+n], a[:n*LeafLen])
+			j += n
+			a = a[n*LeafLen:]
+		}
+	}
 	if lanesAVX2 && f != foldExpSum {
 		var s [4][8]float64
 		for ; len(a) >= 4*LeafLen; a = a[4*LeafLen:] {

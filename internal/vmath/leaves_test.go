@@ -90,6 +90,18 @@ func TestLeavesValues(t *testing.T) {
 	dev := func(x float64) float64 { return (x - 1) * (x - 1) }
 	assert.Equal(t, []float64{want(0, 128, id), want(128, 256, id), want(256, 300, id)}, sum)
 	assert.Equal(t, []float64{want(0, 128, dev), want(128, 256, dev), want(256, 300, dev)}, sq)
+	// The lanes start from +0: leaves of -0s total +0, as the Go loop's
+	// do (a vector loop that started its lanes from the first elements
+	// would give -0).
+	negZero := make([]float64, 9*LeafLen)
+	for i := range negZero {
+		negZero[i] = math.Copysign(0, -1)
+	}
+	zeros := make([]float64, 9)
+	SumLeaves(zeros, negZero)
+	for j, v := range zeros {
+		assert.False(t, math.Signbit(v), "leaf %d of -0s", j)
+	}
 	f := make([]float32, 1024)
 	for i := range f {
 		f[i] = 1

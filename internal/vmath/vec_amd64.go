@@ -203,6 +203,13 @@ func sqDevLeaves64AVX2(s *[4][8]float64, a []float64, k float64)
 //go:noescape
 func sqDevLanes64AVX2(s *[8]float64, a []float64, k float64) int
 
+// sumTotals64AVX512 sets t[j] to the total of leaf j of a's sums, a[j*128:(j+1)*128] folded into eight
+// lanes (element i into lane i%8) and the lanes added ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)), for j < len(t).
+// len(a) >= 128*len(t): the caller's. It needs AVX-512F.
+//
+//go:noescape
+func sumTotals64AVX512(t []float64, a []float64)
+
 // expSumLanes64AVX2 sets s[i%8] = s[i%8] + exp(a[i]-k), up to the first group off exp's fast path
 // for a prefix of a in groups of 8; it returns the prefix's length.
 //

@@ -4717,6 +4717,65 @@ sqDevLanes64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func sumTotals64AVX512(t []float64, a []float64)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·sumTotals64AVX512(SB), NOSPLIT, $0-48
+	MOVQ   t_base+0(FP), AX
+	MOVQ   t_len+8(FP), CX
+	MOVQ   a_base+24(FP), DX
+	TESTQ  CX, CX
+	JZ     sumTotals64AVX512_done
+	VPXORQ Z0, Z0, Z0
+
+sumTotals64AVX512_leaf:
+	VADDPD        (DX), Z0, Z1
+	PREFETCHT0    8192(DX)
+	PREFETCHT0    8256(DX)
+	VADDPD        64(DX), Z1, Z1
+	PREFETCHT0    8320(DX)
+	VADDPD        128(DX), Z1, Z1
+	PREFETCHT0    8384(DX)
+	VADDPD        192(DX), Z1, Z1
+	PREFETCHT0    8448(DX)
+	VADDPD        256(DX), Z1, Z1
+	PREFETCHT0    8512(DX)
+	VADDPD        320(DX), Z1, Z1
+	PREFETCHT0    8576(DX)
+	VADDPD        384(DX), Z1, Z1
+	PREFETCHT0    8640(DX)
+	VADDPD        448(DX), Z1, Z1
+	PREFETCHT0    8704(DX)
+	VADDPD        512(DX), Z1, Z1
+	PREFETCHT0    8768(DX)
+	VADDPD        576(DX), Z1, Z1
+	PREFETCHT0    8832(DX)
+	VADDPD        640(DX), Z1, Z1
+	PREFETCHT0    8896(DX)
+	VADDPD        704(DX), Z1, Z1
+	PREFETCHT0    8960(DX)
+	VADDPD        768(DX), Z1, Z1
+	PREFETCHT0    9024(DX)
+	VADDPD        832(DX), Z1, Z1
+	PREFETCHT0    9088(DX)
+	VADDPD        896(DX), Z1, Z1
+	PREFETCHT0    9152(DX)
+	VADDPD        960(DX), Z1, Z1
+	VPERMILPD     $0x55, Z1, Z2
+	VADDPD        Z2, Z1, Z1
+	VPERMPD       $0x4e, Z1, Z2
+	VADDPD        Z2, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z1, Y2
+	VADDSD        X2, X1, X1
+	VMOVSD        X1, (AX)
+	ADDQ          $0x00000400, DX
+	ADDQ          $0x08, AX
+	DECQ          CX
+	JNZ           sumTotals64AVX512_leaf
+
+sumTotals64AVX512_done:
+	VZEROUPPER
+	RET
+
 // func expSumLanes64AVX2(s *[8]float64, a []float64, k float64, table *[128][2]uint64) int
 // Requires: AVX, AVX2, SSE2
 TEXT ·expSumLanes64AVX2(SB), NOSPLIT, $0-56

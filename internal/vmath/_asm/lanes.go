@@ -90,6 +90,7 @@ func laneLoops() {
 		leafLoop("sqDevLeaves"+t+"AVX2", "s[l][i%8] + (a[l*128+i]-k)², the product rounded", w, true, sqDevBody)
 		laneLoop("sqDevLanes"+t+"AVX2", "s[i%8] + (a[i]-k)², the product rounded", w, true, false, sqDevBody)
 		if w {
+			sumTotals64Z()
 			laneLoop("expSumLanes64AVX2", "s[i%8] + exp(a[i]-k), up to the first group off exp's fast path", w, true, true, expSum64Body)
 			expSumLoop64Z()
 			expSumLeaves64Z()
@@ -161,6 +162,58 @@ func leafLoop(name, what string, w, scalar bool, body func(acc, x, k reg.VecVirt
 	ADDQ(Imm(uint64(32*vecs)), ps)
 	CMPQ(ps, end)
 	JNE(LabelRef(name + "_leaf"))
+	VZEROUPPER()
+	RET()
+}
+
+// sumTotals64Z emits sumTotals64AVX512, SumLeaves's float64 loop on
+// AVX-512: each leaf's eight lanes are one ZMM register, its sixteen adds
+// one chain, and its total ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)) is taken
+// in the register (pairs swapped and added, then halves of each 256 bits,
+// then the two 256-bit halves), so a call folds every whole leaf of a run
+// and writes the totals. The leaves are independent chains the core
+// overlaps; the AVX2 loop's four leaves a call, with their lanes totalled
+// in Go and the leftover leaves one call each, ran a row sum of 1000 in L3
+// at 39 GB/s on one core. Each line is prefetched leafPrefetch bytes ahead.
+func sumTotals64Z() {
+	const name = "sumTotals64AVX512"
+	wide, zmm = true, true
+	defer func() { zmm = false }()
+	TEXT(name, NOSPLIT, "func(t []float64, a []float64)")
+	Pragma("noescape")
+	Doc(name+" sets t[j] to the total of leaf j of a's sums, a[j*128:(j+1)*128] folded into eight",
+		"lanes (element i into lane i%8) and the lanes added ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)), for j < len(t).",
+		"len(a) >= 128*len(t): the caller's. It needs AVX-512F.")
+	pt := Load(Param("t").Base(), GP64())
+	n := Load(Param("t").Len(), GP64())
+	pa := Load(Param("a").Base(), GP64())
+	TESTQ(n, n)
+	JZ(LabelRef(name + "_done"))
+	// The lanes start from +0, as the Go loop's do: a lane of -0s sums
+	// to +0.
+	zero := ZMM()
+	VPXORQ(zero, zero, zero)
+	Label(name + "_leaf")
+	acc := ZMM()
+	VADDPD(Mem{Base: pa}, zero, acc)
+	PREFETCHT0(Mem{Base: pa, Disp: leafPrefetch})
+	for i := 64; i < leafLen*8; i += 64 {
+		PREFETCHT0(Mem{Base: pa, Disp: i + leafPrefetch})
+		VADDPD(Mem{Base: pa, Disp: i}, acc, acc)
+	}
+	pairs, halves, hi := ZMM(), ZMM(), YMM()
+	VPERMILPD(Imm(0x55), acc, pairs) // s1, s0, s3, s2, ...
+	VADDPD(pairs, acc, acc)
+	VPERMPD(Imm(0x4e), acc, halves) // lanes 2, 3, 0, 1 of each 256 bits
+	VADDPD(halves, acc, acc)
+	VEXTRACTF64X4(Imm(1), acc, hi)
+	VADDSD(hi.AsX(), acc.AsX(), acc.AsX())
+	VMOVSD(acc.AsX(), Mem{Base: pt})
+	ADDQ(U32(leafLen*8), pa)
+	ADDQ(Imm(8), pt)
+	DECQ(n)
+	JNZ(LabelRef(name + "_leaf"))
+	Label(name + "_done")
 	VZEROUPPER()
 	RET()
 }
