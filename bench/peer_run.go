@@ -3,7 +3,6 @@ package bench
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -50,55 +49,73 @@ type peerLine struct {
 	Error   string    `json:"error"`
 }
 
-// peerOutput is what one peer process reported.
-type peerOutput struct {
-	hello peerHello
-	jobs  map[string]peerLine
+// peerStream reads the peer protocol from a peer's stdout: a hello line,
+// then one line per job, each "TPBENCH " followed by a JSON object; other
+// lines (warnings a library prints) are skipped.
+type peerStream struct {
+	sc *bufio.Scanner
+	n  int // lines read
 }
 
-// parsePeerOutput reads the peer protocol from r: a hello line, then one
-// line per job, each "TPBENCH " followed by a JSON object. It fails on a
-// protocol line that is not valid JSON, a job line before the hello, or no
-// hello at all.
-func parsePeerOutput(r io.Reader) (*peerOutput, error) {
-	out := &peerOutput{jobs: map[string]peerLine{}}
+func newPeerStream(r io.Reader) *peerStream {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
-	seen := false
-	for n := 1; sc.Scan(); n++ {
-		text, ok := strings.CutPrefix(sc.Text(), peerPrefix)
-		if !ok {
-			continue
+	return &peerStream{sc: sc}
+}
+
+// next returns the next protocol line's JSON, or io.EOF at the end.
+func (s *peerStream) next() ([]byte, error) {
+	for s.sc.Scan() {
+		s.n++
+		if text, ok := strings.CutPrefix(s.sc.Text(), peerPrefix); ok {
+			return []byte(text), nil
 		}
-		if !seen {
-			if err := json.Unmarshal([]byte(text), &out.hello); err != nil {
-				return nil, fmt.Errorf("peer output line %d: %w", n, err)
-			}
-			if out.hello.Peer == "" {
-				return nil, fmt.Errorf("peer output line %d: the first line names no peer: %q", n, text)
-			}
-			seen = true
-			continue
-		}
-		var l peerLine
-		if err := json.Unmarshal([]byte(text), &l); err != nil {
-			return nil, fmt.Errorf("peer output line %d: %w", n, err)
-		}
-		if l.Job == "" {
-			return nil, fmt.Errorf("peer output line %d: no job id: %q", n, text)
-		}
-		if l.Error == "" && len(l.TimesNs) == 0 {
-			return nil, fmt.Errorf("peer output line %d: job %s has neither times nor an error", n, l.Job)
-		}
-		out.jobs[l.Job] = l
 	}
-	if err := sc.Err(); err != nil {
+	if err := s.sc.Err(); err != nil {
 		return nil, fmt.Errorf("peer output: %w", err)
 	}
-	if !seen {
-		return nil, errors.New("peer output: no " + strings.TrimSpace(peerPrefix) + " line")
+	return nil, io.EOF
+}
+
+// hello reads the first protocol line. It fails when there is none, when
+// it is not valid JSON, or when it names no peer.
+func (s *peerStream) hello() (peerHello, error) {
+	var h peerHello
+	text, err := s.next()
+	if err == io.EOF {
+		return h, errors.New("peer output: no " + strings.TrimSpace(peerPrefix) + " line")
 	}
-	return out, nil
+	if err != nil {
+		return h, err
+	}
+	if err := json.Unmarshal(text, &h); err != nil {
+		return h, fmt.Errorf("peer output line %d: %w", s.n, err)
+	}
+	if h.Peer == "" {
+		return h, fmt.Errorf("peer output line %d: the first line names no peer: %q", s.n, text)
+	}
+	return h, nil
+}
+
+// job reads the next job line, after the hello: io.EOF at the end, an
+// error for a line that is not valid JSON, has no job id, or has neither
+// times nor an error.
+func (s *peerStream) job() (peerLine, error) {
+	var l peerLine
+	text, err := s.next()
+	if err != nil {
+		return l, err
+	}
+	if err := json.Unmarshal(text, &l); err != nil {
+		return l, fmt.Errorf("peer output line %d: %w", s.n, err)
+	}
+	if l.Job == "" {
+		return l, fmt.Errorf("peer output line %d: no job id: %q", s.n, text)
+	}
+	if l.Error == "" && len(l.TimesNs) == 0 {
+		return l, fmt.Errorf("peer output line %d: job %s has neither times nor an error", s.n, l.Job)
+	}
+	return l, nil
 }
 
 // stats converts a job's timings.
@@ -175,44 +192,150 @@ type peerRun struct {
 	root    string        // the jobs' directories live here
 }
 
-// run starts one process for peer over jobs and returns what it reported.
-func (pr *peerRun) run(peer string, jobs []*peerJob) (*peerOutput, error) {
+// peerProc is one peer's process. It serves jobs one at a time, as the
+// runner sends them on its stdin right after tensorplay's side of each
+// row, so that both sides of a row are timed within seconds of each other:
+// on a shared machine whose memory bandwidth moves by up to 2x from one
+// minute to the next, a peer timed minutes later, after every row, gave
+// ratios that moved as much (PyTorch's W10 sums, 0.55x to 1.18x in five
+// runs).
+type peerProc struct {
+	peer    string
+	cmd     *exec.Cmd
+	in      io.WriteCloser
+	hello   peerHello
+	replies chan peerReply
+	done    chan struct{} // closed when the process is stopped or closed
+	stderr  bytes.Buffer
+	wait    time.Duration // for one job's reply
+	err     error         // why the process can take no more jobs
+}
+
+// peerReply is a job line the process wrote, or why it wrote no more.
+type peerReply struct {
+	line peerLine
+	err  error
+}
+
+// start starts the process of peer and reads its hello.
+func (pr *peerRun) start(peer string) (*peerProc, error) {
 	script := filepath.Join(pr.root, "peers", "tpbench_peer.py")
 	if _, err := os.Stat(script); err != nil {
 		if err := writePeerScripts(filepath.Join(pr.root, "peers")); err != nil {
 			return nil, err
 		}
 	}
-	list := filepath.Join(pr.root, "jobs.json")
-	data, err := json.Marshal(map[string]any{"jobs": jobs})
-	if err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(list, data, 0o644); err != nil {
-		return nil, err
-	}
-	// Every job may take its budget twice over (warm-up and first run).
-	limit := time.Minute + time.Duration(len(jobs))*3*pr.budget
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, pr.python, script, "--peer", peer, "--jobs", list,
+	p := &peerProc{peer: peer, replies: make(chan peerReply, 1), done: make(chan struct{}), wait: time.Minute + 3*pr.budget}
+	p.cmd = exec.Command(pr.python, script, "--peer", peer,
 		"--warmup", strconv.Itoa(pr.warmup), "--reps", strconv.Itoa(pr.reps),
 		"--threads", strconv.Itoa(pr.threads), "--budget", strconv.FormatFloat(pr.budget.Seconds(), 'g', -1, 64))
-	cmd.Env = peerEnv(os.Environ(), pr.threads, pr.libDirs)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
-	out, err := parsePeerOutput(&stdout)
+	p.cmd.Env = peerEnv(os.Environ(), pr.threads, pr.libDirs)
+	p.cmd.Stderr = &p.stderr
+	in, err := p.cmd.StdinPipe()
 	if err != nil {
-		if runErr != nil {
-			return nil, fmt.Errorf("%s: %v: %s", pr.python, runErr, lastLine(stderr.String()))
-		}
 		return nil, err
 	}
-	if runErr != nil && out.hello.Error == "" {
-		out.hello.Error = fmt.Sprintf("%v: %s", runErr, lastLine(stderr.String()))
+	out, err := p.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	if err := p.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%s: %w", pr.python, err)
+	}
+	p.in = in
+	hello := make(chan error, 1)
+	go func() {
+		s := newPeerStream(out)
+		h, err := s.hello()
+		p.hello = h
+		hello <- err
+		if err != nil {
+			return
+		}
+		for {
+			l, err := s.job()
+			select {
+			case p.replies <- peerReply{l, err}:
+			case <-p.done: // stopped: nobody reads any more
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	select {
+	case err = <-hello:
+	case <-time.After(p.wait):
+		err = errors.New("no hello in " + p.wait.String())
+	}
+	if err != nil {
+		return nil, p.stop(err)
+	}
+	if p.hello.Error != "" {
+		p.close() // it could not import its library, and has ended
+	}
+	return p, nil
+}
+
+// do has the process time j and returns its line.
+func (p *peerProc) do(j *peerJob) (peerLine, error) {
+	if p.err != nil {
+		return peerLine{}, p.err
+	}
+	data, err := json.Marshal(j)
+	if err != nil {
+		return peerLine{}, err
+	}
+	if _, err := p.in.Write(append(data, '\n')); err != nil {
+		return peerLine{}, p.stop(fmt.Errorf("%s stopped: %w", p.peer, err))
+	}
+	select {
+	case r := <-p.replies:
+		switch {
+		case r.err == io.EOF:
+			return peerLine{}, p.stop(fmt.Errorf("%s stopped", p.peer))
+		case r.err != nil:
+			return peerLine{}, p.stop(r.err)
+		case r.line.Job != j.ID:
+			return peerLine{}, p.stop(fmt.Errorf("%s answered job %s for job %s", p.peer, r.line.Job, j.ID))
+		}
+		return r.line, nil
+	case <-time.After(p.wait):
+		return peerLine{}, p.stop(fmt.Errorf("%s: no result for job %s in %v", p.peer, j.ID, p.wait))
+	}
+}
+
+// stop kills the process and keeps err, with the last line of its stderr
+// (a Python traceback's message), as the answer to every later job.
+func (p *peerProc) stop(err error) error {
+	close(p.done)
+	p.in.Close()
+	p.cmd.Process.Kill()
+	p.cmd.Wait()
+	if msg := lastLine(p.stderr.String()); msg != "" {
+		err = fmt.Errorf("%w: %s", err, msg)
+	}
+	p.err = err
+	return err
+}
+
+// close ends the process once it has read the end of its jobs.
+func (p *peerProc) close() {
+	if p.err != nil {
+		return
+	}
+	close(p.done)
+	p.in.Close()
+	exited := make(chan struct{})
+	go func() { p.cmd.Wait(); close(exited) }()
+	select {
+	case <-exited:
+	case <-time.After(10 * time.Second):
+		p.cmd.Process.Kill()
+		<-exited
+	}
+	p.err = errors.New(p.peer + " closed")
 }
 
 // lastLine is the last non-empty line of s: a Python traceback's message.
@@ -242,41 +365,46 @@ func writePeerScripts(dir string) error {
 	return nil
 }
 
-// runPeers runs every peer over the jobs and fills in the rows' peer
-// results and the report's peer list.
-func runPeers(pr *peerRun, jobs []*peerJob, rep *Report) {
+// startPeers starts a process for every peer and lists them in the
+// report: the ones that could not start or import their library are
+// listed as skipped, with why, and not returned.
+func startPeers(pr *peerRun, rep *Report) []*peerProc {
+	var procs []*peerProc
 	for _, peer := range Peers {
 		info := PeerInfo{Name: peer}
-		out, err := pr.run(peer, jobs)
+		p, err := pr.start(peer)
 		switch {
 		case err != nil:
 			info.Skipped = err.Error()
-		case out.hello.Error != "":
-			info.Skipped = out.hello.Error
+		case p.hello.Error != "":
+			info.Skipped = p.hello.Error
+		default:
+			info.Version, info.BLAS, info.Threads = p.hello.Version, p.hello.BLAS, p.hello.Threads
+			procs = append(procs, p)
 		}
-		if info.Skipped != "" {
-			rep.PeerInfo = append(rep.PeerInfo, info)
-			continue
-		}
-		info.Version, info.BLAS, info.Threads = out.hello.Version, out.hello.BLAS, out.hello.Threads
 		rep.PeerInfo = append(rep.PeerInfo, info)
-		for _, j := range jobs {
-			row := &rep.Rows[j.row]
-			res := PeerResult{Peer: peer}
-			l, ok := out.jobs[j.ID]
-			switch {
-			case !ok:
-				res.Err = "no result"
-			case l.Error != "":
-				res.Err = l.Error
-			default:
-				res.Stats = l.stats()
-				res.Ratio = SpeedRatio(row.Tensorplay.Median, res.Stats.Median)
-				if res.MaxDiff, err = j.maxDiff(peer); err != nil {
-					res.Err = err.Error()
-				}
+	}
+	return procs
+}
+
+// timePeers has every peer time j, the job of row, and adds their results
+// to the row.
+func timePeers(procs []*peerProc, j *peerJob, row *Row) {
+	for _, p := range procs {
+		res := PeerResult{Peer: p.peer}
+		l, err := p.do(j)
+		switch {
+		case err != nil:
+			res.Err = err.Error()
+		case l.Error != "":
+			res.Err = l.Error
+		default:
+			res.Stats = l.stats()
+			res.Ratio = SpeedRatio(row.Tensorplay.Median, res.Stats.Median)
+			if res.MaxDiff, err = j.maxDiff(p.peer); err != nil {
+				res.Err = err.Error()
 			}
-			row.Peers = append(row.Peers, res)
 		}
+		row.Peers = append(row.Peers, res)
 	}
 }

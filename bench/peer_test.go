@@ -1,8 +1,10 @@
 package bench
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,22 +19,43 @@ import (
 	"github.com/tensorplay/tensorplay/tensor"
 )
 
-func TestParsePeerOutput(t *testing.T) {
-	out, err := parsePeerOutput(strings.NewReader(strings.Join([]string{
+// readPeerStream reads a whole peer output as the runner does: the hello,
+// then job lines to the end.
+func readPeerStream(in string) (peerHello, map[string]peerLine, error) {
+	s := newPeerStream(strings.NewReader(in))
+	h, err := s.hello()
+	if err != nil {
+		return h, nil, err
+	}
+	jobs := map[string]peerLine{}
+	for {
+		l, err := s.job()
+		if err == io.EOF {
+			return h, jobs, nil
+		}
+		if err != nil {
+			return h, jobs, err
+		}
+		jobs[l.Job] = l
+	}
+}
+
+func TestPeerStream(t *testing.T) {
+	hello, jobs, err := readPeerStream(strings.Join([]string{
 		"a warning the library printed",
 		`TPBENCH {"peer": "numpy", "version": "numpy 1.24.2", "blas": "/usr/lib/libblas.so.3", "threads": 2}`,
 		`TPBENCH {"job": "000", "times_ns": [3000, 1000, 2000]}`,
 		`TPBENCH {"job": "001", "error": "KeyError: no numpy pipeline 'x'"}`,
-	}, "\n")))
+	}, "\n"))
 	require.NoError(t, err)
-	assert.Equal(t, peerHello{Peer: "numpy", Version: "numpy 1.24.2", BLAS: "/usr/lib/libblas.so.3", Threads: 2}, out.hello)
-	require.Len(t, out.jobs, 2)
-	assert.Equal(t, Stats{Reps: 3, Min: 1000, Median: 2000, Max: 3000}, out.jobs["000"].stats())
-	assert.Equal(t, "KeyError: no numpy pipeline 'x'", out.jobs["001"].Error)
+	assert.Equal(t, peerHello{Peer: "numpy", Version: "numpy 1.24.2", BLAS: "/usr/lib/libblas.so.3", Threads: 2}, hello)
+	require.Len(t, jobs, 2)
+	assert.Equal(t, Stats{Reps: 3, Min: 1000, Median: 2000, Max: 3000}, jobs["000"].stats())
+	assert.Equal(t, "KeyError: no numpy pipeline 'x'", jobs["001"].Error)
 
-	skipped, err := parsePeerOutput(strings.NewReader(`TPBENCH {"peer": "torch", "error": "cannot import torch"}` + "\n"))
+	skipped, _, err := readPeerStream(`TPBENCH {"peer": "torch", "error": "cannot import torch"}` + "\n")
 	require.NoError(t, err)
-	assert.Equal(t, "cannot import torch", skipped.hello.Error)
+	assert.Equal(t, "cannot import torch", skipped.Error)
 
 	for _, tt := range []struct{ name, in, err string }{
 		{"nothing", "Traceback (most recent call last):\n", "no TPBENCH line"},
@@ -42,7 +65,7 @@ func TestParsePeerOutput(t *testing.T) {
 		{"empty job", `TPBENCH {"peer": "numpy"}` + "\n" + `TPBENCH {"job": "000"}` + "\n", "job 000 has neither times nor an error"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := parsePeerOutput(strings.NewReader(tt.in))
+			_, _, err := readPeerStream(tt.in)
 			assert.ErrorContains(t, err, tt.err)
 		})
 	}
@@ -100,15 +123,14 @@ func TestMain(m *testing.M) {
 }
 
 // fakePeer follows the protocol of bench/peers/tpbench_peer.py: args are
-// the script's path, then --peer NAME --jobs FILE and the timing flags.
+// the script's path, then --peer NAME and the timing flags; the jobs come
+// on stdin, a JSON object a line. With TPBENCH_FAKE_DIE set it ends
+// without answering the second job.
 func fakePeer(args []string) int {
-	var peer, jobsFile string
+	var peer string
 	for i := 1; i+1 < len(args); i++ {
-		switch args[i] {
-		case "--peer":
+		if args[i] == "--peer" {
 			peer = args[i+1]
-		case "--jobs":
-			jobsFile = args[i+1]
 		}
 	}
 	if peer == "torch" {
@@ -116,19 +138,19 @@ func fakePeer(args []string) int {
 		return 0
 	}
 	fmt.Printf("TPBENCH {\"peer\": %q, \"version\": \"fake 1.0\", \"blas\": \"none\", \"threads\": %s}\n", peer, os.Getenv("OMP_NUM_THREADS"))
-	data, err := os.ReadFile(jobsFile)
-	if err != nil {
-		fmt.Println("cannot read the jobs:", err)
-		return 1
-	}
-	var jobs struct{ Jobs []peerJob }
-	if err := json.Unmarshal(data, &jobs); err != nil {
-		fmt.Println("cannot parse the jobs:", err)
-		return 1
-	}
 	offset := 0.0
 	fmt.Sscan(os.Getenv("TPBENCH_FAKE_OFFSET"), &offset)
-	for _, j := range jobs.Jobs {
+	sc := bufio.NewScanner(os.Stdin)
+	for n := 0; sc.Scan(); n++ {
+		var j peerJob
+		if err := json.Unmarshal(sc.Bytes(), &j); err != nil {
+			fmt.Println("cannot parse the job:", err)
+			return 1
+		}
+		if n == 1 && os.Getenv("TPBENCH_FAKE_DIE") != "" {
+			fmt.Fprintln(os.Stderr, "RuntimeError: the fake peer died")
+			return 1
+		}
 		for i := range j.Outputs {
 			tp, err := npy.LoadConvert[float64](filepath.Join(j.Dir, fmt.Sprintf("tp%d.npy", i)))
 			if err != nil {
@@ -195,6 +217,33 @@ func TestRunWithFakePeer(t *testing.T) {
 	assert.Contains(t, out.String(), "numpy: fake 1.0, 2 threads, BLAS:\n  none")
 	assert.Contains(t, out.String(), "torch: skipped: cannot import torch")
 	assert.NotContains(t, out.String(), "Δpt", "a peer that never ran has no columns")
+}
+
+// TestRunWithDyingPeer checks that a peer process that ends in the middle
+// of a run costs only its own results: the rows before keep theirs, the
+// row it died on and every later one say why (its stderr's last line),
+// and the run goes on.
+func TestRunWithDyingPeer(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	t.Setenv(fakePeerEnv, "1")
+	t.Setenv("TPBENCH_FAKE_DIE", "1")
+	rep, err := Run(Options{Reps: 2, Warmup: 1, NoProbe: true, Workers: 1, Python: exe, PeerBudget: time.Second},
+		peerWorkload("first", true), peerWorkload("second", true), peerWorkload("third", true))
+	require.NoError(t, err)
+	require.Len(t, rep.Rows, 3)
+	for i, row := range rep.Rows {
+		require.Len(t, row.Peers, 1, row.Name)
+		res := row.Peers[0]
+		if i == 0 {
+			assert.Empty(t, res.Err)
+			assert.Equal(t, 3*time.Millisecond, res.Stats.Median)
+			continue
+		}
+		assert.Contains(t, res.Err, "numpy stopped", row.Name)
+		assert.Contains(t, res.Err, "RuntimeError: the fake peer died", row.Name)
+		assert.Empty(t, row.Err, "a peer's failure does not refuse the row")
+	}
 }
 
 func TestRunWithoutPython(t *testing.T) {

@@ -112,9 +112,11 @@ func (o *Options) defaults() error {
 // row it sets the workload up, runs tensorplay and the hand loop once and
 // checks that they agree (refusing the row if not), then does the warm-up
 // runs and the timed repetitions, in blocks of back-to-back runs that
-// alternate between the two sides so that background load hits both alike. The bandwidth probe runs first at each
-// size, in the same process. Run returns an error only for invalid options;
-// a workload that fails is a refused row.
+// alternate between the two sides so that background load hits both alike.
+// With peers, each row's case is then timed by every peer's process before
+// the next row starts (see peerProc). The bandwidth probe runs first at
+// each size, in the same process. Run returns an error only for invalid
+// options; a workload that fails is a refused row.
 func Run(o Options, ws ...Workload) (*Report, error) {
 	if err := o.defaults(); err != nil {
 		return nil, err
@@ -135,7 +137,15 @@ func Run(o Options, ws ...Workload) (*Report, error) {
 	defer pprof.SetGoroutineLabels(context.Background())
 	pr, cleanup := newPeerRun(&o, rep)
 	defer cleanup()
-	var jobs []*peerJob
+	var procs []*peerProc
+	if pr != nil {
+		procs = startPeers(pr, rep)
+		defer func() {
+			for _, p := range procs {
+				p.close()
+			}
+		}()
+	}
 	if !o.NoProbe {
 		setSide("probe")
 		rep.Peak = measurePeak(o.Workers, 30)
@@ -159,17 +169,13 @@ func Run(o Options, ws ...Workload) (*Report, error) {
 				job = nil
 			}
 			if job != nil {
-				jobs = append(jobs, job)
+				timePeers(procs, job, &row)
 			}
 			rep.Rows = append(rep.Rows, row)
 			prog.step(fmt.Sprintf("%s %s %s", w.Name, w.Description, row.Shape), true)
 		}
 	}
 	rep.HugePages = tensor.HugePages() // after: a refusal during the run turned it off
-	if pr != nil && len(jobs) > 0 {
-		prog.step(fmt.Sprintf("peers: %d rows to run in NumPy and PyTorch", len(jobs)), false)
-		runPeers(pr, jobs, rep)
-	}
 	return rep, nil
 }
 

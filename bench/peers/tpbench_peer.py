@@ -2,10 +2,12 @@
 
 tpbench (package bench, peer_run.go) starts this script once per peer:
 
-    python3 tpbench_peer.py --peer numpy --jobs jobs.json --warmup 3 --reps 30 --threads 2 --budget 10
+    python3 tpbench_peer.py --peer numpy --warmup 3 --reps 30 --threads 2 --budget 10
 
-jobs.json lists the cases: {"jobs": [{"id", "dir", "pipeline", "params",
-"inputs", "outputs", "max_reps"}]}. Each job's directory holds its inputs as
+and sends it the cases on stdin, one JSON object a line, {"id", "dir",
+"pipeline", "params", "inputs", "outputs", "max_reps"}, each right after it
+has timed the case itself; the script answers each line before it reads
+the next, and ends at the end of its input. Each job's directory holds its inputs as
 <name>.npy, written by tpbench from the very tensors tensorplay computes on.
 For each job the script builds the pipeline (peer_numpy.py or peer_torch.py)
 on a copy of the inputs, runs it once and saves its outputs as
@@ -16,8 +18,8 @@ timed runs have taken --budget seconds (after at least three).
 
 Protocol, on stdout, every line starting with "TPBENCH " and a JSON object:
 first {"peer", "version", "blas", "threads"} (or {"peer", "error"} when the
-library cannot be imported), then one {"job", "times_ns"} or {"job", "error"}
-per job. Other output is ignored.
+library cannot be imported, after which the script ends), then one
+{"job", "times_ns"} or {"job", "error"} per job. Other output is ignored.
 """
 
 import argparse
@@ -98,7 +100,6 @@ def run_job(np, lib, peer, job, args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--peer", required=True, choices=["numpy", "torch"])
-    ap.add_argument("--jobs", required=True)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--reps", type=int, default=30)
     ap.add_argument("--threads", type=int, default=1)
@@ -119,9 +120,10 @@ def main():
     libs = blas_libraries()
     emit({"peer": args.peer, "version": version, "threads": args.threads,
           "blas": libs[0] if libs else lib.blas_config()})
-    with open(args.jobs) as f:
-        jobs = json.load(f)["jobs"]
-    for job in jobs:
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        job = json.loads(line)
         try:
             emit({"job": job["id"], "times_ns": run_job(np, lib, args.peer, job, args)})
         except Exception as e:
