@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"math/bits"
 	"unsafe"
 
 	"github.com/tensorplay/tensorplay/dtype"
@@ -116,16 +117,34 @@ func sumOp[T dtype.Numeric]() *reduceOp[T] {
 
 // pushSums is sum's pushAll: ps.push(x, a+b) for each x of xs, the adds
 // inline rather than calls of combine (on row sums of 3162 float64s they
-// took a tenth of the time).
+// took a tenth of the time). The leaves go in as whole trees, each the
+// largest power of two of them that is left and that no node on the stack
+// is smaller than (pushTree's condition), summed level by level, left +
+// right, as the counter would sum them pushed one by one: the same adds
+// without the counter's loop for each leaf.
 func pushSums[T dtype.Numeric](ps *pstack[T], xs []T) {
-	for _, x := range xs {
-		ps.v[ps.n], ps.w[ps.n] = x, 1
+	var level [leafBatch]T
+	for len(xs) > 0 {
+		w := min(len(xs), leafBatch)
+		if ps.n > 0 {
+			w = min(w, ps.w[ps.n-1])
+		}
+		w = 1 << (bits.Len(uint(w)) - 1)
+		t := level[:w]
+		copy(t, xs[:w])
+		for ; len(t) > 1; t = t[:len(t)/2] {
+			for i := range len(t) / 2 {
+				t[i] = t[2*i] + t[2*i+1]
+			}
+		}
+		ps.v[ps.n], ps.w[ps.n] = t[0], w
 		ps.n++
 		for ps.n >= 2 && ps.w[ps.n-1] == ps.w[ps.n-2] {
 			ps.v[ps.n-2] += ps.v[ps.n-1]
 			ps.w[ps.n-2] *= 2
 			ps.n--
 		}
+		xs = xs[w:]
 	}
 }
 

@@ -182,3 +182,30 @@ func testFeedLeaves[T float32 | float64](t *testing.T) {
 		}
 	}
 }
+
+// TestPushSumsMatchesPushes checks that pushSums, which pushes whole trees
+// of leaves, leaves the binary counter exactly as pushing the leaves one
+// by one does: the same nodes, weights and bits, from empty stacks and
+// from stacks left by 1 to 40 earlier pushes, for 0 to 70 leaves.
+func TestPushSumsMatchesPushes(t *testing.T) {
+	add := func(a, b float64) float64 { return a + b }
+	xs := leafValues[float64](110, false)
+	for before := 0; before <= 40; before += 3 {
+		for n := 0; n <= 70; n++ {
+			var want, got pstack[float64]
+			for _, x := range xs[:before] {
+				want.push(x, add)
+				got.push(x, add)
+			}
+			for _, x := range xs[before : before+n] {
+				want.push(x, add)
+			}
+			pushSums(&got, xs[before:before+n])
+			require.Equal(t, want.n, got.n, "%d leaves after %d", n, before)
+			assert.Equal(t, want.w[:want.n], got.w[:got.n], "%d leaves after %d", n, before)
+			for i := range want.n {
+				assert.Equal(t, math.Float64bits(want.v[i]), math.Float64bits(got.v[i]), "node %d: %d leaves after %d", i, n, before)
+			}
+		}
+	}
+}
