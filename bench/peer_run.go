@@ -387,9 +387,20 @@ func startPeers(pr *peerRun, rep *Report) []*peerProc {
 	return procs
 }
 
+// peerSettle is how long the runner waits after a row's peers before the
+// next row: a peer's BLAS and OpenMP threads spin for work for about
+// 100 ms after its last call (NumPy's and PyTorch's 512² products here,
+// the process's CPU time read after them), on the same cores, and the
+// pipelines suite's small rows timed right after them took up to 1.6x
+// their time (xent/s 4.3 against 2.6 µs, jacobi/s 8.8 against 6.0).
+var peerSettle = 250 * time.Millisecond
+
 // timePeers has every peer time j, the job of row, and adds their results
-// to the row.
+// to the row; then it waits peerSettle for the peers' threads to go idle.
 func timePeers(procs []*peerProc, j *peerJob, row *Row) {
+	if len(procs) > 0 {
+		defer time.Sleep(peerSettle)
+	}
 	for _, p := range procs {
 		res := PeerResult{Peer: p.peer}
 		l, err := p.do(j)

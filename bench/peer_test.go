@@ -188,6 +188,8 @@ func peerWorkload(name string, withPeer bool) Workload {
 }
 
 func TestRunWithFakePeer(t *testing.T) {
+	defer func(d time.Duration) { peerSettle = d }(peerSettle)
+	peerSettle = 0
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	t.Setenv(fakePeerEnv, "1")
@@ -224,6 +226,8 @@ func TestRunWithFakePeer(t *testing.T) {
 // row it died on and every later one say why (its stderr's last line),
 // and the run goes on.
 func TestRunWithDyingPeer(t *testing.T) {
+	defer func(d time.Duration) { peerSettle = d }(peerSettle)
+	peerSettle = 0
 	exe, err := os.Executable()
 	require.NoError(t, err)
 	t.Setenv(fakePeerEnv, "1")
