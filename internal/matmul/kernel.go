@@ -162,7 +162,7 @@ func goKernelRowsCols[F float](k int, a []F, lda int, b []F, ldb int, c []F, ldc
 				s = fma(ai, b[p*ldb+j], s)
 			}
 			if add {
-				s += ci[j]
+				s = ci[j] + s // writeBlock's operand order
 			}
 			ci[j] = s
 		}

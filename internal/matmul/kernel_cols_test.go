@@ -16,7 +16,8 @@ import (
 // TestColsKernels checks every variant's rowsCols, where it has one,
 // against its whole kernel read in place: the first cols columns bit for
 // bit, for every cols from nr/2 to nr (from 1 for the Go variant), with
-// and without add. b (its rows ldb apart, only cols of each used) and c
+// and without add, b's rows wider apart than cols, dense, or overlapping.
+// b (its rows ldb apart, only cols of each used) and c
 // each end at the end of a page that is followed by an inaccessible one,
 // so a read or write past their last element crashes the test.
 func TestColsKernels(t *testing.T) {
@@ -40,12 +41,26 @@ func testColsKernels[F float](t *testing.T) {
 		}
 		for _, k := range []int{1, 3, 4, 5, 9, 130} {
 			for cols := first; cols <= nr; cols++ {
-				for _, add := range []bool{false, true} {
-					t.Run(fmt.Sprintf("%s/k=%d/cols=%d/add=%v", kern.name, k, cols, add), func(t *testing.T) {
-						lda, ldb, ldc := 131, cols+3, cols+2
+				for _, c := range []struct {
+					add bool
+					ldb int
+				}{{false, cols + 3}, {true, cols + 3}, {false, cols}, {true, cols}, {false, max(1, cols/2)}} {
+					add, ldb := c.add, c.ldb
+					t.Run(fmt.Sprintf("%s/k=%d/cols=%d/add=%v/ldb=%d", kern.name, k, cols, add, ldb), func(t *testing.T) {
+						lda, ldc := 131, cols+2
 						a := randSlice[F](r, (mr-1)*lda+k)
 						packed := randSlice[F](r, k*nr)
 						c0 := randSlice[F](r, (mr-1)*ldc+cols)
+						// b's rows ldb apart, dense (ldb = cols) or
+						// overlapping (ldb < cols); the packed panel
+						// holds what each row of b reads.
+						b := guarded[F](t, (k-1)*ldb+cols)
+						for p := range k {
+							copy(b[p*ldb:p*ldb+cols], packed[p*nr:])
+						}
+						for p := range k {
+							copy(packed[p*nr:p*nr+cols], b[p*ldb:])
+						}
 						// The whole kernel on a tile nr wide.
 						tile := make([]F, mr*nr)
 						for i := range mr {
@@ -57,10 +72,6 @@ func testColsKernels[F float](t *testing.T) {
 							copy(want[i*ldc:i*ldc+cols], tile[i*nr:])
 						}
 
-						b := guarded[F](t, (k-1)*ldb+cols)
-						for p := range k {
-							copy(b[p*ldb:p*ldb+cols], packed[p*nr:])
-						}
 						c := guarded[F](t, len(c0))
 						copy(c, c0)
 						kern.rowsCols(k, a, lda, b, ldb, c, ldc, add, cols)

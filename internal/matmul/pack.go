@@ -71,7 +71,7 @@ func packB[F float](buf []F, b Matrix[F], nr int) {
 		if full > 0 {
 			kern.packRows(buf, k, k*nr, b.Data[b.Offset:], b.RowStride, full)
 		}
-		if full < n {
+		if full < n && k > 0 {
 			// The last row is copied in Go: packTail's masked loads of it
 			// would reach past b's last element, maybe into a page not
 			// mapped, which costs AMD's cores a microcode assist each

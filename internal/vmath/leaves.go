@@ -10,11 +10,14 @@ import (
 // LeafLen consecutive elements (package exec's reduceLeaf; the last leaf
 // of a run may be shorter); its elements fold into eight lanes from zero,
 // element i into lane i%8 as in the lane folds, and its total is
-// ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)). The vector loops fold eight
-// float32 leaves (four float64) side by side, so that each lane's adds,
-// a chain within one leaf, overlap with the other leaves' instead of
-// waiting on each other's latency: the same operations in the same order
-// per leaf, so the same bits as one leaf at a time and as the Go loops.
+// ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)). The AVX2 loops fold eight
+// float32 leaves (four float64) a call, one after another, and the
+// float64 AVX-512 sum every whole leaf of the call with its totals, so
+// that each lane's adds, a chain within one leaf, overlap with the next
+// leaves' instead of waiting on each other's latency: the same operations
+// in the same order per leaf, so the same bits as one leaf at a time and
+// as the Go loops (NaN payloads aside: which of two NaNs an add keeps is
+// not pinned, as Go's compiler may commute an add's operands).
 
 // LeafLen is the elements of a leaf.
 const LeafLen = 128

@@ -205,7 +205,7 @@ func sqDevLanes64AVX2(s *[8]float64, a []float64, k float64) int
 
 // sumTotals64AVX512 sets t[j] to the total of leaf j of a's sums, a[j*128:(j+1)*128] folded into eight
 // lanes (element i into lane i%8) and the lanes added ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)), for j < len(t).
-// len(a) >= 128*len(t): the caller's. It needs AVX-512F.
+// len(a) >= 128*len(t): the caller's. It needs AVX-512F (its caller, AVX-512 F and DQ).
 //
 //go:noescape
 func sumTotals64AVX512(t []float64, a []float64)

@@ -183,7 +183,7 @@ func sumTotals64Z() {
 	Pragma("noescape")
 	Doc(name+" sets t[j] to the total of leaf j of a's sums, a[j*128:(j+1)*128] folded into eight",
 		"lanes (element i into lane i%8) and the lanes added ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)), for j < len(t).",
-		"len(a) >= 128*len(t): the caller's. It needs AVX-512F.")
+		"len(a) >= 128*len(t): the caller's. It needs AVX-512F (its caller, AVX-512 F and DQ).")
 	pt := Load(Param("t").Base(), GP64())
 	n := Load(Param("t").Len(), GP64())
 	pa := Load(Param("a").Base(), GP64())
