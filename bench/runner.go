@@ -320,7 +320,16 @@ type measurement struct {
 // back, as the steps of a user's loop do and as the peers are timed.
 const measureBlocks = 4
 
-// measure does the warm-up and timed runs of c, in blocks of back-to-back
+// warmupMin is the least time a row's warm-up takes (when it has any):
+// its warm-up runs go on until then. A row that follows an idle pause (a
+// row's peers, and the wait for their threads to stop spinning) found the
+// cores clocked down or their vCPUs descheduled, and three warm-up runs of
+// a short product did not bring them back: 256³ float32 on two workers
+// took 140 against 87 µs, the layer product 71 against 35 µs.
+var warmupMin = 100 * time.Millisecond
+
+// measure does the warm-up runs of c (at least warmup of each side, for
+// at least warmupMin) and its timed runs, in blocks of back-to-back
 // repetitions (see measureBlocks). Heap statistics are read around each
 // block of tensorplay runs, outside the timed intervals: reading them
 // stops the world, and between two runs it would also let the worker pool
@@ -328,7 +337,8 @@ const measureBlocks = 4
 // does.
 func measure(c *Case, warmup, reps int) (measurement, error) {
 	var m measurement
-	for range warmup {
+	start := time.Now()
+	for i := 0; i < warmup || warmup > 0 && time.Since(start) < warmupMin; i++ {
 		if err := timeSide(c.Tensorplay, "tensorplay", nil); err != nil {
 			return m, fmt.Errorf("tensorplay: %w", err)
 		}

@@ -59,6 +59,8 @@ func (f *fakeWorkload) workload(name string) Workload {
 }
 
 func TestRunOrderOfCalls(t *testing.T) {
+	defer func(d time.Duration) { warmupMin = d }(warmupMin)
+	warmupMin = 0
 	f := &fakeWorkload{}
 	rep, err := Run(Options{Sizes: []int{10}, Workers: 1, Warmup: 1, Reps: 3, NoProbe: true}, f.workload("fake"))
 	require.NoError(t, err)
@@ -178,4 +180,25 @@ func TestAllClose(t *testing.T) {
 			assert.ErrorContains(t, err, tt.err)
 		})
 	}
+}
+
+// TestWarmupLastsWarmupMin checks that a row's warm-up goes on past its
+// count until warmupMin has passed, alternating the sides, and that a row
+// with no warm-up gets none.
+func TestWarmupLastsWarmupMin(t *testing.T) {
+	defer func(d time.Duration) { warmupMin = d }(warmupMin)
+	warmupMin = 30 * time.Millisecond
+	var tp, hand int
+	c := &Case{
+		Tensorplay: func() error { tp++; time.Sleep(time.Millisecond); return nil },
+		HandLoop:   func() error { hand++; return nil },
+	}
+	_, err := measure(c, 1, 2)
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, tp, 2+10, "warm-up runs for 30 ms of 1 ms runs, then 2 timed")
+	assert.Equal(t, tp, hand, "the sides alternate in the warm-up too")
+	tp, hand = 0, 0
+	_, err = measure(c, 0, 2)
+	require.NoError(t, err)
+	assert.Equal(t, 2, tp, "no warm-up")
 }
