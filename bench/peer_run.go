@@ -227,7 +227,7 @@ func (pr *peerRun) start(peer string) (*peerProc, error) {
 	}
 	p := &peerProc{peer: peer, replies: make(chan peerReply, 1), done: make(chan struct{}), wait: time.Minute + 3*pr.budget}
 	p.cmd = exec.Command(pr.python, script, "--peer", peer,
-		"--warmup", strconv.Itoa(pr.warmup), "--reps", strconv.Itoa(pr.reps),
+		"--warmup", strconv.Itoa(pr.warmup), "--warmup-min", strconv.FormatFloat(warmupMin.Seconds(), 'g', -1, 64), "--reps", strconv.Itoa(pr.reps),
 		"--threads", strconv.Itoa(pr.threads), "--budget", strconv.FormatFloat(pr.budget.Seconds(), 'g', -1, 64))
 	p.cmd.Env = peerEnv(os.Environ(), pr.threads, pr.libDirs)
 	p.cmd.Stderr = &p.stderr

@@ -2,7 +2,7 @@
 
 tpbench (package bench, peer_run.go) starts this script once per peer:
 
-    python3 tpbench_peer.py --peer numpy --warmup 3 --reps 30 --threads 2 --budget 10
+    python3 tpbench_peer.py --peer numpy --warmup 3 --warmup-min 0.1 --reps 30 --threads 2 --budget 10
 
 and sends it the cases on stdin, one JSON object a line, {"id", "dir",
 "pipeline", "params", "inputs", "outputs", "max_reps"}, each right after it
@@ -12,7 +12,8 @@ the next, and ends at the end of its input. Each job's directory holds its input
 For each job the script builds the pipeline (peer_numpy.py or peer_torch.py)
 on a copy of the inputs, runs it once and saves its outputs as
 out_<peer>_<i>.npy (tpbench compares them with tensorplay's), then builds it
-again from the inputs, runs it --warmup times and times up to --reps runs
+again from the inputs, runs it --warmup times (and more until --warmup-min
+seconds have passed) and times up to --reps runs
 (max_reps if the job sets it) with time.perf_counter, stopping early once the
 timed runs have taken --budget seconds (after at least three).
 
@@ -76,11 +77,16 @@ def run_job(np, lib, peer, job, args):
 
     case = cls(lib.convert({k: v.copy() for k, v in inputs.items()}), params)
     start = time.perf_counter()
-    for i in range(args.warmup):
+    i = 0
+    # At least --warmup runs, and more until --warmup-min seconds have
+    # passed, as tpbench warms its own side up (warmupMin in runner.go):
+    # the cores come to each job from an idle pause.
+    while i < args.warmup or (args.warmup > 0 and time.perf_counter() - start < args.warmup_min):
         case.step()
         lib.sync()
         if i == 0 and time.perf_counter() - start > args.budget / 3:
             break
+        i += 1
     reps = args.reps
     if job.get("max_reps"):
         reps = min(reps, job["max_reps"])
@@ -101,6 +107,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--peer", required=True, choices=["numpy", "torch"])
     ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--warmup-min", type=float, default=0.0)
     ap.add_argument("--reps", type=int, default=30)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--budget", type=float, default=10.0)
