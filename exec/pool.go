@@ -120,19 +120,39 @@ func (p *pool) next() (*job, bool) {
 	}
 	var j *job
 	ok := true
-	got := p.spinning.Add(1) <= p.spinners && spin(workerSpin, func() bool {
-		select {
-		case j, ok = <-p.work:
-			return true
-		default:
-			return false
-		}
-	})
-	p.spinning.Add(-1)
+	got := false
+	if p.startSpin() {
+		got = spin(workerSpin, func() bool {
+			select {
+			case j, ok = <-p.work:
+				return true
+			default:
+				return false
+			}
+		})
+		p.spinning.Add(-1)
+	}
 	if !got {
 		j, ok = <-p.work
 	}
 	return j, ok
+}
+
+// startSpin counts the caller among the spinning workers and reports true
+// if fewer than p.spinners were, else counts nothing and reports false:
+// the count never exceeds p.spinners, even for an instant (an increment
+// taken back when over the cap let a reader see p.spinners+1, and
+// TestPoolSpinnersCapped fail now and then on a loaded machine).
+func (p *pool) startSpin() bool {
+	for {
+		n := p.spinning.Load()
+		if n >= p.spinners {
+			return false
+		}
+		if p.spinning.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
 }
 
 // spin calls poll until it reports true or d has passed, looking at the
