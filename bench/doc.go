@@ -31,9 +31,10 @@
 //
 // A Case with a PeerCase is rerun by NumPy and PyTorch: its inputs are
 // written as .npy files before tensorplay's first run, tensorplay's outputs
-// of that run beside them, and after the last row one Python process per
-// peer (Options.Python) runs the scripts of bench/peers, embedded in the
-// package, over every such row. A row reports each peer's median, the speed
+// of that run beside them, and right after tensorplay's side of the row is
+// timed, one Python process per peer (Options.Python), started at the
+// first such row and kept, runs it with the scripts of bench/peers,
+// embedded in the package. A row reports each peer's median, the speed
 // ratio and the largest difference from tensorplay's outputs. A peer that
 // cannot be imported is skipped with its reason; no row is refused for a
 // peer.

@@ -13,11 +13,11 @@ import (
 
 // A PeerCase lets another library rerun a case on the same inputs: the
 // runner writes Inputs as .npy files before tensorplay's first run, keeps
-// the tensors Outputs returns right after that run, and after the last row
-// starts one Python process per peer (NumPy, PyTorch) that runs every
-// row's Pipeline, in the scripts of bench/peers, on those files: once for
-// its outputs, then Warmup and Reps more times, timed with
-// time.perf_counter. The row reports the peer's median, tensorplay's speed
+// the tensors Outputs returns right after that run, and once tensorplay's
+// side of the row is timed sends the row to one kept Python process per
+// peer (NumPy, PyTorch), which runs its Pipeline, in the scripts of
+// bench/peers, on those files: once for its outputs, then at least Warmup
+// times and for warmupMin, then Reps times, timed with time.perf_counter. The row reports the peer's median, tensorplay's speed
 // relative to it and the largest absolute difference between the peer's
 // outputs and tensorplay's.
 type PeerCase struct {
@@ -75,14 +75,12 @@ type peerJob struct {
 	Inputs   []string           `json:"inputs"`
 	Outputs  int                `json:"outputs"`
 	MaxReps  int                `json:"max_reps,omitempty"`
-
-	row int // index in Report.Rows
 }
 
 // writePeerInputs writes c's inputs into a new directory under root and
 // returns the job.
 func writePeerInputs(root string, row int, c *Case) (*peerJob, error) {
-	j := &peerJob{ID: fmt.Sprintf("%03d", row), Pipeline: c.Peer.Pipeline, Params: c.Peer.Params, MaxReps: c.MaxReps, row: row}
+	j := &peerJob{ID: fmt.Sprintf("%03d", row), Pipeline: c.Peer.Pipeline, Params: c.Peer.Params, MaxReps: c.MaxReps}
 	if j.Params == nil {
 		j.Params = map[string]float64{}
 	}

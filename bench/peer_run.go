@@ -2,7 +2,6 @@ package bench
 
 import (
 	"bufio"
-	"bytes"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -16,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -206,7 +206,7 @@ type peerProc struct {
 	hello   peerHello
 	replies chan peerReply
 	done    chan struct{} // closed when the process is stopped or closed
-	stderr  bytes.Buffer
+	stderr  stderrTail
 	wait    time.Duration // for one job's reply
 	err     error         // why the process can take no more jobs
 }
@@ -274,6 +274,7 @@ func (pr *peerRun) start(peer string) (*peerProc, error) {
 	}
 	if p.hello.Error != "" {
 		p.close() // it could not import its library, and has ended
+		return nil, errors.New(p.hello.Error)
 	}
 	return p, nil
 }
@@ -287,6 +288,7 @@ func (p *peerProc) do(j *peerJob) (peerLine, error) {
 	if err != nil {
 		return peerLine{}, err
 	}
+	p.stderr.reset() // a failure's message is what this job printed
 	if _, err := p.in.Write(append(data, '\n')); err != nil {
 		return peerLine{}, p.stop(fmt.Errorf("%s stopped: %w", p.peer, err))
 	}
@@ -307,7 +309,8 @@ func (p *peerProc) do(j *peerJob) (peerLine, error) {
 }
 
 // stop kills the process and keeps err, with the last line of its stderr
-// (a Python traceback's message), as the answer to every later job.
+// since the current job began (a Python traceback's message), as the
+// answer to every later job.
 func (p *peerProc) stop(err error) error {
 	close(p.done)
 	p.in.Close()
@@ -365,26 +368,50 @@ func writePeerScripts(dir string) error {
 	return nil
 }
 
-// startPeers starts a process for every peer and lists them in the
-// report: the ones that could not start or import their library are
-// listed as skipped, with why, and not returned.
-func startPeers(pr *peerRun, rep *Report) []*peerProc {
-	var procs []*peerProc
-	for _, peer := range Peers {
-		info := PeerInfo{Name: peer}
-		p, err := pr.start(peer)
-		switch {
-		case err != nil:
-			info.Skipped = err.Error()
-		case p.hello.Error != "":
-			info.Skipped = p.hello.Error
-		default:
-			info.Version, info.BLAS, info.Threads = p.hello.Version, p.hello.BLAS, p.hello.Threads
-			procs = append(procs, p)
-		}
-		rep.PeerInfo = append(rep.PeerInfo, info)
+// peers are a run's peer processes, started at its first row with a peer
+// case, so that a run without one (the out-of-core suite) starts none.
+type peers struct {
+	pr      *peerRun // nil without peers
+	rep     *Report
+	procs   []*peerProc
+	started bool
+}
+
+// run is the peerRun rows write their peer cases for: nil when there are
+// no peers, or when they were started and none could run.
+func (ps *peers) run() *peerRun {
+	if ps.started && len(ps.procs) == 0 {
+		return nil
 	}
-	return procs
+	return ps.pr
+}
+
+// time has every peer time j, the job of row, starting the peers on the
+// first job and listing them in the report (a peer that cannot start or
+// import its library as skipped, with why), and then removes j's files.
+func (ps *peers) time(j *peerJob, row *Row) {
+	if !ps.started {
+		ps.started = true
+		for _, peer := range Peers {
+			info := PeerInfo{Name: peer}
+			if p, err := ps.pr.start(peer); err != nil {
+				info.Skipped = err.Error()
+			} else {
+				info.Version, info.BLAS, info.Threads = p.hello.Version, p.hello.BLAS, p.hello.Threads
+				ps.procs = append(ps.procs, p)
+			}
+			ps.rep.PeerInfo = append(ps.rep.PeerInfo, info)
+		}
+	}
+	timePeers(ps.procs, j, row)
+	os.RemoveAll(j.Dir)
+}
+
+// close ends the peers' processes.
+func (ps *peers) close() {
+	for _, p := range ps.procs {
+		p.close()
+	}
 }
 
 // peerSettle is how long the runner waits after a row's peers before the
@@ -418,4 +445,36 @@ func timePeers(procs []*peerProc, j *peerJob, row *Row) {
 		}
 		row.Peers = append(row.Peers, res)
 	}
+}
+
+// stderrTail is what a peer wrote on stderr since its current job began,
+// its last stderrTailMax bytes at most: enough for the message of a
+// traceback it dies with, safe to read while the process writes.
+type stderrTail struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+const stderrTailMax = 4096
+
+func (t *stderrTail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > stderrTailMax {
+		t.b = t.b[:copy(t.b, t.b[len(t.b)-stderrTailMax:])]
+	}
+	return len(p), nil
+}
+
+func (t *stderrTail) reset() {
+	t.mu.Lock()
+	t.b = t.b[:0]
+	t.mu.Unlock()
+}
+
+func (t *stderrTail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
 }

@@ -137,15 +137,8 @@ func Run(o Options, ws ...Workload) (*Report, error) {
 	defer pprof.SetGoroutineLabels(context.Background())
 	pr, cleanup := newPeerRun(&o, rep)
 	defer cleanup()
-	var procs []*peerProc
-	if pr != nil {
-		procs = startPeers(pr, rep)
-		defer func() {
-			for _, p := range procs {
-				p.close()
-			}
-		}()
-	}
+	ps := &peers{pr: pr, rep: rep}
+	defer ps.close()
 	if !o.NoProbe {
 		setSide("probe")
 		rep.Peak = measurePeak(o.Workers, 30)
@@ -162,14 +155,12 @@ func Run(o Options, ws ...Workload) (*Report, error) {
 			if w.Fixed && si > 0 {
 				continue
 			}
-			row, job := runRow(w, size, o, pr, len(rep.Rows))
+			row, job := runRow(w, size, o, ps.run(), len(rep.Rows))
 			if row.Err == "" {
 				row.derive(bw, rep.Peak)
-			} else {
-				job = nil
-			}
-			if job != nil {
-				timePeers(procs, job, &row)
+				if job != nil {
+					ps.time(job, &row)
+				}
 			}
 			rep.Rows = append(rep.Rows, row)
 			prog.step(fmt.Sprintf("%s %s %s", w.Name, w.Description, row.Shape), true)

@@ -75,21 +75,48 @@ func BenchmarkW10SumInner(b *testing.B) {
 // BenchmarkRowSumsInCache is sum(x, -1) of a float64 n×n in L2 (256²)
 // and L3 (1000²) on one worker, into a preallocated output: the lane
 // folds' own speed and the per-row cost around them, which W10's 80 MB
-// hides behind memory (vmath's sumTotals64AVX512 took 1000² from 39 to
-// 44 GB/s and 256² from 24 to 31).
+// hides behind memory. Its "hand" sibling is a plain Go loop with eight
+// accumulators a row, the fastest plain Go a user would write.
 func BenchmarkRowSumsInCache(b *testing.B) {
 	for _, n := range []int{256, 1000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
+		in := tensor.Must(tensor.RandN[float64](1, n, n))
+		out := tensor.Must(tensor.New[float64](n))
+		b.Run(fmt.Sprintf("%d/tensorplay", n), func(b *testing.B) {
 			x := exec.New(exec.Workers(1))
 			defer x.Close()
-			in := tensor.Must(tensor.RandN[float64](1, n, n))
-			out := tensor.Must(tensor.New[float64](n))
 			e := expr.Of(in).Sum(-1)
 			b.SetBytes(int64(8 * n * n))
 			b.ReportAllocs()
 			for b.Loop() {
 				if err := exec.EvalToWith(x, out, e); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("%d/hand", n), func(b *testing.B) {
+			data, o := in.Data(), out.Data()
+			b.SetBytes(int64(8 * n * n))
+			for b.Loop() {
+				for i := range n {
+					var s [8]float64
+					row := data[i*n : (i+1)*n]
+					j := 0
+					for ; j+8 <= n; j += 8 {
+						r := row[j : j+8 : j+8]
+						s[0] += r[0]
+						s[1] += r[1]
+						s[2] += r[2]
+						s[3] += r[3]
+						s[4] += r[4]
+						s[5] += r[5]
+						s[6] += r[6]
+						s[7] += r[7]
+					}
+					t := ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))
+					for ; j < n; j++ {
+						t += row[j]
+					}
+					o[i] = t
 				}
 			}
 		})

@@ -238,13 +238,16 @@ func macroKernel[F float](dst, a Matrix[F], inPlace bool, pa, pb []F, ldb, kb in
 		for ir := 0; ir < dst.Rows; ir += mr {
 			rows := min(mr, dst.Rows-ir)
 			off := dst.Offset + ir*rs + jr
-			if edge && rows == mr {
-				kern.rowsCols(kb, a.Data[a.Offset+ir*a.RowStride:], a.RowStride, bp, stride, dst.Data[off:], rs, add, cols)
-				continue
-			}
-			if edge && shiftOK {
-				kern.rowsCols(kb, a.Data[shifted:], a.RowStride, bp, stride, tile, nr, false, cols)
-				copyOut(dst.Data[off:], rs, tile[(mr-rows)*nr:], nr, rows, cols, add)
+			if edge && (rows == mr || shiftOK) {
+				// In place; a partial last block shifted up, into the tile.
+				from, c, ldc, cAdd := a.Offset+ir*a.RowStride, dst.Data[off:], rs, add
+				if rows < mr {
+					from, c, ldc, cAdd = shifted, tile, nr, false
+				}
+				kern.rowsCols(kb, a.Data[from:], a.RowStride, bp, stride, c, ldc, cAdd, cols)
+				if rows < mr {
+					copyOut(dst.Data[off:], rs, tile[(mr-rows)*nr:], nr, rows, cols, add)
+				}
 				continue
 			}
 			if inPlace && cols <= nr/2 && kern.rowsHalf12 != nil && ir+2*mr <= whole {
