@@ -50,7 +50,9 @@ type microKernel[F float] struct {
 	packColumns func(dst []F, k, panels int, a []F, lda int)
 	// packTail is packB's copy of the last, partial panel of a row-major
 	// b: dst[p*nr + j] = src[p*lds + j] for j < cols and 0 for cols <= j < nr,
-	// p < k, with 0 < cols < nr.
+	// p < k, with 0 < cols < nr. The vector forms mask-load whole panel
+	// rows, whose masked-off lanes may reach past src's last element:
+	// packB gives them all rows but the last (see there).
 	packTail func(dst []F, k int, src []F, lds, cols int)
 	// runHalf and rowsHalf are run and rows on the first nr/2 columns of
 	// b's panel only (still nr wide), writing nr/2 columns of each row of
@@ -75,9 +77,9 @@ type microKernel[F float] struct {
 // each in turn.
 var (
 	kernels64 = []microKernel[float64]{{"go", 6, 8, goKernel64, goKernelRows64, goGemv64, goGemvColumns64, goPackRows[float64](8), goPackColumns[float64], goPackTail[float64](8),
-		goHalf(goKernel64, 8), goHalfRows(goKernelRows64, 8), nil, goKernelRowsCols[float64]}}
+		goHalf(goKernel64, 8), goHalfRows(goKernelRows64, 8), nil, goKernelRowsCols64}}
 	kernels32 = []microKernel[float32]{{"go", 6, 16, goKernel32, goKernelRows32, goGemv32, goGemvColumns32, goPackRows[float32](16), goPackColumns[float32], goPackTail[float32](16),
-		goHalf(goKernel32, 16), goHalfRows(goKernelRows32, 16), nil, goKernelRowsCols[float32]}}
+		goHalf(goKernel32, 16), goHalfRows(goKernelRows32, 16), nil, goKernelRowsCols32}}
 	kernel64 = kernels64[0]
 	kernel32 = kernels32[0]
 )
@@ -148,35 +150,38 @@ func goKernelRows32(k int, a []float32, lda int, b, c []float32, ldc int, add bo
 	writeBlock(c, ldc, acc[:], nr, add)
 }
 
-// goKernelRowsCols is the rowsCols of the Go variant: goKernelRows64 or
-// goKernelRows32 on the first cols columns, b's rows ldb apart (any
-// 0 < cols <= nr).
-func goKernelRowsCols[F float](k int, a []F, lda int, b []F, ldb int, c []F, ldc int, add bool, cols int) {
-	const mr = 6
-	fma := fmaOf[F]()
+// goKernelRowsCols64 is the rowsCols of the Go variant for float64:
+// goKernelRows64 on the first cols columns (any 0 < cols <= nr), b's rows
+// ldb apart, each row's sums in a row of accumulators as there.
+func goKernelRowsCols64(k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, add bool, cols int) {
+	const mr, nr = 6, 32
+	var acc [nr]float64
 	for i := range mr {
-		ci := c[i*ldc : i*ldc+cols]
-		for j := range ci {
-			var s F
-			for p, ai := range a[i*lda : i*lda+k] {
-				s = fma(ai, b[p*ldb+j], s)
+		row := acc[:cols]
+		clear(row)
+		for p, ai := range a[i*lda : i*lda+k] {
+			for j, bj := range b[p*ldb : p*ldb+cols] {
+				row[j] = math.FMA(ai, bj, row[j])
 			}
-			if add {
-				s = ci[j] + s // writeBlock's operand order
-			}
-			ci[j] = s
 		}
+		writeBlock(c[i*ldc:], ldc, row, cols, add)
 	}
 }
 
-// fmaOf returns x*y + z rounded once for F: math.FMA, or fma32 for
-// float32.
-func fmaOf[F float]() func(x, y, z F) F {
-	var zero F
-	if _, ok := any(zero).(float32); ok {
-		return func(x, y, z F) F { return F(fma32(float32(x), float32(y), float32(z))) }
+// goKernelRowsCols32 is goKernelRowsCols64 for float32.
+func goKernelRowsCols32(k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, add bool, cols int) {
+	const mr, nr = 6, 32
+	var acc [nr]float32
+	for i := range mr {
+		row := acc[:cols]
+		clear(row)
+		for p, ai := range a[i*lda : i*lda+k] {
+			for j, bj := range b[p*ldb : p*ldb+cols] {
+				row[j] = fma32(ai, bj, row[j])
+			}
+		}
+		writeBlock(c[i*ldc:], ldc, row, cols, add)
 	}
-	return func(x, y, z F) F { return F(math.FMA(float64(x), float64(y), float64(z))) }
 }
 
 // goHalf is the runHalf of the Go variant: full computes the whole mr×nr

@@ -94,12 +94,12 @@ func avx512KernelRows12Half64(k int, a []float64, lda int, b []float64, c []floa
 // a holds 12 rows of k at stride lda, len(b) >= k*32 and c holds 12 rows of 16 at stride ldc: the caller's.
 func avx512KernelRows12Half32(k int, a []float32, lda int, b []float32, c []float32, ldc int, add bool)
 
-// avx512KernelRowsCols64 is goKernelRowsCols at NR = 16 in AVX-512F, on 6×cols blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*ldb+j] for j < cols,
+// avx512KernelRowsCols64 is goKernelRowsCols64 at NR = 16 in AVX-512F, on 6×cols blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*ldb+j] for j < cols,
 // with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
 // 8 <= cols <= 16; a holds 6 rows of k at stride lda, b k rows of cols at stride ldb and c 6 rows of cols at stride ldc: the caller's.
 func avx512KernelRowsCols64(k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, add bool, cols int)
 
-// avx512KernelRowsCols32 is goKernelRowsCols at NR = 32 in AVX-512F, on 6×cols blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*ldb+j] for j < cols,
+// avx512KernelRowsCols32 is goKernelRowsCols32 at NR = 32 in AVX-512F, on 6×cols blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*ldb+j] for j < cols,
 // with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.
 // 16 <= cols <= 32; a holds 6 rows of k at stride lda, b k rows of cols at stride ldb and c 6 rows of cols at stride ldc: the caller's.
 func avx512KernelRowsCols32(k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, add bool, cols int)

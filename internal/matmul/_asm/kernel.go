@@ -226,7 +226,7 @@ func kernelRowsCols(e elem) {
 	bits := e.name[len("float"):]
 	name := "avx512KernelRowsCols" + bits
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(k int, a []%s, lda int, b []%s, ldb int, c []%s, ldc int, add bool, cols int)", e.name, e.name, e.name))
-	Doc(fmt.Sprintf("%s is goKernelRowsCols at NR = %d in AVX-512F, on %d×cols blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*ldb+j] for j < cols,", name, nr, mr),
+	Doc(fmt.Sprintf("%s is goKernelRowsCols%s at NR = %d in AVX-512F, on %d×cols blocks: c[i*ldc+j] (+)= Σ_p a[i*lda+p]·b[p*ldb+j] for j < cols,", name, bits, nr, mr),
 		"with the products summed by fused multiply-adds in order of p from zero; add selects c += rather than c =.",
 		fmt.Sprintf("%d <= cols <= %d; a holds %d rows of k at stride lda, b k rows of cols at stride ldb and c %d rows of cols at stride ldc: the caller's.", lanes, nr, mr, mr))
 	aAt, advanceA := rowsOfA(e, mr)
@@ -315,10 +315,13 @@ func body(e elem, v vector, name string, width, mr int, aAt func(u, i int) Mem, 
 			m.Base = pb2
 		}
 		switch u {
+		case 0:
 		case 1, 2:
 			m.Index, m.Scale = ed.ldb, uint8(u)
 		case 3:
 			m.Index, m.Scale = ed.ldb3, 1
+		default: // rows 0 to 3 past pb are all an index reaches
+			panic(fmt.Sprintf("%s: step %d of an unroll of %d", name, u, unroll))
 		}
 		return m
 	}
