@@ -20,7 +20,8 @@ import (
 //  1. m, the line's maximum (vmath.Max, NaN when the line holds one);
 //  2. out = exp(x - m), written and summed: along the last axis in
 //     pieces of softmaxChunk elements, element i into lane i%8 of a
-//     running sum (vmath.SumLanes) whose total is taken as a leaf's
+//     running sum (vmath.ExpStoreSumLanes, one pass that also prefetches
+//     the next line) whose total is taken as a leaf's
 //     (vmath.LanesTotal); along an outer axis each column's sum in order
 //     down the axis;
 //  3. out *= 1/s, PyTorch's scaling.
@@ -46,7 +47,7 @@ func runSoftmaxStep(s *scanStep, x *Executor, in, out tensor.Any) error {
 	return fmt.Errorf("exec: no softmax kernel for %s", s.dt)
 }
 
-// softmaxLoops are the executor's own subtract and multiply by a scalar
+// softmaxLoops are the executor's own multiply by a scalar
 // for T (its kernel table: internal/simd's AVX2 loops where it has them,
 // else the Go loops, the same bits).
 //
@@ -55,15 +56,14 @@ func runSoftmaxStep(s *scanStep, x *Executor, in, out tensor.Any) error {
 // exponentials into a buffer in L1 and streams the normalized line out, so
 // that the output is written to memory once and never read in first.
 type softmaxLoops[T dtype.Float] struct {
-	sub, mul  func(d, a []T, s T)
+	mul       func(d, a []T, s T)
 	mulStream func(d, a []T, s T) // nil: none
 }
 
 func softmaxLoopsFor[T dtype.Float]() softmaxLoops[T] {
 	m := typedFor(dtype.Of[T]()).(*impl[T])
-	sub, _ := m.bin(expr.OpSub)
 	mul, _ := m.bin(expr.OpMul)
-	l := softmaxLoops[T]{sub: sub.vs, mul: mul.vs}
+	l := softmaxLoops[T]{mul: mul.vs}
 	if m.binStream != nil {
 		if ms, ok := m.binStream(expr.OpMul); ok {
 			l.mulStream = ms.vs
@@ -132,7 +132,11 @@ func (r *softmaxRows[T]) runRows(lo, hi int) {
 			}
 		}
 		for o := lo; o < hi; o++ {
-			softmaxLine(r.loops, r.src, out[o*s.n:(o+1)*s.n], s.inBase(o), s.axStride, buf, exps)
+			var next []T // the next line, prefetched while this one's exponentials run
+			if s.axStride == 1 && o+1 < hi {
+				next = r.src.data[s.inBase(o+1):][:s.n]
+			}
+			softmaxLine(r.loops, r.src, out[o*s.n:(o+1)*s.n], s.inBase(o), s.axStride, buf, exps, next)
 		}
 		if stream {
 			simd.Fence() // the streamed lines are written before the step ends
@@ -153,8 +157,10 @@ func (r *softmaxRows[T]) runRows(lo, hi int) {
 // at base, stride apart (loaded into buf when stride is not 1). With exps
 // (a buffer of len(out) elements, the line at most softmaxChunk long) the
 // exponentials go there, and the normalized line is streamed into out
-// (loops.mulStream): the same operations, so the same bits.
-func softmaxLine[T dtype.Float](l softmaxLoops[T], src sameSource[T], out []T, base, stride int, buf, exps []T) {
+// (loops.mulStream): the same operations, so the same bits. next, when
+// not nil, is what the caller reads after this line: its cache lines are
+// asked for while the exponentials run (vmath.ExpStoreSumLanes).
+func softmaxLine[T dtype.Float](l softmaxLoops[T], src sameSource[T], out []T, base, stride int, buf, exps, next []T) {
 	n := len(out)
 	piece := func(c0, m int) []T {
 		if stride == 1 {
@@ -173,9 +179,11 @@ func softmaxLine[T dtype.Float](l softmaxLoops[T], src sameSource[T], out []T, b
 		if exps != nil {
 			d = exps[:m]
 		}
-		l.sub(d, piece(c0, m), mx)
-		vmath.Exp(d, d)
-		vmath.SumLanes(&lanes, d)
+		var ahead []T
+		if next != nil {
+			ahead = next[c0 : c0+m]
+		}
+		vmath.ExpStoreSumLanes(&lanes, d, piece(c0, m), mx, ahead)
 	}
 	if exps != nil {
 		l.mulStream(out, exps[:n], 1/vmath.LanesTotal(&lanes))

@@ -6,9 +6,10 @@ import "golang.org/x/sys/cpu"
 
 //go:generate sh -c "cd _asm && go run . -out ../vec_amd64.s -stubs ../vec_amd64.go -pkg vmath"
 
-// The AVX2 loops, when the CPU has AVX2, take the fast paths.
+// The AVX2 loops, when the CPU has AVX2 and FMA (the float32 exp loops fuse
+// multiply-adds, as fma32 does in Go), take the fast paths.
 func init() {
-	if !cpu.X86.HasAVX2 {
+	if !cpu.X86.HasAVX2 || !cpu.X86.HasFMA {
 		return
 	}
 	exp32K.vec = exp32AVX2

@@ -134,3 +134,50 @@ func TestNoAllocs(t *testing.T) {
 		assert.Zero(t, testing.AllocsPerRun(10, f))
 	}
 }
+
+// TestPathsExhaustive32 checks that the vector loops give their Go loops'
+// bits on every float32 of the fast paths of the kernels built on exp32's
+// fused multiply-adds (with -vmath.exhaustive; a few minutes): the proof
+// that fma32 is each VFMADD's value is in its comment and TestFma32, this
+// is the check that the operations are the same ones in the same order.
+func TestPathsExhaustive32(t *testing.T) {
+	if !*exhaustive {
+		t.Skip("with -vmath.exhaustive")
+	}
+	for _, c := range []struct {
+		name string
+		top  float32
+	}{{"exp", exp32Fast}, {"tanh", 43}, {"sigmoid", exp32Fast}} {
+		t.Run(c.name, func(t *testing.T) {
+			k := kernels32[c.name]
+			if k.vec == nil {
+				t.Skip("no vector loop on this CPU or build")
+			}
+			const n = 1 << 16
+			xs, want, got := make([]float32, 0, n), make([]float32, n), make([]float32, n)
+			bad := 0
+			flush := func() {
+				k.goFn(want[:len(xs)], xs)
+				k.run(got[:len(xs)], xs)
+				for i, x := range xs {
+					if math.Float32bits(want[i]) != math.Float32bits(got[i]) {
+						if bad++; bad < 10 {
+							t.Errorf("%s(%x): vector %x, Go %x", c.name, x, got[i], want[i])
+						}
+					}
+				}
+				xs = xs[:0]
+			}
+			top := math.Float32bits(c.top)
+			for sign := uint32(0); sign < 2; sign++ {
+				for b := uint32(0); b < top; b++ {
+					if xs = append(xs, math.Float32frombits(b|sign<<31)); len(xs) == n {
+						flush()
+					}
+				}
+				flush()
+			}
+			assert.Zero(t, bad)
+		})
+	}
+}

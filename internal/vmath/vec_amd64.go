@@ -153,6 +153,14 @@ func expSumLanes32AVX2(s *[8]float32, a []float32, k float32) int
 //go:noescape
 func expSumLanes32AVX512(s *[8]float32, a []float32, k float32) int
 
+// expStoreSumLanes32AVX512 sets d[i] = exp(a[i]-k) and s[i%8] = s[i%8] + d[i], up to the first group of 16 off exp's
+// fast path, for a prefix of a in groups of 16; it returns the prefix's length. len(d) >= len(a).
+// With each group it prefetches the line of ahead at the group's offset into L2 (ahead has
+// len(a) elements). It needs AVX-512 F and DQ.
+//
+//go:noescape
+func expStoreSumLanes32AVX512(s *[8]float32, d []float32, a []float32, k float32, ahead *float32) int
+
 // expSumLeaves32AVX512 sets s[l][i%8] = s[l][i%8] + exp(a[l*128+i]-k), from zero lanes, for the
 // eight leaves of 128 elements from a's start, up to the first leaf with an argument off exp's
 // fast path; it returns the leaves done. len(a) >= 1024. It needs AVX-512 F and DQ.

@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // func exp32AVX2(d []float32, a []float32) int
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, FMA3
 TEXT ·exp32AVX2(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -13,44 +13,37 @@ TEXT ·exp32AVX2(SB), NOSPLIT, $0-56
 	XORQ BX, BX
 
 exp32AVX2_loop:
-	MOVQ      CX, SI
-	SUBQ      BX, SI
-	CMPQ      SI, $0x08
-	JL        exp32AVX2_done
-	VMOVUPS   (DX)(BX*4), Y0
-	VANDPS    c32_7fffffff<>+0(SB), Y0, Y1
-	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y1, Y1
-	VMULPS    c32_3fb8aa3b<>+0(SB), Y0, Y2
-	VADDPS    c32_4b400000<>+0(SB), Y2, Y2
-	VSUBPS    c32_4b400000<>+0(SB), Y2, Y3
-	VMULPS    c32_3f317200<>+0(SB), Y3, Y4
-	VSUBPS    Y4, Y0, Y0
-	VMULPS    c32_35bfbe8e<>+0(SB), Y3, Y3
-	VXORPS    c32_80000000<>+0(SB), Y3, Y3
-	VADDPS    Y0, Y3, Y4
-	VMULPS    Y4, Y4, Y5
-	VMULPS    c32_39506967<>+0(SB), Y4, Y6
-	VADDPS    c32_3ab743ce<>+0(SB), Y6, Y6
-	VMULPS    Y4, Y6, Y6
-	VADDPS    c32_3c088908<>+0(SB), Y6, Y6
-	VMULPS    Y4, Y6, Y6
-	VADDPS    c32_3d2aa9c1<>+0(SB), Y6, Y6
-	VMULPS    Y4, Y6, Y6
-	VADDPS    c32_3e2aaaaa<>+0(SB), Y6, Y6
-	VMULPS    Y4, Y6, Y4
-	VADDPS    c32_3f000000<>+0(SB), Y4, Y4
-	VMULPS    Y4, Y5, Y4
-	VADDPS    Y3, Y4, Y3
-	VADDPS    Y0, Y3, Y0
-	VADDPS    c32_3f800000<>+0(SB), Y0, Y0
-	VPSLLD    $0x17, Y2, Y2
-	VPADDD    Y2, Y0, Y0
-	VMOVMSKPS Y1, SI
-	CMPL      SI, $0xff
-	JNE       exp32AVX2_done
-	VMOVUPS   Y0, (AX)(BX*4)
-	ADDQ      $0x08, BX
-	JMP       exp32AVX2_loop
+	MOVQ         CX, SI
+	SUBQ         BX, SI
+	CMPQ         SI, $0x08
+	JL           exp32AVX2_done
+	VMOVUPS      (DX)(BX*4), Y0
+	VANDPS       c32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS       $0x11, c32_42ad0000<>+0(SB), Y1, Y1
+	VMOVUPS      c32_3fb8aa3b<>+0(SB), Y2
+	VFMADD213PS  c32_4b400000<>+0(SB), Y0, Y2
+	VSUBPS       c32_4b400000<>+0(SB), Y2, Y3
+	VFNMADD231PS c32_3f317200<>+0(SB), Y3, Y0
+	VMULPS       c32_b5bfbe8e<>+0(SB), Y3, Y3
+	VADDPS       Y0, Y3, Y4
+	VMULPS       Y4, Y4, Y5
+	VMOVUPS      c32_39506967<>+0(SB), Y6
+	VFMADD213PS  c32_3ab743ce<>+0(SB), Y4, Y6
+	VFMADD213PS  c32_3c088908<>+0(SB), Y4, Y6
+	VFMADD213PS  c32_3d2aa9c1<>+0(SB), Y4, Y6
+	VFMADD213PS  c32_3e2aaaaa<>+0(SB), Y4, Y6
+	VFMADD213PS  c32_3f000000<>+0(SB), Y4, Y6
+	VFMADD213PS  Y3, Y5, Y6
+	VADDPS       Y0, Y6, Y0
+	VADDPS       c32_3f800000<>+0(SB), Y0, Y0
+	VPSLLD       $0x17, Y2, Y2
+	VPADDD       Y2, Y0, Y0
+	VMOVMSKPS    Y1, SI
+	CMPL         SI, $0xff
+	JNE          exp32AVX2_done
+	VMOVUPS      Y0, (AX)(BX*4)
+	ADDQ         $0x08, BX
+	JMP          exp32AVX2_loop
 
 exp32AVX2_done:
 	MOVQ BX, ret+48(FP)
@@ -77,16 +70,6 @@ DATA c32_42ad0000<>+24(SB)/4, $0x42ad0000
 DATA c32_42ad0000<>+28(SB)/4, $0x42ad0000
 GLOBL c32_42ad0000<>(SB), RODATA|NOPTR, $32
 
-DATA c32_4b400000<>+0(SB)/4, $0x4b400000
-DATA c32_4b400000<>+4(SB)/4, $0x4b400000
-DATA c32_4b400000<>+8(SB)/4, $0x4b400000
-DATA c32_4b400000<>+12(SB)/4, $0x4b400000
-DATA c32_4b400000<>+16(SB)/4, $0x4b400000
-DATA c32_4b400000<>+20(SB)/4, $0x4b400000
-DATA c32_4b400000<>+24(SB)/4, $0x4b400000
-DATA c32_4b400000<>+28(SB)/4, $0x4b400000
-GLOBL c32_4b400000<>(SB), RODATA|NOPTR, $32
-
 DATA c32_3fb8aa3b<>+0(SB)/4, $0x3fb8aa3b
 DATA c32_3fb8aa3b<>+4(SB)/4, $0x3fb8aa3b
 DATA c32_3fb8aa3b<>+8(SB)/4, $0x3fb8aa3b
@@ -96,6 +79,16 @@ DATA c32_3fb8aa3b<>+20(SB)/4, $0x3fb8aa3b
 DATA c32_3fb8aa3b<>+24(SB)/4, $0x3fb8aa3b
 DATA c32_3fb8aa3b<>+28(SB)/4, $0x3fb8aa3b
 GLOBL c32_3fb8aa3b<>(SB), RODATA|NOPTR, $32
+
+DATA c32_4b400000<>+0(SB)/4, $0x4b400000
+DATA c32_4b400000<>+4(SB)/4, $0x4b400000
+DATA c32_4b400000<>+8(SB)/4, $0x4b400000
+DATA c32_4b400000<>+12(SB)/4, $0x4b400000
+DATA c32_4b400000<>+16(SB)/4, $0x4b400000
+DATA c32_4b400000<>+20(SB)/4, $0x4b400000
+DATA c32_4b400000<>+24(SB)/4, $0x4b400000
+DATA c32_4b400000<>+28(SB)/4, $0x4b400000
+GLOBL c32_4b400000<>(SB), RODATA|NOPTR, $32
 
 DATA c32_3f317200<>+0(SB)/4, $0x3f317200
 DATA c32_3f317200<>+4(SB)/4, $0x3f317200
@@ -107,25 +100,15 @@ DATA c32_3f317200<>+24(SB)/4, $0x3f317200
 DATA c32_3f317200<>+28(SB)/4, $0x3f317200
 GLOBL c32_3f317200<>(SB), RODATA|NOPTR, $32
 
-DATA c32_80000000<>+0(SB)/4, $0x80000000
-DATA c32_80000000<>+4(SB)/4, $0x80000000
-DATA c32_80000000<>+8(SB)/4, $0x80000000
-DATA c32_80000000<>+12(SB)/4, $0x80000000
-DATA c32_80000000<>+16(SB)/4, $0x80000000
-DATA c32_80000000<>+20(SB)/4, $0x80000000
-DATA c32_80000000<>+24(SB)/4, $0x80000000
-DATA c32_80000000<>+28(SB)/4, $0x80000000
-GLOBL c32_80000000<>(SB), RODATA|NOPTR, $32
-
-DATA c32_35bfbe8e<>+0(SB)/4, $0x35bfbe8e
-DATA c32_35bfbe8e<>+4(SB)/4, $0x35bfbe8e
-DATA c32_35bfbe8e<>+8(SB)/4, $0x35bfbe8e
-DATA c32_35bfbe8e<>+12(SB)/4, $0x35bfbe8e
-DATA c32_35bfbe8e<>+16(SB)/4, $0x35bfbe8e
-DATA c32_35bfbe8e<>+20(SB)/4, $0x35bfbe8e
-DATA c32_35bfbe8e<>+24(SB)/4, $0x35bfbe8e
-DATA c32_35bfbe8e<>+28(SB)/4, $0x35bfbe8e
-GLOBL c32_35bfbe8e<>(SB), RODATA|NOPTR, $32
+DATA c32_b5bfbe8e<>+0(SB)/4, $0xb5bfbe8e
+DATA c32_b5bfbe8e<>+4(SB)/4, $0xb5bfbe8e
+DATA c32_b5bfbe8e<>+8(SB)/4, $0xb5bfbe8e
+DATA c32_b5bfbe8e<>+12(SB)/4, $0xb5bfbe8e
+DATA c32_b5bfbe8e<>+16(SB)/4, $0xb5bfbe8e
+DATA c32_b5bfbe8e<>+20(SB)/4, $0xb5bfbe8e
+DATA c32_b5bfbe8e<>+24(SB)/4, $0xb5bfbe8e
+DATA c32_b5bfbe8e<>+28(SB)/4, $0xb5bfbe8e
+GLOBL c32_b5bfbe8e<>(SB), RODATA|NOPTR, $32
 
 DATA c32_39506967<>+0(SB)/4, $0x39506967
 DATA c32_39506967<>+4(SB)/4, $0x39506967
@@ -206,112 +189,88 @@ TEXT ·exp32AVX512(SB), NOSPLIT, $0-56
 	XORQ BX, BX
 
 exp32AVX512_loopN:
-	MOVQ        CX, SI
-	SUBQ        BX, SI
-	CMPQ        SI, $0x20
-	JL          exp32AVX512_loop
-	VMOVUPS     (DX)(BX*4), Z0
-	VANDPS.BCST c32b_7fffffff<>+0(SB), Z0, Z1
-	VCMPPS.BCST $0x11, c32b_42ad0000<>+0(SB), Z1, K1
-	VMULPS.BCST c32b_3fb8aa3b<>+0(SB), Z0, Z1
-	VADDPS.BCST c32b_4b400000<>+0(SB), Z1, Z1
-	VSUBPS.BCST c32b_4b400000<>+0(SB), Z1, Z2
-	VMULPS.BCST c32b_3f317200<>+0(SB), Z2, Z3
-	VSUBPS      Z3, Z0, Z0
-	VMULPS.BCST c32b_35bfbe8e<>+0(SB), Z2, Z2
-	VXORPS.BCST c32b_80000000<>+0(SB), Z2, Z2
-	VADDPS      Z0, Z2, Z3
-	VMULPS      Z3, Z3, Z4
-	VMULPS.BCST c32b_39506967<>+0(SB), Z3, Z5
-	VADDPS.BCST c32b_3ab743ce<>+0(SB), Z5, Z5
-	VMULPS      Z3, Z5, Z5
-	VADDPS.BCST c32b_3c088908<>+0(SB), Z5, Z5
-	VMULPS      Z3, Z5, Z5
-	VADDPS.BCST c32b_3d2aa9c1<>+0(SB), Z5, Z5
-	VMULPS      Z3, Z5, Z5
-	VADDPS.BCST c32b_3e2aaaaa<>+0(SB), Z5, Z5
-	VMULPS      Z3, Z5, Z3
-	VADDPS.BCST c32b_3f000000<>+0(SB), Z3, Z3
-	VMULPS      Z3, Z4, Z3
-	VADDPS      Z2, Z3, Z2
-	VADDPS      Z0, Z2, Z0
-	VADDPS.BCST c32b_3f800000<>+0(SB), Z0, Z0
-	VPSLLD      $0x17, Z1, Z1
-	VPADDD      Z1, Z0, Z0
-	VMOVUPS     64(DX)(BX*4), Z1
-	VANDPS.BCST c32b_7fffffff<>+0(SB), Z1, Z2
-	VCMPPS.BCST $0x11, c32b_42ad0000<>+0(SB), Z2, K2
-	VMULPS.BCST c32b_3fb8aa3b<>+0(SB), Z1, Z2
-	VADDPS.BCST c32b_4b400000<>+0(SB), Z2, Z2
-	VSUBPS.BCST c32b_4b400000<>+0(SB), Z2, Z3
-	VMULPS.BCST c32b_3f317200<>+0(SB), Z3, Z4
-	VSUBPS      Z4, Z1, Z1
-	VMULPS.BCST c32b_35bfbe8e<>+0(SB), Z3, Z3
-	VXORPS.BCST c32b_80000000<>+0(SB), Z3, Z3
-	VADDPS      Z1, Z3, Z4
-	VMULPS      Z4, Z4, Z5
-	VMULPS.BCST c32b_39506967<>+0(SB), Z4, Z6
-	VADDPS.BCST c32b_3ab743ce<>+0(SB), Z6, Z6
-	VMULPS      Z4, Z6, Z6
-	VADDPS.BCST c32b_3c088908<>+0(SB), Z6, Z6
-	VMULPS      Z4, Z6, Z6
-	VADDPS.BCST c32b_3d2aa9c1<>+0(SB), Z6, Z6
-	VMULPS      Z4, Z6, Z6
-	VADDPS.BCST c32b_3e2aaaaa<>+0(SB), Z6, Z6
-	VMULPS      Z4, Z6, Z4
-	VADDPS.BCST c32b_3f000000<>+0(SB), Z4, Z4
-	VMULPS      Z4, Z5, Z4
-	VADDPS      Z3, Z4, Z3
-	VADDPS      Z1, Z3, Z1
-	VADDPS.BCST c32b_3f800000<>+0(SB), Z1, Z1
-	VPSLLD      $0x17, Z2, Z2
-	VPADDD      Z2, Z1, Z1
-	KANDW       K2, K1, K1
-	KORTESTW    K1, K1
-	JCC         exp32AVX512_loop
-	VMOVUPS     Z0, (AX)(BX*4)
-	VMOVUPS     Z1, 64(AX)(BX*4)
-	ADDQ        $0x20, BX
-	JMP         exp32AVX512_loopN
+	MOVQ              CX, SI
+	SUBQ              BX, SI
+	CMPQ              SI, $0x20
+	JL                exp32AVX512_loop
+	VMOVUPS           (DX)(BX*4), Z0
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z0, Z1
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z1, K1
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z1
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z0, Z1
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z1, Z1
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z1, Z0
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z1, Z2
+	VADDPS            Z0, Z2, Z3
+	VMULPS            Z3, Z3, Z4
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z5
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z3, Z5
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z3, Z5
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z3, Z5
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z3, Z5
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z3, Z5
+	VFMADD213PS       Z2, Z4, Z5
+	VADDPS            Z0, Z5, Z0
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z0, Z0
+	VSCALEFPS         Z1, Z0, Z0
+	VMOVUPS           64(DX)(BX*4), Z1
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z1, Z2
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z2, K2
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z2
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z1, Z2
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z2, Z2
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z2, Z1
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z2, Z3
+	VADDPS            Z1, Z3, Z4
+	VMULPS            Z4, Z4, Z5
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z6
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z4, Z6
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z4, Z6
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z4, Z6
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z4, Z6
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z4, Z6
+	VFMADD213PS       Z3, Z5, Z6
+	VADDPS            Z1, Z6, Z1
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z1, Z1
+	VSCALEFPS         Z2, Z1, Z1
+	KANDW             K2, K1, K1
+	KORTESTW          K1, K1
+	JCC               exp32AVX512_loop
+	VMOVUPS           Z0, (AX)(BX*4)
+	VMOVUPS           Z1, 64(AX)(BX*4)
+	ADDQ              $0x20, BX
+	JMP               exp32AVX512_loopN
 
 exp32AVX512_loop:
-	MOVQ        CX, SI
-	SUBQ        BX, SI
-	CMPQ        SI, $0x10
-	JL          exp32AVX512_done
-	VMOVUPS     (DX)(BX*4), Z0
-	VANDPS.BCST c32b_7fffffff<>+0(SB), Z0, Z1
-	VCMPPS.BCST $0x11, c32b_42ad0000<>+0(SB), Z1, K1
-	VMULPS.BCST c32b_3fb8aa3b<>+0(SB), Z0, Z1
-	VADDPS.BCST c32b_4b400000<>+0(SB), Z1, Z1
-	VSUBPS.BCST c32b_4b400000<>+0(SB), Z1, Z2
-	VMULPS.BCST c32b_3f317200<>+0(SB), Z2, Z3
-	VSUBPS      Z3, Z0, Z0
-	VMULPS.BCST c32b_35bfbe8e<>+0(SB), Z2, Z2
-	VXORPS.BCST c32b_80000000<>+0(SB), Z2, Z2
-	VADDPS      Z0, Z2, Z3
-	VMULPS      Z3, Z3, Z4
-	VMULPS.BCST c32b_39506967<>+0(SB), Z3, Z5
-	VADDPS.BCST c32b_3ab743ce<>+0(SB), Z5, Z5
-	VMULPS      Z3, Z5, Z5
-	VADDPS.BCST c32b_3c088908<>+0(SB), Z5, Z5
-	VMULPS      Z3, Z5, Z5
-	VADDPS.BCST c32b_3d2aa9c1<>+0(SB), Z5, Z5
-	VMULPS      Z3, Z5, Z5
-	VADDPS.BCST c32b_3e2aaaaa<>+0(SB), Z5, Z5
-	VMULPS      Z3, Z5, Z3
-	VADDPS.BCST c32b_3f000000<>+0(SB), Z3, Z3
-	VMULPS      Z3, Z4, Z3
-	VADDPS      Z2, Z3, Z2
-	VADDPS      Z0, Z2, Z0
-	VADDPS.BCST c32b_3f800000<>+0(SB), Z0, Z0
-	VPSLLD      $0x17, Z1, Z1
-	VPADDD      Z1, Z0, Z0
-	KORTESTW    K1, K1
-	JCC         exp32AVX512_done
-	VMOVUPS     Z0, (AX)(BX*4)
-	ADDQ        $0x10, BX
-	JMP         exp32AVX512_loop
+	MOVQ              CX, SI
+	SUBQ              BX, SI
+	CMPQ              SI, $0x10
+	JL                exp32AVX512_done
+	VMOVUPS           (DX)(BX*4), Z0
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z0, Z1
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z1, K1
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z1
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z0, Z1
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z1, Z1
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z1, Z0
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z1, Z2
+	VADDPS            Z0, Z2, Z3
+	VMULPS            Z3, Z3, Z4
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z5
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z3, Z5
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z3, Z5
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z3, Z5
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z3, Z5
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z3, Z5
+	VFMADD213PS       Z2, Z4, Z5
+	VADDPS            Z0, Z5, Z0
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z0, Z0
+	VSCALEFPS         Z1, Z0, Z0
+	KORTESTW          K1, K1
+	JCC               exp32AVX512_done
+	VMOVUPS           Z0, (AX)(BX*4)
+	ADDQ              $0x10, BX
+	JMP               exp32AVX512_loop
 
 exp32AVX512_done:
 	MOVQ BX, ret+48(FP)
@@ -324,20 +283,17 @@ GLOBL c32b_7fffffff<>(SB), RODATA|NOPTR, $4
 DATA c32b_42ad0000<>+0(SB)/4, $0x42ad0000
 GLOBL c32b_42ad0000<>(SB), RODATA|NOPTR, $4
 
-DATA c32b_4b400000<>+0(SB)/4, $0x4b400000
-GLOBL c32b_4b400000<>(SB), RODATA|NOPTR, $4
-
 DATA c32b_3fb8aa3b<>+0(SB)/4, $0x3fb8aa3b
 GLOBL c32b_3fb8aa3b<>(SB), RODATA|NOPTR, $4
+
+DATA c32b_4b400000<>+0(SB)/4, $0x4b400000
+GLOBL c32b_4b400000<>(SB), RODATA|NOPTR, $4
 
 DATA c32b_3f317200<>+0(SB)/4, $0x3f317200
 GLOBL c32b_3f317200<>(SB), RODATA|NOPTR, $4
 
-DATA c32b_80000000<>+0(SB)/4, $0x80000000
-GLOBL c32b_80000000<>(SB), RODATA|NOPTR, $4
-
-DATA c32b_35bfbe8e<>+0(SB)/4, $0x35bfbe8e
-GLOBL c32b_35bfbe8e<>(SB), RODATA|NOPTR, $4
+DATA c32b_b5bfbe8e<>+0(SB)/4, $0xb5bfbe8e
+GLOBL c32b_b5bfbe8e<>(SB), RODATA|NOPTR, $4
 
 DATA c32b_39506967<>+0(SB)/4, $0x39506967
 GLOBL c32b_39506967<>(SB), RODATA|NOPTR, $4
@@ -1206,7 +1162,7 @@ DATA c32b_00000001<>+0(SB)/4, $0x00000001
 GLOBL c32b_00000001<>(SB), RODATA|NOPTR, $4
 
 // func tanh32AVX2(d []float32, a []float32) int
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, FMA3
 TEXT ·tanh32AVX2(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1214,66 +1170,59 @@ TEXT ·tanh32AVX2(SB), NOSPLIT, $0-56
 	XORQ BX, BX
 
 tanh32AVX2_loop:
-	MOVQ      CX, SI
-	SUBQ      BX, SI
-	CMPQ      SI, $0x08
-	JL        tanh32AVX2_done
-	VMOVUPS   (DX)(BX*4), Y0
-	VANDPS    c32_7fffffff<>+0(SB), Y0, Y1
-	VCMPPS    $0x11, c32_422c0000<>+0(SB), Y1, Y2
-	VCMPPS    $0x11, c32_3f200000<>+0(SB), Y1, Y3
-	VMULPS    Y0, Y0, Y4
-	VMULPS    c32_bbbaf0ea<>+0(SB), Y4, Y5
-	VADDPS    c32_3ca9134e<>+0(SB), Y5, Y5
-	VMULPS    Y4, Y5, Y5
-	VADDPS    c32_bd5c1e2d<>+0(SB), Y5, Y5
-	VMULPS    Y4, Y5, Y5
-	VADDPS    c32_3e088393<>+0(SB), Y5, Y5
-	VMULPS    Y4, Y5, Y5
-	VADDPS    c32_beaaaa99<>+0(SB), Y5, Y5
-	VMULPS    Y5, Y4, Y4
-	VMULPS    Y0, Y4, Y4
-	VADDPS    Y0, Y4, Y4
-	VADDPS    Y1, Y1, Y1
-	VMULPS    c32_3fb8aa3b<>+0(SB), Y1, Y5
-	VADDPS    c32_4b400000<>+0(SB), Y5, Y5
-	VSUBPS    c32_4b400000<>+0(SB), Y5, Y6
-	VMULPS    c32_3f317200<>+0(SB), Y6, Y7
-	VSUBPS    Y7, Y1, Y1
-	VMULPS    c32_35bfbe8e<>+0(SB), Y6, Y6
-	VXORPS    c32_80000000<>+0(SB), Y6, Y6
-	VADDPS    Y1, Y6, Y7
-	VMULPS    Y7, Y7, Y8
-	VMULPS    c32_39506967<>+0(SB), Y7, Y9
-	VADDPS    c32_3ab743ce<>+0(SB), Y9, Y9
-	VMULPS    Y7, Y9, Y9
-	VADDPS    c32_3c088908<>+0(SB), Y9, Y9
-	VMULPS    Y7, Y9, Y9
-	VADDPS    c32_3d2aa9c1<>+0(SB), Y9, Y9
-	VMULPS    Y7, Y9, Y9
-	VADDPS    c32_3e2aaaaa<>+0(SB), Y9, Y9
-	VMULPS    Y7, Y9, Y7
-	VADDPS    c32_3f000000<>+0(SB), Y7, Y7
-	VMULPS    Y7, Y8, Y7
-	VADDPS    Y6, Y7, Y6
-	VADDPS    Y1, Y6, Y1
-	VADDPS    c32_3f800000<>+0(SB), Y1, Y1
-	VPSLLD    $0x17, Y5, Y5
-	VPADDD    Y5, Y1, Y1
-	VADDPS    c32_3f800000<>+0(SB), Y1, Y1
-	VMOVUPS   c32_40000000<>+0(SB), Y5
-	VDIVPS    Y1, Y5, Y1
-	VMOVUPS   c32_3f800000<>+0(SB), Y5
-	VSUBPS    Y1, Y5, Y1
-	VANDPS    c32_80000000<>+0(SB), Y0, Y0
-	VORPS     Y0, Y1, Y1
-	VBLENDVPS Y3, Y4, Y1, Y0
-	VMOVMSKPS Y2, SI
-	CMPL      SI, $0xff
-	JNE       tanh32AVX2_done
-	VMOVUPS   Y0, (AX)(BX*4)
-	ADDQ      $0x08, BX
-	JMP       tanh32AVX2_loop
+	MOVQ         CX, SI
+	SUBQ         BX, SI
+	CMPQ         SI, $0x08
+	JL           tanh32AVX2_done
+	VMOVUPS      (DX)(BX*4), Y0
+	VANDPS       c32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS       $0x11, c32_422c0000<>+0(SB), Y1, Y2
+	VCMPPS       $0x11, c32_3f200000<>+0(SB), Y1, Y3
+	VMULPS       Y0, Y0, Y4
+	VMULPS       c32_bbbaf0ea<>+0(SB), Y4, Y5
+	VADDPS       c32_3ca9134e<>+0(SB), Y5, Y5
+	VMULPS       Y4, Y5, Y5
+	VADDPS       c32_bd5c1e2d<>+0(SB), Y5, Y5
+	VMULPS       Y4, Y5, Y5
+	VADDPS       c32_3e088393<>+0(SB), Y5, Y5
+	VMULPS       Y4, Y5, Y5
+	VADDPS       c32_beaaaa99<>+0(SB), Y5, Y5
+	VMULPS       Y5, Y4, Y4
+	VMULPS       Y0, Y4, Y4
+	VADDPS       Y0, Y4, Y4
+	VADDPS       Y1, Y1, Y1
+	VMOVUPS      c32_3fb8aa3b<>+0(SB), Y5
+	VFMADD213PS  c32_4b400000<>+0(SB), Y1, Y5
+	VSUBPS       c32_4b400000<>+0(SB), Y5, Y6
+	VFNMADD231PS c32_3f317200<>+0(SB), Y6, Y1
+	VMULPS       c32_b5bfbe8e<>+0(SB), Y6, Y6
+	VADDPS       Y1, Y6, Y7
+	VMULPS       Y7, Y7, Y8
+	VMOVUPS      c32_39506967<>+0(SB), Y9
+	VFMADD213PS  c32_3ab743ce<>+0(SB), Y7, Y9
+	VFMADD213PS  c32_3c088908<>+0(SB), Y7, Y9
+	VFMADD213PS  c32_3d2aa9c1<>+0(SB), Y7, Y9
+	VFMADD213PS  c32_3e2aaaaa<>+0(SB), Y7, Y9
+	VFMADD213PS  c32_3f000000<>+0(SB), Y7, Y9
+	VFMADD213PS  Y6, Y8, Y9
+	VADDPS       Y1, Y9, Y1
+	VADDPS       c32_3f800000<>+0(SB), Y1, Y1
+	VPSLLD       $0x17, Y5, Y5
+	VPADDD       Y5, Y1, Y1
+	VADDPS       c32_3f800000<>+0(SB), Y1, Y1
+	VMOVUPS      c32_40000000<>+0(SB), Y5
+	VDIVPS       Y1, Y5, Y1
+	VMOVUPS      c32_3f800000<>+0(SB), Y5
+	VSUBPS       Y1, Y5, Y1
+	VANDPS       c32_80000000<>+0(SB), Y0, Y0
+	VORPS        Y0, Y1, Y1
+	VBLENDVPS    Y3, Y4, Y1, Y0
+	VMOVMSKPS    Y2, SI
+	CMPL         SI, $0xff
+	JNE          tanh32AVX2_done
+	VMOVUPS      Y0, (AX)(BX*4)
+	ADDQ         $0x08, BX
+	JMP          tanh32AVX2_loop
 
 tanh32AVX2_done:
 	MOVQ BX, ret+48(FP)
@@ -1360,6 +1309,16 @@ DATA c32_40000000<>+24(SB)/4, $0x40000000
 DATA c32_40000000<>+28(SB)/4, $0x40000000
 GLOBL c32_40000000<>(SB), RODATA|NOPTR, $32
 
+DATA c32_80000000<>+0(SB)/4, $0x80000000
+DATA c32_80000000<>+4(SB)/4, $0x80000000
+DATA c32_80000000<>+8(SB)/4, $0x80000000
+DATA c32_80000000<>+12(SB)/4, $0x80000000
+DATA c32_80000000<>+16(SB)/4, $0x80000000
+DATA c32_80000000<>+20(SB)/4, $0x80000000
+DATA c32_80000000<>+24(SB)/4, $0x80000000
+DATA c32_80000000<>+28(SB)/4, $0x80000000
+GLOBL c32_80000000<>(SB), RODATA|NOPTR, $32
+
 // func tanh32AVX512(d []float32, a []float32) int
 // Requires: AVX, AVX512DQ, AVX512F
 TEXT ·tanh32AVX512(SB), NOSPLIT, $0-56
@@ -1369,126 +1328,110 @@ TEXT ·tanh32AVX512(SB), NOSPLIT, $0-56
 	XORQ BX, BX
 
 tanh32AVX512_loopN:
-	MOVQ         CX, SI
-	SUBQ         BX, SI
-	CMPQ         SI, $0x10
-	JL           tanh32AVX512_loop
-	VMOVUPS      (DX)(BX*4), Z0
-	VANDPS.BCST  c32b_7fffffff<>+0(SB), Z0, Z1
-	VCMPPS.BCST  $0x11, c32b_422c0000<>+0(SB), Z1, K1
-	VCMPPS.BCST  $0x11, c32b_3f200000<>+0(SB), Z1, K2
-	VMULPS       Z0, Z0, Z2
-	VMULPS.BCST  c32b_bbbaf0ea<>+0(SB), Z2, Z3
-	VADDPS.BCST  c32b_3ca9134e<>+0(SB), Z3, Z3
-	VMULPS       Z2, Z3, Z3
-	VADDPS.BCST  c32b_bd5c1e2d<>+0(SB), Z3, Z3
-	VMULPS       Z2, Z3, Z3
-	VADDPS.BCST  c32b_3e088393<>+0(SB), Z3, Z3
-	VMULPS       Z2, Z3, Z3
-	VADDPS.BCST  c32b_beaaaa99<>+0(SB), Z3, Z3
-	VMULPS       Z3, Z2, Z2
-	VMULPS       Z0, Z2, Z2
-	VADDPS       Z0, Z2, Z2
-	VADDPS       Z1, Z1, Z1
-	VMULPS.BCST  c32b_3fb8aa3b<>+0(SB), Z1, Z3
-	VADDPS.BCST  c32b_4b400000<>+0(SB), Z3, Z3
-	VSUBPS.BCST  c32b_4b400000<>+0(SB), Z3, Z6
-	VMULPS.BCST  c32b_3f317200<>+0(SB), Z6, Z7
-	VSUBPS       Z7, Z1, Z1
-	VMULPS.BCST  c32b_35bfbe8e<>+0(SB), Z6, Z6
-	VXORPS.BCST  c32b_80000000<>+0(SB), Z6, Z6
-	VADDPS       Z1, Z6, Z7
-	VMULPS       Z7, Z7, Z8
-	VMULPS.BCST  c32b_39506967<>+0(SB), Z7, Z9
-	VADDPS.BCST  c32b_3ab743ce<>+0(SB), Z9, Z9
-	VMULPS       Z7, Z9, Z9
-	VADDPS.BCST  c32b_3c088908<>+0(SB), Z9, Z9
-	VMULPS       Z7, Z9, Z9
-	VADDPS.BCST  c32b_3d2aa9c1<>+0(SB), Z9, Z9
-	VMULPS       Z7, Z9, Z9
-	VADDPS.BCST  c32b_3e2aaaaa<>+0(SB), Z9, Z9
-	VMULPS       Z7, Z9, Z7
-	VADDPS.BCST  c32b_3f000000<>+0(SB), Z7, Z7
-	VMULPS       Z7, Z8, Z7
-	VADDPS       Z6, Z7, Z6
-	VADDPS       Z1, Z6, Z1
-	VADDPS.BCST  c32b_3f800000<>+0(SB), Z1, Z1
-	VPSLLD       $0x17, Z3, Z3
-	VPADDD       Z3, Z1, Z1
-	VADDPS.BCST  c32b_3f800000<>+0(SB), Z1, Z1
-	VBROADCASTSS c32b_40000000<>+0(SB), Z3
-	VDIVPS       Z1, Z3, Z1
-	VBROADCASTSS c32b_3f800000<>+0(SB), Z3
-	VSUBPS       Z1, Z3, Z1
-	VANDPS.BCST  c32b_80000000<>+0(SB), Z0, Z0
-	VORPS        Z0, Z1, Z1
-	VBLENDMPS    Z2, Z1, K2, Z4
-	KORTESTW     K1, K1
-	JCC          tanh32AVX512_loop
-	VMOVUPS      Z4, (AX)(BX*4)
-	ADDQ         $0x10, BX
-	JMP          tanh32AVX512_loopN
+	MOVQ              CX, SI
+	SUBQ              BX, SI
+	CMPQ              SI, $0x10
+	JL                tanh32AVX512_loop
+	VMOVUPS           (DX)(BX*4), Z0
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z0, Z1
+	VCMPPS.BCST       $0x11, c32b_422c0000<>+0(SB), Z1, K1
+	VCMPPS.BCST       $0x11, c32b_3f200000<>+0(SB), Z1, K2
+	VMULPS            Z0, Z0, Z2
+	VMULPS.BCST       c32b_bbbaf0ea<>+0(SB), Z2, Z3
+	VADDPS.BCST       c32b_3ca9134e<>+0(SB), Z3, Z3
+	VMULPS            Z2, Z3, Z3
+	VADDPS.BCST       c32b_bd5c1e2d<>+0(SB), Z3, Z3
+	VMULPS            Z2, Z3, Z3
+	VADDPS.BCST       c32b_3e088393<>+0(SB), Z3, Z3
+	VMULPS            Z2, Z3, Z3
+	VADDPS.BCST       c32b_beaaaa99<>+0(SB), Z3, Z3
+	VMULPS            Z3, Z2, Z2
+	VMULPS            Z0, Z2, Z2
+	VADDPS            Z0, Z2, Z2
+	VADDPS            Z1, Z1, Z1
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z1, Z3
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z3, Z1
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z3, Z6
+	VADDPS            Z1, Z6, Z7
+	VMULPS            Z7, Z7, Z8
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z9
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z7, Z9
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z7, Z9
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z7, Z9
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z7, Z9
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z7, Z9
+	VFMADD213PS       Z6, Z8, Z9
+	VADDPS            Z1, Z9, Z1
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z1, Z1
+	VSCALEFPS         Z3, Z1, Z1
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z1, Z1
+	VBROADCASTSS      c32b_40000000<>+0(SB), Z3
+	VDIVPS            Z1, Z3, Z1
+	VBROADCASTSS      c32b_3f800000<>+0(SB), Z3
+	VSUBPS            Z1, Z3, Z1
+	VANDPS.BCST       c32b_80000000<>+0(SB), Z0, Z0
+	VORPS             Z0, Z1, Z1
+	VBLENDMPS         Z2, Z1, K2, Z4
+	KORTESTW          K1, K1
+	JCC               tanh32AVX512_loop
+	VMOVUPS           Z4, (AX)(BX*4)
+	ADDQ              $0x10, BX
+	JMP               tanh32AVX512_loopN
 
 tanh32AVX512_loop:
-	MOVQ         CX, SI
-	SUBQ         BX, SI
-	CMPQ         SI, $0x10
-	JL           tanh32AVX512_done
-	VMOVUPS      (DX)(BX*4), Z0
-	VANDPS.BCST  c32b_7fffffff<>+0(SB), Z0, Z1
-	VCMPPS.BCST  $0x11, c32b_422c0000<>+0(SB), Z1, K1
-	VCMPPS.BCST  $0x11, c32b_3f200000<>+0(SB), Z1, K2
-	VMULPS       Z0, Z0, Z2
-	VMULPS.BCST  c32b_bbbaf0ea<>+0(SB), Z2, Z3
-	VADDPS.BCST  c32b_3ca9134e<>+0(SB), Z3, Z3
-	VMULPS       Z2, Z3, Z3
-	VADDPS.BCST  c32b_bd5c1e2d<>+0(SB), Z3, Z3
-	VMULPS       Z2, Z3, Z3
-	VADDPS.BCST  c32b_3e088393<>+0(SB), Z3, Z3
-	VMULPS       Z2, Z3, Z3
-	VADDPS.BCST  c32b_beaaaa99<>+0(SB), Z3, Z3
-	VMULPS       Z3, Z2, Z2
-	VMULPS       Z0, Z2, Z2
-	VADDPS       Z0, Z2, Z2
-	VADDPS       Z1, Z1, Z1
-	VMULPS.BCST  c32b_3fb8aa3b<>+0(SB), Z1, Z3
-	VADDPS.BCST  c32b_4b400000<>+0(SB), Z3, Z3
-	VSUBPS.BCST  c32b_4b400000<>+0(SB), Z3, Z4
-	VMULPS.BCST  c32b_3f317200<>+0(SB), Z4, Z6
-	VSUBPS       Z6, Z1, Z1
-	VMULPS.BCST  c32b_35bfbe8e<>+0(SB), Z4, Z4
-	VXORPS.BCST  c32b_80000000<>+0(SB), Z4, Z4
-	VADDPS       Z1, Z4, Z6
-	VMULPS       Z6, Z6, Z7
-	VMULPS.BCST  c32b_39506967<>+0(SB), Z6, Z8
-	VADDPS.BCST  c32b_3ab743ce<>+0(SB), Z8, Z8
-	VMULPS       Z6, Z8, Z8
-	VADDPS.BCST  c32b_3c088908<>+0(SB), Z8, Z8
-	VMULPS       Z6, Z8, Z8
-	VADDPS.BCST  c32b_3d2aa9c1<>+0(SB), Z8, Z8
-	VMULPS       Z6, Z8, Z8
-	VADDPS.BCST  c32b_3e2aaaaa<>+0(SB), Z8, Z8
-	VMULPS       Z6, Z8, Z6
-	VADDPS.BCST  c32b_3f000000<>+0(SB), Z6, Z6
-	VMULPS       Z6, Z7, Z6
-	VADDPS       Z4, Z6, Z4
-	VADDPS       Z1, Z4, Z1
-	VADDPS.BCST  c32b_3f800000<>+0(SB), Z1, Z1
-	VPSLLD       $0x17, Z3, Z3
-	VPADDD       Z3, Z1, Z1
-	VADDPS.BCST  c32b_3f800000<>+0(SB), Z1, Z1
-	VBROADCASTSS c32b_40000000<>+0(SB), Z3
-	VDIVPS       Z1, Z3, Z1
-	VBROADCASTSS c32b_3f800000<>+0(SB), Z3
-	VSUBPS       Z1, Z3, Z1
-	VANDPS.BCST  c32b_80000000<>+0(SB), Z0, Z0
-	VORPS        Z0, Z1, Z1
-	VBLENDMPS    Z2, Z1, K2, Z5
-	KORTESTW     K1, K1
-	JCC          tanh32AVX512_done
-	VMOVUPS      Z5, (AX)(BX*4)
-	ADDQ         $0x10, BX
-	JMP          tanh32AVX512_loop
+	MOVQ              CX, SI
+	SUBQ              BX, SI
+	CMPQ              SI, $0x10
+	JL                tanh32AVX512_done
+	VMOVUPS           (DX)(BX*4), Z0
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z0, Z1
+	VCMPPS.BCST       $0x11, c32b_422c0000<>+0(SB), Z1, K1
+	VCMPPS.BCST       $0x11, c32b_3f200000<>+0(SB), Z1, K2
+	VMULPS            Z0, Z0, Z2
+	VMULPS.BCST       c32b_bbbaf0ea<>+0(SB), Z2, Z3
+	VADDPS.BCST       c32b_3ca9134e<>+0(SB), Z3, Z3
+	VMULPS            Z2, Z3, Z3
+	VADDPS.BCST       c32b_bd5c1e2d<>+0(SB), Z3, Z3
+	VMULPS            Z2, Z3, Z3
+	VADDPS.BCST       c32b_3e088393<>+0(SB), Z3, Z3
+	VMULPS            Z2, Z3, Z3
+	VADDPS.BCST       c32b_beaaaa99<>+0(SB), Z3, Z3
+	VMULPS            Z3, Z2, Z2
+	VMULPS            Z0, Z2, Z2
+	VADDPS            Z0, Z2, Z2
+	VADDPS            Z1, Z1, Z1
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z1, Z3
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z3, Z1
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z3, Z4
+	VADDPS            Z1, Z4, Z6
+	VMULPS            Z6, Z6, Z7
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z8
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z6, Z8
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z6, Z8
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z6, Z8
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z6, Z8
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z6, Z8
+	VFMADD213PS       Z4, Z7, Z8
+	VADDPS            Z1, Z8, Z1
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z1, Z1
+	VSCALEFPS         Z3, Z1, Z1
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z1, Z1
+	VBROADCASTSS      c32b_40000000<>+0(SB), Z3
+	VDIVPS            Z1, Z3, Z1
+	VBROADCASTSS      c32b_3f800000<>+0(SB), Z3
+	VSUBPS            Z1, Z3, Z1
+	VANDPS.BCST       c32b_80000000<>+0(SB), Z0, Z0
+	VORPS             Z0, Z1, Z1
+	VBLENDMPS         Z2, Z1, K2, Z5
+	KORTESTW          K1, K1
+	JCC               tanh32AVX512_done
+	VMOVUPS           Z5, (AX)(BX*4)
+	ADDQ              $0x10, BX
+	JMP               tanh32AVX512_loop
 
 tanh32AVX512_done:
 	MOVQ BX, ret+48(FP)
@@ -1519,8 +1462,11 @@ GLOBL c32b_beaaaa99<>(SB), RODATA|NOPTR, $4
 DATA c32b_40000000<>+0(SB)/4, $0x40000000
 GLOBL c32b_40000000<>(SB), RODATA|NOPTR, $4
 
+DATA c32b_80000000<>+0(SB)/4, $0x80000000
+GLOBL c32b_80000000<>(SB), RODATA|NOPTR, $4
+
 // func sigmoid32AVX2(d []float32, a []float32) int
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, FMA3
 TEXT ·sigmoid32AVX2(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), AX
 	MOVQ d_len+8(FP), CX
@@ -1528,51 +1474,44 @@ TEXT ·sigmoid32AVX2(SB), NOSPLIT, $0-56
 	XORQ BX, BX
 
 sigmoid32AVX2_loop:
-	MOVQ      CX, SI
-	SUBQ      BX, SI
-	CMPQ      SI, $0x08
-	JL        sigmoid32AVX2_done
-	VMOVUPS   (DX)(BX*4), Y0
-	VANDPS    c32_7fffffff<>+0(SB), Y0, Y1
-	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y1, Y2
-	VXORPS    c32_80000000<>+0(SB), Y1, Y1
-	VANDPS    c32_7fffffff<>+0(SB), Y1, Y3
-	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y3, Y3
-	VMULPS    c32_3fb8aa3b<>+0(SB), Y1, Y3
-	VADDPS    c32_4b400000<>+0(SB), Y3, Y3
-	VSUBPS    c32_4b400000<>+0(SB), Y3, Y4
-	VMULPS    c32_3f317200<>+0(SB), Y4, Y5
-	VSUBPS    Y5, Y1, Y1
-	VMULPS    c32_35bfbe8e<>+0(SB), Y4, Y4
-	VXORPS    c32_80000000<>+0(SB), Y4, Y4
-	VADDPS    Y1, Y4, Y5
-	VMULPS    Y5, Y5, Y6
-	VMULPS    c32_39506967<>+0(SB), Y5, Y7
-	VADDPS    c32_3ab743ce<>+0(SB), Y7, Y7
-	VMULPS    Y5, Y7, Y7
-	VADDPS    c32_3c088908<>+0(SB), Y7, Y7
-	VMULPS    Y5, Y7, Y7
-	VADDPS    c32_3d2aa9c1<>+0(SB), Y7, Y7
-	VMULPS    Y5, Y7, Y7
-	VADDPS    c32_3e2aaaaa<>+0(SB), Y7, Y7
-	VMULPS    Y5, Y7, Y5
-	VADDPS    c32_3f000000<>+0(SB), Y5, Y5
-	VMULPS    Y5, Y6, Y5
-	VADDPS    Y4, Y5, Y4
-	VADDPS    Y1, Y4, Y1
-	VADDPS    c32_3f800000<>+0(SB), Y1, Y1
-	VPSLLD    $0x17, Y3, Y3
-	VPADDD    Y3, Y1, Y1
-	VMOVUPS   c32_3f800000<>+0(SB), Y3
-	VBLENDVPS Y0, Y1, Y3, Y0
-	VADDPS    c32_3f800000<>+0(SB), Y1, Y1
-	VDIVPS    Y1, Y0, Y0
-	VMOVMSKPS Y2, SI
-	CMPL      SI, $0xff
-	JNE       sigmoid32AVX2_done
-	VMOVUPS   Y0, (AX)(BX*4)
-	ADDQ      $0x08, BX
-	JMP       sigmoid32AVX2_loop
+	MOVQ         CX, SI
+	SUBQ         BX, SI
+	CMPQ         SI, $0x08
+	JL           sigmoid32AVX2_done
+	VMOVUPS      (DX)(BX*4), Y0
+	VANDPS       c32_7fffffff<>+0(SB), Y0, Y1
+	VCMPPS       $0x11, c32_42ad0000<>+0(SB), Y1, Y2
+	VXORPS       c32_80000000<>+0(SB), Y1, Y1
+	VANDPS       c32_7fffffff<>+0(SB), Y1, Y3
+	VCMPPS       $0x11, c32_42ad0000<>+0(SB), Y3, Y3
+	VMOVUPS      c32_3fb8aa3b<>+0(SB), Y3
+	VFMADD213PS  c32_4b400000<>+0(SB), Y1, Y3
+	VSUBPS       c32_4b400000<>+0(SB), Y3, Y4
+	VFNMADD231PS c32_3f317200<>+0(SB), Y4, Y1
+	VMULPS       c32_b5bfbe8e<>+0(SB), Y4, Y4
+	VADDPS       Y1, Y4, Y5
+	VMULPS       Y5, Y5, Y6
+	VMOVUPS      c32_39506967<>+0(SB), Y7
+	VFMADD213PS  c32_3ab743ce<>+0(SB), Y5, Y7
+	VFMADD213PS  c32_3c088908<>+0(SB), Y5, Y7
+	VFMADD213PS  c32_3d2aa9c1<>+0(SB), Y5, Y7
+	VFMADD213PS  c32_3e2aaaaa<>+0(SB), Y5, Y7
+	VFMADD213PS  c32_3f000000<>+0(SB), Y5, Y7
+	VFMADD213PS  Y4, Y6, Y7
+	VADDPS       Y1, Y7, Y1
+	VADDPS       c32_3f800000<>+0(SB), Y1, Y1
+	VPSLLD       $0x17, Y3, Y3
+	VPADDD       Y3, Y1, Y1
+	VMOVUPS      c32_3f800000<>+0(SB), Y3
+	VBLENDVPS    Y0, Y1, Y3, Y0
+	VADDPS       c32_3f800000<>+0(SB), Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VMOVMSKPS    Y2, SI
+	CMPL         SI, $0xff
+	JNE          sigmoid32AVX2_done
+	VMOVUPS      Y0, (AX)(BX*4)
+	ADDQ         $0x08, BX
+	JMP          sigmoid32AVX2_loop
 
 sigmoid32AVX2_done:
 	MOVQ BX, ret+48(FP)
@@ -3427,7 +3366,7 @@ sqDevLanes32AVX2_done:
 	RET
 
 // func expSumLanes32AVX2(s *[8]float32, a []float32, k float32) int
-// Requires: AVX, AVX2, SSE
+// Requires: AVX, AVX2, FMA3, SSE
 TEXT ·expSumLanes32AVX2(SB), NOSPLIT, $0-48
 	MOVQ         s+0(FP), AX
 	MOVQ         a_base+8(FP), CX
@@ -3438,181 +3377,146 @@ TEXT ·expSumLanes32AVX2(SB), NOSPLIT, $0-48
 	XORQ         BX, BX
 
 expSumLanes32AVX2_loopN:
-	MOVQ      DX, SI
-	SUBQ      BX, SI
-	CMPQ      SI, $0x20
-	JL        expSumLanes32AVX2_loop
-	VMOVUPS   (CX)(BX*4), Y2
-	VSUBPS    Y0, Y2, Y2
-	VANDPS    c32_7fffffff<>+0(SB), Y2, Y3
-	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y3, Y3
-	VMULPS    c32_3fb8aa3b<>+0(SB), Y2, Y4
-	VADDPS    c32_4b400000<>+0(SB), Y4, Y4
-	VSUBPS    c32_4b400000<>+0(SB), Y4, Y5
-	VMULPS    c32_3f317200<>+0(SB), Y5, Y6
-	VSUBPS    Y6, Y2, Y2
-	VMULPS    c32_35bfbe8e<>+0(SB), Y5, Y5
-	VXORPS    c32_80000000<>+0(SB), Y5, Y5
-	VADDPS    Y2, Y5, Y6
-	VMULPS    Y6, Y6, Y7
-	VMULPS    c32_39506967<>+0(SB), Y6, Y8
-	VADDPS    c32_3ab743ce<>+0(SB), Y8, Y8
-	VMULPS    Y6, Y8, Y8
-	VADDPS    c32_3c088908<>+0(SB), Y8, Y8
-	VMULPS    Y6, Y8, Y8
-	VADDPS    c32_3d2aa9c1<>+0(SB), Y8, Y8
-	VMULPS    Y6, Y8, Y8
-	VADDPS    c32_3e2aaaaa<>+0(SB), Y8, Y8
-	VMULPS    Y6, Y8, Y6
-	VADDPS    c32_3f000000<>+0(SB), Y6, Y6
-	VMULPS    Y6, Y7, Y6
-	VADDPS    Y5, Y6, Y5
-	VADDPS    Y2, Y5, Y2
-	VADDPS    c32_3f800000<>+0(SB), Y2, Y2
-	VPSLLD    $0x17, Y4, Y4
-	VPADDD    Y4, Y2, Y2
-	VADDPS    Y2, Y1, Y2
-	VMOVUPS   32(CX)(BX*4), Y4
-	VSUBPS    Y0, Y4, Y4
-	VANDPS    c32_7fffffff<>+0(SB), Y4, Y5
-	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y5, Y5
-	VMULPS    c32_3fb8aa3b<>+0(SB), Y4, Y6
-	VADDPS    c32_4b400000<>+0(SB), Y6, Y6
-	VSUBPS    c32_4b400000<>+0(SB), Y6, Y7
-	VMULPS    c32_3f317200<>+0(SB), Y7, Y8
-	VSUBPS    Y8, Y4, Y4
-	VMULPS    c32_35bfbe8e<>+0(SB), Y7, Y7
-	VXORPS    c32_80000000<>+0(SB), Y7, Y7
-	VADDPS    Y4, Y7, Y8
-	VMULPS    Y8, Y8, Y9
-	VMULPS    c32_39506967<>+0(SB), Y8, Y10
-	VADDPS    c32_3ab743ce<>+0(SB), Y10, Y10
-	VMULPS    Y8, Y10, Y10
-	VADDPS    c32_3c088908<>+0(SB), Y10, Y10
-	VMULPS    Y8, Y10, Y10
-	VADDPS    c32_3d2aa9c1<>+0(SB), Y10, Y10
-	VMULPS    Y8, Y10, Y10
-	VADDPS    c32_3e2aaaaa<>+0(SB), Y10, Y10
-	VMULPS    Y8, Y10, Y8
-	VADDPS    c32_3f000000<>+0(SB), Y8, Y8
-	VMULPS    Y8, Y9, Y8
-	VADDPS    Y7, Y8, Y7
-	VADDPS    Y4, Y7, Y4
-	VADDPS    c32_3f800000<>+0(SB), Y4, Y4
-	VPSLLD    $0x17, Y6, Y6
-	VPADDD    Y6, Y4, Y4
-	VADDPS    Y4, Y2, Y2
-	VANDPS    Y5, Y3, Y3
-	VMOVUPS   64(CX)(BX*4), Y4
-	VSUBPS    Y0, Y4, Y4
-	VANDPS    c32_7fffffff<>+0(SB), Y4, Y5
-	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y5, Y5
-	VMULPS    c32_3fb8aa3b<>+0(SB), Y4, Y6
-	VADDPS    c32_4b400000<>+0(SB), Y6, Y6
-	VSUBPS    c32_4b400000<>+0(SB), Y6, Y7
-	VMULPS    c32_3f317200<>+0(SB), Y7, Y8
-	VSUBPS    Y8, Y4, Y4
-	VMULPS    c32_35bfbe8e<>+0(SB), Y7, Y7
-	VXORPS    c32_80000000<>+0(SB), Y7, Y7
-	VADDPS    Y4, Y7, Y8
-	VMULPS    Y8, Y8, Y9
-	VMULPS    c32_39506967<>+0(SB), Y8, Y10
-	VADDPS    c32_3ab743ce<>+0(SB), Y10, Y10
-	VMULPS    Y8, Y10, Y10
-	VADDPS    c32_3c088908<>+0(SB), Y10, Y10
-	VMULPS    Y8, Y10, Y10
-	VADDPS    c32_3d2aa9c1<>+0(SB), Y10, Y10
-	VMULPS    Y8, Y10, Y10
-	VADDPS    c32_3e2aaaaa<>+0(SB), Y10, Y10
-	VMULPS    Y8, Y10, Y8
-	VADDPS    c32_3f000000<>+0(SB), Y8, Y8
-	VMULPS    Y8, Y9, Y8
-	VADDPS    Y7, Y8, Y7
-	VADDPS    Y4, Y7, Y4
-	VADDPS    c32_3f800000<>+0(SB), Y4, Y4
-	VPSLLD    $0x17, Y6, Y6
-	VPADDD    Y6, Y4, Y4
-	VADDPS    Y4, Y2, Y2
-	VANDPS    Y5, Y3, Y3
-	VMOVUPS   96(CX)(BX*4), Y4
-	VSUBPS    Y0, Y4, Y4
-	VANDPS    c32_7fffffff<>+0(SB), Y4, Y5
-	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y5, Y5
-	VMULPS    c32_3fb8aa3b<>+0(SB), Y4, Y6
-	VADDPS    c32_4b400000<>+0(SB), Y6, Y6
-	VSUBPS    c32_4b400000<>+0(SB), Y6, Y7
-	VMULPS    c32_3f317200<>+0(SB), Y7, Y8
-	VSUBPS    Y8, Y4, Y4
-	VMULPS    c32_35bfbe8e<>+0(SB), Y7, Y7
-	VXORPS    c32_80000000<>+0(SB), Y7, Y7
-	VADDPS    Y4, Y7, Y8
-	VMULPS    Y8, Y8, Y9
-	VMULPS    c32_39506967<>+0(SB), Y8, Y10
-	VADDPS    c32_3ab743ce<>+0(SB), Y10, Y10
-	VMULPS    Y8, Y10, Y10
-	VADDPS    c32_3c088908<>+0(SB), Y10, Y10
-	VMULPS    Y8, Y10, Y10
-	VADDPS    c32_3d2aa9c1<>+0(SB), Y10, Y10
-	VMULPS    Y8, Y10, Y10
-	VADDPS    c32_3e2aaaaa<>+0(SB), Y10, Y10
-	VMULPS    Y8, Y10, Y8
-	VADDPS    c32_3f000000<>+0(SB), Y8, Y8
-	VMULPS    Y8, Y9, Y8
-	VADDPS    Y7, Y8, Y7
-	VADDPS    Y4, Y7, Y4
-	VADDPS    c32_3f800000<>+0(SB), Y4, Y4
-	VPSLLD    $0x17, Y6, Y6
-	VPADDD    Y6, Y4, Y4
-	VADDPS    Y4, Y2, Y2
-	VANDPS    Y5, Y3, Y3
-	VMOVMSKPS Y3, SI
-	CMPL      SI, $0xff
-	JNE       expSumLanes32AVX2_loop
-	VMOVAPS   Y2, Y1
-	ADDQ      $0x20, BX
-	JMP       expSumLanes32AVX2_loopN
+	MOVQ         DX, SI
+	SUBQ         BX, SI
+	CMPQ         SI, $0x20
+	JL           expSumLanes32AVX2_loop
+	VMOVUPS      (CX)(BX*4), Y2
+	VSUBPS       Y0, Y2, Y2
+	VANDPS       c32_7fffffff<>+0(SB), Y2, Y3
+	VCMPPS       $0x11, c32_42ad0000<>+0(SB), Y3, Y3
+	VMOVUPS      c32_3fb8aa3b<>+0(SB), Y4
+	VFMADD213PS  c32_4b400000<>+0(SB), Y2, Y4
+	VSUBPS       c32_4b400000<>+0(SB), Y4, Y5
+	VFNMADD231PS c32_3f317200<>+0(SB), Y5, Y2
+	VMULPS       c32_b5bfbe8e<>+0(SB), Y5, Y5
+	VADDPS       Y2, Y5, Y6
+	VMULPS       Y6, Y6, Y7
+	VMOVUPS      c32_39506967<>+0(SB), Y8
+	VFMADD213PS  c32_3ab743ce<>+0(SB), Y6, Y8
+	VFMADD213PS  c32_3c088908<>+0(SB), Y6, Y8
+	VFMADD213PS  c32_3d2aa9c1<>+0(SB), Y6, Y8
+	VFMADD213PS  c32_3e2aaaaa<>+0(SB), Y6, Y8
+	VFMADD213PS  c32_3f000000<>+0(SB), Y6, Y8
+	VFMADD213PS  Y5, Y7, Y8
+	VADDPS       Y2, Y8, Y2
+	VADDPS       c32_3f800000<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y4, Y4
+	VPADDD       Y4, Y2, Y2
+	VADDPS       Y2, Y1, Y2
+	VMOVUPS      32(CX)(BX*4), Y4
+	VSUBPS       Y0, Y4, Y4
+	VANDPS       c32_7fffffff<>+0(SB), Y4, Y5
+	VCMPPS       $0x11, c32_42ad0000<>+0(SB), Y5, Y5
+	VMOVUPS      c32_3fb8aa3b<>+0(SB), Y6
+	VFMADD213PS  c32_4b400000<>+0(SB), Y4, Y6
+	VSUBPS       c32_4b400000<>+0(SB), Y6, Y7
+	VFNMADD231PS c32_3f317200<>+0(SB), Y7, Y4
+	VMULPS       c32_b5bfbe8e<>+0(SB), Y7, Y7
+	VADDPS       Y4, Y7, Y8
+	VMULPS       Y8, Y8, Y9
+	VMOVUPS      c32_39506967<>+0(SB), Y10
+	VFMADD213PS  c32_3ab743ce<>+0(SB), Y8, Y10
+	VFMADD213PS  c32_3c088908<>+0(SB), Y8, Y10
+	VFMADD213PS  c32_3d2aa9c1<>+0(SB), Y8, Y10
+	VFMADD213PS  c32_3e2aaaaa<>+0(SB), Y8, Y10
+	VFMADD213PS  c32_3f000000<>+0(SB), Y8, Y10
+	VFMADD213PS  Y7, Y9, Y10
+	VADDPS       Y4, Y10, Y4
+	VADDPS       c32_3f800000<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y6, Y6
+	VPADDD       Y6, Y4, Y4
+	VADDPS       Y4, Y2, Y2
+	VANDPS       Y5, Y3, Y3
+	VMOVUPS      64(CX)(BX*4), Y4
+	VSUBPS       Y0, Y4, Y4
+	VANDPS       c32_7fffffff<>+0(SB), Y4, Y5
+	VCMPPS       $0x11, c32_42ad0000<>+0(SB), Y5, Y5
+	VMOVUPS      c32_3fb8aa3b<>+0(SB), Y6
+	VFMADD213PS  c32_4b400000<>+0(SB), Y4, Y6
+	VSUBPS       c32_4b400000<>+0(SB), Y6, Y7
+	VFNMADD231PS c32_3f317200<>+0(SB), Y7, Y4
+	VMULPS       c32_b5bfbe8e<>+0(SB), Y7, Y7
+	VADDPS       Y4, Y7, Y8
+	VMULPS       Y8, Y8, Y9
+	VMOVUPS      c32_39506967<>+0(SB), Y10
+	VFMADD213PS  c32_3ab743ce<>+0(SB), Y8, Y10
+	VFMADD213PS  c32_3c088908<>+0(SB), Y8, Y10
+	VFMADD213PS  c32_3d2aa9c1<>+0(SB), Y8, Y10
+	VFMADD213PS  c32_3e2aaaaa<>+0(SB), Y8, Y10
+	VFMADD213PS  c32_3f000000<>+0(SB), Y8, Y10
+	VFMADD213PS  Y7, Y9, Y10
+	VADDPS       Y4, Y10, Y4
+	VADDPS       c32_3f800000<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y6, Y6
+	VPADDD       Y6, Y4, Y4
+	VADDPS       Y4, Y2, Y2
+	VANDPS       Y5, Y3, Y3
+	VMOVUPS      96(CX)(BX*4), Y4
+	VSUBPS       Y0, Y4, Y4
+	VANDPS       c32_7fffffff<>+0(SB), Y4, Y5
+	VCMPPS       $0x11, c32_42ad0000<>+0(SB), Y5, Y5
+	VMOVUPS      c32_3fb8aa3b<>+0(SB), Y6
+	VFMADD213PS  c32_4b400000<>+0(SB), Y4, Y6
+	VSUBPS       c32_4b400000<>+0(SB), Y6, Y7
+	VFNMADD231PS c32_3f317200<>+0(SB), Y7, Y4
+	VMULPS       c32_b5bfbe8e<>+0(SB), Y7, Y7
+	VADDPS       Y4, Y7, Y8
+	VMULPS       Y8, Y8, Y9
+	VMOVUPS      c32_39506967<>+0(SB), Y10
+	VFMADD213PS  c32_3ab743ce<>+0(SB), Y8, Y10
+	VFMADD213PS  c32_3c088908<>+0(SB), Y8, Y10
+	VFMADD213PS  c32_3d2aa9c1<>+0(SB), Y8, Y10
+	VFMADD213PS  c32_3e2aaaaa<>+0(SB), Y8, Y10
+	VFMADD213PS  c32_3f000000<>+0(SB), Y8, Y10
+	VFMADD213PS  Y7, Y9, Y10
+	VADDPS       Y4, Y10, Y4
+	VADDPS       c32_3f800000<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y6, Y6
+	VPADDD       Y6, Y4, Y4
+	VADDPS       Y4, Y2, Y2
+	VANDPS       Y5, Y3, Y3
+	VMOVMSKPS    Y3, SI
+	CMPL         SI, $0xff
+	JNE          expSumLanes32AVX2_loop
+	VMOVAPS      Y2, Y1
+	ADDQ         $0x20, BX
+	JMP          expSumLanes32AVX2_loopN
 
 expSumLanes32AVX2_loop:
-	MOVQ      DX, SI
-	SUBQ      BX, SI
-	CMPQ      SI, $0x08
-	JL        expSumLanes32AVX2_done
-	VMOVUPS   (CX)(BX*4), Y2
-	VSUBPS    Y0, Y2, Y2
-	VANDPS    c32_7fffffff<>+0(SB), Y2, Y3
-	VCMPPS    $0x11, c32_42ad0000<>+0(SB), Y3, Y3
-	VMULPS    c32_3fb8aa3b<>+0(SB), Y2, Y4
-	VADDPS    c32_4b400000<>+0(SB), Y4, Y4
-	VSUBPS    c32_4b400000<>+0(SB), Y4, Y5
-	VMULPS    c32_3f317200<>+0(SB), Y5, Y6
-	VSUBPS    Y6, Y2, Y2
-	VMULPS    c32_35bfbe8e<>+0(SB), Y5, Y5
-	VXORPS    c32_80000000<>+0(SB), Y5, Y5
-	VADDPS    Y2, Y5, Y6
-	VMULPS    Y6, Y6, Y7
-	VMULPS    c32_39506967<>+0(SB), Y6, Y8
-	VADDPS    c32_3ab743ce<>+0(SB), Y8, Y8
-	VMULPS    Y6, Y8, Y8
-	VADDPS    c32_3c088908<>+0(SB), Y8, Y8
-	VMULPS    Y6, Y8, Y8
-	VADDPS    c32_3d2aa9c1<>+0(SB), Y8, Y8
-	VMULPS    Y6, Y8, Y8
-	VADDPS    c32_3e2aaaaa<>+0(SB), Y8, Y8
-	VMULPS    Y6, Y8, Y6
-	VADDPS    c32_3f000000<>+0(SB), Y6, Y6
-	VMULPS    Y6, Y7, Y6
-	VADDPS    Y5, Y6, Y5
-	VADDPS    Y2, Y5, Y2
-	VADDPS    c32_3f800000<>+0(SB), Y2, Y2
-	VPSLLD    $0x17, Y4, Y4
-	VPADDD    Y4, Y2, Y2
-	VADDPS    Y2, Y1, Y2
-	VMOVMSKPS Y3, SI
-	CMPL      SI, $0xff
-	JNE       expSumLanes32AVX2_done
-	VMOVAPS   Y2, Y1
-	ADDQ      $0x08, BX
-	JMP       expSumLanes32AVX2_loop
+	MOVQ         DX, SI
+	SUBQ         BX, SI
+	CMPQ         SI, $0x08
+	JL           expSumLanes32AVX2_done
+	VMOVUPS      (CX)(BX*4), Y2
+	VSUBPS       Y0, Y2, Y2
+	VANDPS       c32_7fffffff<>+0(SB), Y2, Y3
+	VCMPPS       $0x11, c32_42ad0000<>+0(SB), Y3, Y3
+	VMOVUPS      c32_3fb8aa3b<>+0(SB), Y4
+	VFMADD213PS  c32_4b400000<>+0(SB), Y2, Y4
+	VSUBPS       c32_4b400000<>+0(SB), Y4, Y5
+	VFNMADD231PS c32_3f317200<>+0(SB), Y5, Y2
+	VMULPS       c32_b5bfbe8e<>+0(SB), Y5, Y5
+	VADDPS       Y2, Y5, Y6
+	VMULPS       Y6, Y6, Y7
+	VMOVUPS      c32_39506967<>+0(SB), Y8
+	VFMADD213PS  c32_3ab743ce<>+0(SB), Y6, Y8
+	VFMADD213PS  c32_3c088908<>+0(SB), Y6, Y8
+	VFMADD213PS  c32_3d2aa9c1<>+0(SB), Y6, Y8
+	VFMADD213PS  c32_3e2aaaaa<>+0(SB), Y6, Y8
+	VFMADD213PS  c32_3f000000<>+0(SB), Y6, Y8
+	VFMADD213PS  Y5, Y7, Y8
+	VADDPS       Y2, Y8, Y2
+	VADDPS       c32_3f800000<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y4, Y4
+	VPADDD       Y4, Y2, Y2
+	VADDPS       Y2, Y1, Y2
+	VMOVMSKPS    Y3, SI
+	CMPL         SI, $0xff
+	JNE          expSumLanes32AVX2_done
+	VMOVAPS      Y2, Y1
+	ADDQ         $0x08, BX
+	JMP          expSumLanes32AVX2_loop
 
 expSumLanes32AVX2_done:
 	VMOVUPS Y1, (AX)
@@ -3632,193 +3536,327 @@ TEXT ·expSumLanes32AVX512(SB), NOSPLIT, $0-48
 	XORQ         BX, BX
 
 expSumLanes32AVX512_loopN:
-	MOVQ          DX, SI
-	SUBQ          BX, SI
-	CMPQ          SI, $0x40
-	JL            expSumLanes32AVX512_loop
-	VMOVUPS       (CX)(BX*4), Z2
-	VSUBPS        Z0, Z2, Z2
-	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K1
-	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
-	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
-	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
-	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
-	VSUBPS        Z5, Z2, Z2
-	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
-	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
-	VADDPS        Z2, Z4, Z5
-	VMULPS        Z5, Z5, Z6
-	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
-	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z5
-	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
-	VMULPS        Z5, Z6, Z5
-	VADDPS        Z4, Z5, Z4
-	VADDPS        Z2, Z4, Z2
-	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD        $0x17, Z3, Z3
-	VPADDD        Z3, Z2, Z2
-	VADDPS        Y2, Y1, Y3
-	VEXTRACTF32X8 $0x01, Z2, Y2
-	VADDPS        Y2, Y3, Y2
-	VMOVUPS       64(CX)(BX*4), Z3
-	VSUBPS        Z0, Z3, Z3
-	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z3, Z4
-	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z4, K2
-	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z3, Z4
-	VADDPS.BCST   c32b_4b400000<>+0(SB), Z4, Z4
-	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z4, Z5
-	VMULPS.BCST   c32b_3f317200<>+0(SB), Z5, Z6
-	VSUBPS        Z6, Z3, Z3
-	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z5, Z5
-	VXORPS.BCST   c32b_80000000<>+0(SB), Z5, Z5
-	VADDPS        Z3, Z5, Z6
-	VMULPS        Z6, Z6, Z7
-	VMULPS.BCST   c32b_39506967<>+0(SB), Z6, Z8
-	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z8, Z8
-	VMULPS        Z6, Z8, Z8
-	VADDPS.BCST   c32b_3c088908<>+0(SB), Z8, Z8
-	VMULPS        Z6, Z8, Z8
-	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z8, Z8
-	VMULPS        Z6, Z8, Z8
-	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z8, Z8
-	VMULPS        Z6, Z8, Z6
-	VADDPS.BCST   c32b_3f000000<>+0(SB), Z6, Z6
-	VMULPS        Z6, Z7, Z6
-	VADDPS        Z5, Z6, Z5
-	VADDPS        Z3, Z5, Z3
-	VADDPS.BCST   c32b_3f800000<>+0(SB), Z3, Z3
-	VPSLLD        $0x17, Z4, Z4
-	VPADDD        Z4, Z3, Z3
-	VADDPS        Y3, Y2, Y2
-	VEXTRACTF32X8 $0x01, Z3, Y3
-	VADDPS        Y3, Y2, Y2
-	KANDW         K2, K1, K1
-	VMOVUPS       128(CX)(BX*4), Z3
-	VSUBPS        Z0, Z3, Z3
-	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z3, Z4
-	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z4, K2
-	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z3, Z4
-	VADDPS.BCST   c32b_4b400000<>+0(SB), Z4, Z4
-	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z4, Z5
-	VMULPS.BCST   c32b_3f317200<>+0(SB), Z5, Z6
-	VSUBPS        Z6, Z3, Z3
-	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z5, Z5
-	VXORPS.BCST   c32b_80000000<>+0(SB), Z5, Z5
-	VADDPS        Z3, Z5, Z6
-	VMULPS        Z6, Z6, Z7
-	VMULPS.BCST   c32b_39506967<>+0(SB), Z6, Z8
-	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z8, Z8
-	VMULPS        Z6, Z8, Z8
-	VADDPS.BCST   c32b_3c088908<>+0(SB), Z8, Z8
-	VMULPS        Z6, Z8, Z8
-	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z8, Z8
-	VMULPS        Z6, Z8, Z8
-	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z8, Z8
-	VMULPS        Z6, Z8, Z6
-	VADDPS.BCST   c32b_3f000000<>+0(SB), Z6, Z6
-	VMULPS        Z6, Z7, Z6
-	VADDPS        Z5, Z6, Z5
-	VADDPS        Z3, Z5, Z3
-	VADDPS.BCST   c32b_3f800000<>+0(SB), Z3, Z3
-	VPSLLD        $0x17, Z4, Z4
-	VPADDD        Z4, Z3, Z3
-	VADDPS        Y3, Y2, Y2
-	VEXTRACTF32X8 $0x01, Z3, Y3
-	VADDPS        Y3, Y2, Y2
-	KANDW         K2, K1, K1
-	VMOVUPS       192(CX)(BX*4), Z3
-	VSUBPS        Z0, Z3, Z3
-	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z3, Z4
-	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z4, K2
-	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z3, Z4
-	VADDPS.BCST   c32b_4b400000<>+0(SB), Z4, Z4
-	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z4, Z5
-	VMULPS.BCST   c32b_3f317200<>+0(SB), Z5, Z6
-	VSUBPS        Z6, Z3, Z3
-	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z5, Z5
-	VXORPS.BCST   c32b_80000000<>+0(SB), Z5, Z5
-	VADDPS        Z3, Z5, Z6
-	VMULPS        Z6, Z6, Z7
-	VMULPS.BCST   c32b_39506967<>+0(SB), Z6, Z8
-	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z8, Z8
-	VMULPS        Z6, Z8, Z8
-	VADDPS.BCST   c32b_3c088908<>+0(SB), Z8, Z8
-	VMULPS        Z6, Z8, Z8
-	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z8, Z8
-	VMULPS        Z6, Z8, Z8
-	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z8, Z8
-	VMULPS        Z6, Z8, Z6
-	VADDPS.BCST   c32b_3f000000<>+0(SB), Z6, Z6
-	VMULPS        Z6, Z7, Z6
-	VADDPS        Z5, Z6, Z5
-	VADDPS        Z3, Z5, Z3
-	VADDPS.BCST   c32b_3f800000<>+0(SB), Z3, Z3
-	VPSLLD        $0x17, Z4, Z4
-	VPADDD        Z4, Z3, Z3
-	VADDPS        Y3, Y2, Y2
-	VEXTRACTF32X8 $0x01, Z3, Y3
-	VADDPS        Y3, Y2, Y2
-	KANDW         K2, K1, K1
-	KORTESTW      K1, K1
-	JCC           expSumLanes32AVX512_loop
-	VMOVAPS       Y2, Y1
-	ADDQ          $0x40, BX
-	JMP           expSumLanes32AVX512_loopN
+	MOVQ              DX, SI
+	SUBQ              BX, SI
+	CMPQ              SI, $0x40
+	JL                expSumLanes32AVX512_loop
+	VMOVUPS           (CX)(BX*4), Z2
+	VSUBPS            Z0, Z2, Z2
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K1
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z2, Z3
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z3, Z2
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z3, Z4
+	VADDPS            Z2, Z4, Z5
+	VMULPS            Z5, Z5, Z6
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z7
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z5, Z7
+	VFMADD213PS       Z4, Z6, Z7
+	VADDPS            Z2, Z7, Z2
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z2, Z2
+	VSCALEFPS         Z3, Z2, Z2
+	VADDPS            Y2, Y1, Y3
+	VEXTRACTF32X8     $0x01, Z2, Y2
+	VADDPS            Y2, Y3, Y2
+	VMOVUPS           64(CX)(BX*4), Z3
+	VSUBPS            Z0, Z3, Z3
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z3, Z4
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z4, K2
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z4
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z3, Z4
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z4, Z4
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z4, Z3
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z4, Z5
+	VADDPS            Z3, Z5, Z6
+	VMULPS            Z6, Z6, Z7
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z8
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z6, Z8
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z6, Z8
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z6, Z8
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z6, Z8
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z6, Z8
+	VFMADD213PS       Z5, Z7, Z8
+	VADDPS            Z3, Z8, Z3
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z3, Z3
+	VSCALEFPS         Z4, Z3, Z3
+	VADDPS            Y3, Y2, Y2
+	VEXTRACTF32X8     $0x01, Z3, Y3
+	VADDPS            Y3, Y2, Y2
+	KANDW             K2, K1, K1
+	VMOVUPS           128(CX)(BX*4), Z3
+	VSUBPS            Z0, Z3, Z3
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z3, Z4
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z4, K2
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z4
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z3, Z4
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z4, Z4
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z4, Z3
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z4, Z5
+	VADDPS            Z3, Z5, Z6
+	VMULPS            Z6, Z6, Z7
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z8
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z6, Z8
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z6, Z8
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z6, Z8
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z6, Z8
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z6, Z8
+	VFMADD213PS       Z5, Z7, Z8
+	VADDPS            Z3, Z8, Z3
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z3, Z3
+	VSCALEFPS         Z4, Z3, Z3
+	VADDPS            Y3, Y2, Y2
+	VEXTRACTF32X8     $0x01, Z3, Y3
+	VADDPS            Y3, Y2, Y2
+	KANDW             K2, K1, K1
+	VMOVUPS           192(CX)(BX*4), Z3
+	VSUBPS            Z0, Z3, Z3
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z3, Z4
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z4, K2
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z4
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z3, Z4
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z4, Z4
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z4, Z3
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z4, Z5
+	VADDPS            Z3, Z5, Z6
+	VMULPS            Z6, Z6, Z7
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z8
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z6, Z8
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z6, Z8
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z6, Z8
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z6, Z8
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z6, Z8
+	VFMADD213PS       Z5, Z7, Z8
+	VADDPS            Z3, Z8, Z3
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z3, Z3
+	VSCALEFPS         Z4, Z3, Z3
+	VADDPS            Y3, Y2, Y2
+	VEXTRACTF32X8     $0x01, Z3, Y3
+	VADDPS            Y3, Y2, Y2
+	KANDW             K2, K1, K1
+	KORTESTW          K1, K1
+	JCC               expSumLanes32AVX512_loop
+	VMOVAPS           Y2, Y1
+	ADDQ              $0x40, BX
+	JMP               expSumLanes32AVX512_loopN
 
 expSumLanes32AVX512_loop:
-	MOVQ          DX, SI
-	SUBQ          BX, SI
-	CMPQ          SI, $0x10
-	JL            expSumLanes32AVX512_done
-	VMOVUPS       (CX)(BX*4), Z2
-	VSUBPS        Z0, Z2, Z2
-	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K1
-	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
-	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
-	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
-	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
-	VSUBPS        Z5, Z2, Z2
-	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
-	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
-	VADDPS        Z2, Z4, Z5
-	VMULPS        Z5, Z5, Z6
-	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
-	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z5
-	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
-	VMULPS        Z5, Z6, Z5
-	VADDPS        Z4, Z5, Z4
-	VADDPS        Z2, Z4, Z2
-	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD        $0x17, Z3, Z3
-	VPADDD        Z3, Z2, Z2
-	VADDPS        Y2, Y1, Y3
-	VEXTRACTF32X8 $0x01, Z2, Y2
-	VADDPS        Y2, Y3, Y2
-	KORTESTW      K1, K1
-	JCC           expSumLanes32AVX512_done
-	VMOVAPS       Y2, Y1
-	ADDQ          $0x10, BX
-	JMP           expSumLanes32AVX512_loop
+	MOVQ              DX, SI
+	SUBQ              BX, SI
+	CMPQ              SI, $0x10
+	JL                expSumLanes32AVX512_done
+	VMOVUPS           (CX)(BX*4), Z2
+	VSUBPS            Z0, Z2, Z2
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K1
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z2, Z3
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z3, Z2
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z3, Z4
+	VADDPS            Z2, Z4, Z5
+	VMULPS            Z5, Z5, Z6
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z7
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z5, Z7
+	VFMADD213PS       Z4, Z6, Z7
+	VADDPS            Z2, Z7, Z2
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z2, Z2
+	VSCALEFPS         Z3, Z2, Z2
+	VADDPS            Y2, Y1, Y3
+	VEXTRACTF32X8     $0x01, Z2, Y2
+	VADDPS            Y2, Y3, Y2
+	KORTESTW          K1, K1
+	JCC               expSumLanes32AVX512_done
+	VMOVAPS           Y2, Y1
+	ADDQ              $0x10, BX
+	JMP               expSumLanes32AVX512_loop
 
 expSumLanes32AVX512_done:
 	VMOVUPS Y1, (AX)
 	MOVQ    BX, ret+40(FP)
+	VZEROUPPER
+	RET
+
+// func expStoreSumLanes32AVX512(s *[8]float32, d []float32, a []float32, k float32, ahead *float32) int
+// Requires: AVX, AVX512DQ, AVX512F, MMX+, SSE
+TEXT ·expStoreSumLanes32AVX512(SB), NOSPLIT, $0-80
+	MOVQ         s+0(FP), AX
+	MOVQ         d_base+8(FP), CX
+	MOVQ         ahead+64(FP), DX
+	MOVQ         a_base+32(FP), BX
+	MOVQ         a_len+40(FP), SI
+	MOVSS        k+56(FP), X0
+	VBROADCASTSS X0, Z0
+	VMOVUPS      (AX), Y1
+	XORQ         DI, DI
+
+expStoreSumLanes32AVX512_loopN:
+	MOVQ              SI, R8
+	SUBQ              DI, R8
+	CMPQ              R8, $0x40
+	JL                expStoreSumLanes32AVX512_loop
+	VMOVUPS           (BX)(DI*4), Z2
+	PREFETCHT1        (DX)(DI*4)
+	VSUBPS            Z0, Z2, Z2
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K1
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z2, Z3
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z3, Z2
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z3, Z4
+	VADDPS            Z2, Z4, Z5
+	VMULPS            Z5, Z5, Z6
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z7
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z5, Z7
+	VFMADD213PS       Z4, Z6, Z7
+	VADDPS            Z2, Z7, Z2
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z2, Z2
+	VSCALEFPS         Z3, Z2, Z2
+	VADDPS            Y2, Y1, Y3
+	VEXTRACTF32X8     $0x01, Z2, Y4
+	VADDPS            Y4, Y3, Y3
+	VMOVUPS           64(BX)(DI*4), Z4
+	PREFETCHT1        64(DX)(DI*4)
+	VSUBPS            Z0, Z4, Z4
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z4, Z5
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z5, K2
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z5
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z4, Z5
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z5, Z5
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z5, Z4
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z5, Z6
+	VADDPS            Z4, Z6, Z7
+	VMULPS            Z7, Z7, Z8
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z9
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z7, Z9
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z7, Z9
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z7, Z9
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z7, Z9
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z7, Z9
+	VFMADD213PS       Z6, Z8, Z9
+	VADDPS            Z4, Z9, Z4
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z4, Z4
+	VSCALEFPS         Z5, Z4, Z4
+	VADDPS            Y4, Y3, Y3
+	VEXTRACTF32X8     $0x01, Z4, Y5
+	VADDPS            Y5, Y3, Y3
+	KANDW             K2, K1, K1
+	VMOVUPS           128(BX)(DI*4), Z5
+	PREFETCHT1        128(DX)(DI*4)
+	VSUBPS            Z0, Z5, Z5
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z5, Z6
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z6, K2
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z6
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z5, Z6
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z6, Z6
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z6, Z5
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z6, Z7
+	VADDPS            Z5, Z7, Z8
+	VMULPS            Z8, Z8, Z9
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z10
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z8, Z10
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z8, Z10
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z8, Z10
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z8, Z10
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z8, Z10
+	VFMADD213PS       Z7, Z9, Z10
+	VADDPS            Z5, Z10, Z5
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z5, Z5
+	VSCALEFPS         Z6, Z5, Z5
+	VADDPS            Y5, Y3, Y3
+	VEXTRACTF32X8     $0x01, Z5, Y6
+	VADDPS            Y6, Y3, Y3
+	KANDW             K2, K1, K1
+	VMOVUPS           192(BX)(DI*4), Z6
+	PREFETCHT1        192(DX)(DI*4)
+	VSUBPS            Z0, Z6, Z6
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z6, Z7
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z7, K2
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z7
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z6, Z7
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z7, Z7
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z7, Z6
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z7, Z8
+	VADDPS            Z6, Z8, Z9
+	VMULPS            Z9, Z9, Z10
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z11
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z9, Z11
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z9, Z11
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z9, Z11
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z9, Z11
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z9, Z11
+	VFMADD213PS       Z8, Z10, Z11
+	VADDPS            Z6, Z11, Z6
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z6, Z6
+	VSCALEFPS         Z7, Z6, Z6
+	VADDPS            Y6, Y3, Y3
+	VEXTRACTF32X8     $0x01, Z6, Y7
+	VADDPS            Y7, Y3, Y3
+	KANDW             K2, K1, K1
+	KORTESTW          K1, K1
+	JCC               expStoreSumLanes32AVX512_loop
+	VMOVUPS           Z2, (CX)(DI*4)
+	VMOVUPS           Z4, 64(CX)(DI*4)
+	VMOVUPS           Z5, 128(CX)(DI*4)
+	VMOVUPS           Z6, 192(CX)(DI*4)
+	VMOVAPS           Y3, Y1
+	ADDQ              $0x40, DI
+	JMP               expStoreSumLanes32AVX512_loopN
+
+expStoreSumLanes32AVX512_loop:
+	MOVQ              SI, R8
+	SUBQ              DI, R8
+	CMPQ              R8, $0x10
+	JL                expStoreSumLanes32AVX512_done
+	VMOVUPS           (BX)(DI*4), Z2
+	PREFETCHT1        (DX)(DI*4)
+	VSUBPS            Z0, Z2, Z2
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K1
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z2, Z3
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z3, Z2
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z3, Z4
+	VADDPS            Z2, Z4, Z5
+	VMULPS            Z5, Z5, Z6
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z7
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z5, Z7
+	VFMADD213PS       Z4, Z6, Z7
+	VADDPS            Z2, Z7, Z2
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z2, Z2
+	VSCALEFPS         Z3, Z2, Z2
+	VADDPS            Y2, Y1, Y3
+	VEXTRACTF32X8     $0x01, Z2, Y4
+	VADDPS            Y4, Y3, Y3
+	KORTESTW          K1, K1
+	JCC               expStoreSumLanes32AVX512_done
+	VMOVUPS           Z2, (CX)(DI*4)
+	VMOVAPS           Y3, Y1
+	ADDQ              $0x10, DI
+	JMP               expStoreSumLanes32AVX512_loop
+
+expStoreSumLanes32AVX512_done:
+	VMOVUPS Y1, (AX)
+	MOVQ    DI, ret+72(FP)
 	VZEROUPPER
 	RET
 
@@ -3833,287 +3871,223 @@ TEXT ·expSumLeaves32AVX512(SB), NOSPLIT, $0-56
 	XORQ         BX, BX
 
 expSumLeaves32AVX512_leaf:
-	VXORPS        Y1, Y1, Y1
-	VMOVUPS       (CX), Z2
-	PREFETCHT1    (DX)
-	VSUBPS        Z0, Z2, Z2
-	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K1
-	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
-	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
-	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
-	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
-	VSUBPS        Z5, Z2, Z2
-	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
-	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
-	VADDPS        Z2, Z4, Z5
-	VMULPS        Z5, Z5, Z6
-	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
-	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z5
-	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
-	VMULPS        Z5, Z6, Z5
-	VADDPS        Z4, Z5, Z4
-	VADDPS        Z2, Z4, Z2
-	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD        $0x17, Z3, Z3
-	VPADDD        Z3, Z2, Z2
-	VADDPS        Y2, Y1, Y1
-	VEXTRACTF32X8 $0x01, Z2, Y2
-	VADDPS        Y2, Y1, Y1
-	VMOVUPS       64(CX), Z2
-	PREFETCHT1    64(DX)
-	VSUBPS        Z0, Z2, Z2
-	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
-	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
-	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
-	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
-	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
-	VSUBPS        Z5, Z2, Z2
-	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
-	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
-	VADDPS        Z2, Z4, Z5
-	VMULPS        Z5, Z5, Z6
-	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
-	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z5
-	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
-	VMULPS        Z5, Z6, Z5
-	VADDPS        Z4, Z5, Z4
-	VADDPS        Z2, Z4, Z2
-	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD        $0x17, Z3, Z3
-	VPADDD        Z3, Z2, Z2
-	VADDPS        Y2, Y1, Y1
-	VEXTRACTF32X8 $0x01, Z2, Y2
-	VADDPS        Y2, Y1, Y1
-	KANDW         K2, K1, K1
-	VMOVUPS       128(CX), Z2
-	PREFETCHT1    128(DX)
-	VSUBPS        Z0, Z2, Z2
-	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
-	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
-	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
-	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
-	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
-	VSUBPS        Z5, Z2, Z2
-	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
-	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
-	VADDPS        Z2, Z4, Z5
-	VMULPS        Z5, Z5, Z6
-	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
-	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z5
-	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
-	VMULPS        Z5, Z6, Z5
-	VADDPS        Z4, Z5, Z4
-	VADDPS        Z2, Z4, Z2
-	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD        $0x17, Z3, Z3
-	VPADDD        Z3, Z2, Z2
-	VADDPS        Y2, Y1, Y1
-	VEXTRACTF32X8 $0x01, Z2, Y2
-	VADDPS        Y2, Y1, Y1
-	KANDW         K2, K1, K1
-	VMOVUPS       192(CX), Z2
-	PREFETCHT1    192(DX)
-	VSUBPS        Z0, Z2, Z2
-	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
-	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
-	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
-	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
-	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
-	VSUBPS        Z5, Z2, Z2
-	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
-	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
-	VADDPS        Z2, Z4, Z5
-	VMULPS        Z5, Z5, Z6
-	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
-	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z5
-	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
-	VMULPS        Z5, Z6, Z5
-	VADDPS        Z4, Z5, Z4
-	VADDPS        Z2, Z4, Z2
-	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD        $0x17, Z3, Z3
-	VPADDD        Z3, Z2, Z2
-	VADDPS        Y2, Y1, Y1
-	VEXTRACTF32X8 $0x01, Z2, Y2
-	VADDPS        Y2, Y1, Y1
-	KANDW         K2, K1, K1
-	VMOVUPS       256(CX), Z2
-	PREFETCHT1    256(DX)
-	VSUBPS        Z0, Z2, Z2
-	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
-	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
-	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
-	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
-	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
-	VSUBPS        Z5, Z2, Z2
-	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
-	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
-	VADDPS        Z2, Z4, Z5
-	VMULPS        Z5, Z5, Z6
-	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
-	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z5
-	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
-	VMULPS        Z5, Z6, Z5
-	VADDPS        Z4, Z5, Z4
-	VADDPS        Z2, Z4, Z2
-	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD        $0x17, Z3, Z3
-	VPADDD        Z3, Z2, Z2
-	VADDPS        Y2, Y1, Y1
-	VEXTRACTF32X8 $0x01, Z2, Y2
-	VADDPS        Y2, Y1, Y1
-	KANDW         K2, K1, K1
-	VMOVUPS       320(CX), Z2
-	PREFETCHT1    320(DX)
-	VSUBPS        Z0, Z2, Z2
-	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
-	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
-	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
-	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
-	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
-	VSUBPS        Z5, Z2, Z2
-	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
-	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
-	VADDPS        Z2, Z4, Z5
-	VMULPS        Z5, Z5, Z6
-	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
-	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z5
-	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
-	VMULPS        Z5, Z6, Z5
-	VADDPS        Z4, Z5, Z4
-	VADDPS        Z2, Z4, Z2
-	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD        $0x17, Z3, Z3
-	VPADDD        Z3, Z2, Z2
-	VADDPS        Y2, Y1, Y1
-	VEXTRACTF32X8 $0x01, Z2, Y2
-	VADDPS        Y2, Y1, Y1
-	KANDW         K2, K1, K1
-	VMOVUPS       384(CX), Z2
-	PREFETCHT1    384(DX)
-	VSUBPS        Z0, Z2, Z2
-	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
-	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
-	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
-	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
-	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
-	VSUBPS        Z5, Z2, Z2
-	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
-	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
-	VADDPS        Z2, Z4, Z5
-	VMULPS        Z5, Z5, Z6
-	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
-	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z5
-	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
-	VMULPS        Z5, Z6, Z5
-	VADDPS        Z4, Z5, Z4
-	VADDPS        Z2, Z4, Z2
-	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD        $0x17, Z3, Z3
-	VPADDD        Z3, Z2, Z2
-	VADDPS        Y2, Y1, Y1
-	VEXTRACTF32X8 $0x01, Z2, Y2
-	VADDPS        Y2, Y1, Y1
-	KANDW         K2, K1, K1
-	VMOVUPS       448(CX), Z2
-	PREFETCHT1    448(DX)
-	VSUBPS        Z0, Z2, Z2
-	VANDPS.BCST   c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST   $0x11, c32b_42ad0000<>+0(SB), Z3, K2
-	VMULPS.BCST   c32b_3fb8aa3b<>+0(SB), Z2, Z3
-	VADDPS.BCST   c32b_4b400000<>+0(SB), Z3, Z3
-	VSUBPS.BCST   c32b_4b400000<>+0(SB), Z3, Z4
-	VMULPS.BCST   c32b_3f317200<>+0(SB), Z4, Z5
-	VSUBPS        Z5, Z2, Z2
-	VMULPS.BCST   c32b_35bfbe8e<>+0(SB), Z4, Z4
-	VXORPS.BCST   c32b_80000000<>+0(SB), Z4, Z4
-	VADDPS        Z2, Z4, Z5
-	VMULPS        Z5, Z5, Z6
-	VMULPS.BCST   c32b_39506967<>+0(SB), Z5, Z7
-	VADDPS.BCST   c32b_3ab743ce<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3c088908<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3d2aa9c1<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z7
-	VADDPS.BCST   c32b_3e2aaaaa<>+0(SB), Z7, Z7
-	VMULPS        Z5, Z7, Z5
-	VADDPS.BCST   c32b_3f000000<>+0(SB), Z5, Z5
-	VMULPS        Z5, Z6, Z5
-	VADDPS        Z4, Z5, Z4
-	VADDPS        Z2, Z4, Z2
-	VADDPS.BCST   c32b_3f800000<>+0(SB), Z2, Z2
-	VPSLLD        $0x17, Z3, Z3
-	VPADDD        Z3, Z2, Z2
-	VADDPS        Y2, Y1, Y1
-	VEXTRACTF32X8 $0x01, Z2, Y2
-	VADDPS        Y2, Y1, Y1
-	KANDW         K2, K1, K1
-	KORTESTW      K1, K1
-	JCC           expSumLeaves32AVX512_done
-	VMOVUPS       Y1, (AX)
-	ADDQ          $0x00000200, CX
-	ADDQ          $0x00000200, DX
-	ADDQ          $0x20, AX
-	INCQ          BX
-	CMPQ          BX, $0x08
-	JNE           expSumLeaves32AVX512_leaf
+	VXORPS            Y1, Y1, Y1
+	VMOVUPS           (CX), Z2
+	PREFETCHT1        (DX)
+	VSUBPS            Z0, Z2, Z2
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K1
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z2, Z3
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z3, Z2
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z3, Z4
+	VADDPS            Z2, Z4, Z5
+	VMULPS            Z5, Z5, Z6
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z7
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z5, Z7
+	VFMADD213PS       Z4, Z6, Z7
+	VADDPS            Z2, Z7, Z2
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z2, Z2
+	VSCALEFPS         Z3, Z2, Z2
+	VADDPS            Y2, Y1, Y1
+	VEXTRACTF32X8     $0x01, Z2, Y2
+	VADDPS            Y2, Y1, Y1
+	VMOVUPS           64(CX), Z2
+	PREFETCHT1        64(DX)
+	VSUBPS            Z0, Z2, Z2
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z2, Z3
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z3, Z2
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z3, Z4
+	VADDPS            Z2, Z4, Z5
+	VMULPS            Z5, Z5, Z6
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z7
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z5, Z7
+	VFMADD213PS       Z4, Z6, Z7
+	VADDPS            Z2, Z7, Z2
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z2, Z2
+	VSCALEFPS         Z3, Z2, Z2
+	VADDPS            Y2, Y1, Y1
+	VEXTRACTF32X8     $0x01, Z2, Y2
+	VADDPS            Y2, Y1, Y1
+	KANDW             K2, K1, K1
+	VMOVUPS           128(CX), Z2
+	PREFETCHT1        128(DX)
+	VSUBPS            Z0, Z2, Z2
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z2, Z3
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z3, Z2
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z3, Z4
+	VADDPS            Z2, Z4, Z5
+	VMULPS            Z5, Z5, Z6
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z7
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z5, Z7
+	VFMADD213PS       Z4, Z6, Z7
+	VADDPS            Z2, Z7, Z2
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z2, Z2
+	VSCALEFPS         Z3, Z2, Z2
+	VADDPS            Y2, Y1, Y1
+	VEXTRACTF32X8     $0x01, Z2, Y2
+	VADDPS            Y2, Y1, Y1
+	KANDW             K2, K1, K1
+	VMOVUPS           192(CX), Z2
+	PREFETCHT1        192(DX)
+	VSUBPS            Z0, Z2, Z2
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z2, Z3
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z3, Z2
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z3, Z4
+	VADDPS            Z2, Z4, Z5
+	VMULPS            Z5, Z5, Z6
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z7
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z5, Z7
+	VFMADD213PS       Z4, Z6, Z7
+	VADDPS            Z2, Z7, Z2
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z2, Z2
+	VSCALEFPS         Z3, Z2, Z2
+	VADDPS            Y2, Y1, Y1
+	VEXTRACTF32X8     $0x01, Z2, Y2
+	VADDPS            Y2, Y1, Y1
+	KANDW             K2, K1, K1
+	VMOVUPS           256(CX), Z2
+	PREFETCHT1        256(DX)
+	VSUBPS            Z0, Z2, Z2
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z2, Z3
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z3, Z2
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z3, Z4
+	VADDPS            Z2, Z4, Z5
+	VMULPS            Z5, Z5, Z6
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z7
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z5, Z7
+	VFMADD213PS       Z4, Z6, Z7
+	VADDPS            Z2, Z7, Z2
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z2, Z2
+	VSCALEFPS         Z3, Z2, Z2
+	VADDPS            Y2, Y1, Y1
+	VEXTRACTF32X8     $0x01, Z2, Y2
+	VADDPS            Y2, Y1, Y1
+	KANDW             K2, K1, K1
+	VMOVUPS           320(CX), Z2
+	PREFETCHT1        320(DX)
+	VSUBPS            Z0, Z2, Z2
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z2, Z3
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z3, Z2
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z3, Z4
+	VADDPS            Z2, Z4, Z5
+	VMULPS            Z5, Z5, Z6
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z7
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z5, Z7
+	VFMADD213PS       Z4, Z6, Z7
+	VADDPS            Z2, Z7, Z2
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z2, Z2
+	VSCALEFPS         Z3, Z2, Z2
+	VADDPS            Y2, Y1, Y1
+	VEXTRACTF32X8     $0x01, Z2, Y2
+	VADDPS            Y2, Y1, Y1
+	KANDW             K2, K1, K1
+	VMOVUPS           384(CX), Z2
+	PREFETCHT1        384(DX)
+	VSUBPS            Z0, Z2, Z2
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z2, Z3
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z3, Z2
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z3, Z4
+	VADDPS            Z2, Z4, Z5
+	VMULPS            Z5, Z5, Z6
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z7
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z5, Z7
+	VFMADD213PS       Z4, Z6, Z7
+	VADDPS            Z2, Z7, Z2
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z2, Z2
+	VSCALEFPS         Z3, Z2, Z2
+	VADDPS            Y2, Y1, Y1
+	VEXTRACTF32X8     $0x01, Z2, Y2
+	VADDPS            Y2, Y1, Y1
+	KANDW             K2, K1, K1
+	VMOVUPS           448(CX), Z2
+	PREFETCHT1        448(DX)
+	VSUBPS            Z0, Z2, Z2
+	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
+	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z2, Z3
+	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
+	VFNMADD231PS.BCST c32b_3f317200<>+0(SB), Z3, Z2
+	VMULPS.BCST       c32b_b5bfbe8e<>+0(SB), Z3, Z4
+	VADDPS            Z2, Z4, Z5
+	VMULPS            Z5, Z5, Z6
+	VBROADCASTSS      c32b_39506967<>+0(SB), Z7
+	VFMADD213PS.BCST  c32b_3ab743ce<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3c088908<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3d2aa9c1<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3e2aaaaa<>+0(SB), Z5, Z7
+	VFMADD213PS.BCST  c32b_3f000000<>+0(SB), Z5, Z7
+	VFMADD213PS       Z4, Z6, Z7
+	VADDPS            Z2, Z7, Z2
+	VADDPS.BCST       c32b_3f800000<>+0(SB), Z2, Z2
+	VSCALEFPS         Z3, Z2, Z2
+	VADDPS            Y2, Y1, Y1
+	VEXTRACTF32X8     $0x01, Z2, Y2
+	VADDPS            Y2, Y1, Y1
+	KANDW             K2, K1, K1
+	KORTESTW          K1, K1
+	JCC               expSumLeaves32AVX512_done
+	VMOVUPS           Y1, (AX)
+	ADDQ              $0x00000200, CX
+	ADDQ              $0x00000200, DX
+	ADDQ              $0x20, AX
+	INCQ              BX
+	CMPQ              BX, $0x08
+	JNE               expSumLeaves32AVX512_leaf
 
 expSumLeaves32AVX512_done:
 	MOVQ BX, ret+48(FP)

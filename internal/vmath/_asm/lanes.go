@@ -10,8 +10,9 @@ import (
 
 // The lane folds of reductions' leaves (lanes.go of package vmath): each
 // folds a's element i into lane i%8 of s, eight elements a group, one
-// packed instruction per operation of the Go twin and no FMA, so that the
-// bits are the Go loop's. A fold with a fast path stops before the first
+// packed instruction per operation of the Go twin and no FMA (but exp's
+// own, which the Go code's fma32 matches), so that the bits are the Go
+// loop's. A fold with a fast path stops before the first
 // group with an element off it and returns how many elements it folded.
 
 func laneLoops() {
@@ -96,7 +97,8 @@ func laneLoops() {
 			expSumLeaves64Z()
 		} else {
 			laneLoop("expSumLanes32AVX2", "s[i%8] + exp(a[i]-k), up to the first group off exp's fast path", w, true, false, expSum32Body)
-			expSumLoop512()
+			expSumLoop512(false)
+			expSumLoop512(true)
 			expSumLeaves512()
 		}
 	}
@@ -233,16 +235,34 @@ const leafLen = 128
 // expSumLoop512 emits expSumLanes32AVX512, ExpSumLanes's float32 fold in
 // groups of sixteen: a group's exponentials in the sixteen lanes of a ZMM
 // register by the same operations as exp32's, then its first eight added
-// into the lanes and its last eight after them, the Go loop's order.
-func expSumLoop512() {
-	const name = "expSumLanes32AVX512"
+// into the lanes and its last eight after them, the Go loop's order. With
+// store it emits expStoreSumLanes32AVX512, which also writes each
+// exponential to d and prefetches (PREFETCHT1) ahead's line at the same
+// offset with each group: ExpStoreSumLanes's loop.
+func expSumLoop512(store bool) {
+	name, sig := "expSumLanes32AVX512", "func(s *[8]float32, a []float32, k float32) int"
+	if store {
+		name, sig = "expStoreSumLanes32AVX512", "func(s *[8]float32, d, a []float32, k float32, ahead *float32) int"
+	}
 	wide, zmm = false, true
 	defer func() { zmm = false }()
-	TEXT(name, NOSPLIT, "func(s *[8]float32, a []float32, k float32) int")
+	TEXT(name, NOSPLIT, sig)
 	Pragma("noescape")
-	Doc(name+" sets s[i%8] = s[i%8] + exp(a[i]-k), up to the first group of 16 off exp's fast path,",
-		"for a prefix of a in groups of 16; it returns the prefix's length. It needs AVX-512 F and DQ.")
+	if store {
+		Doc(name+" sets d[i] = exp(a[i]-k) and s[i%8] = s[i%8] + d[i], up to the first group of 16 off exp's",
+			"fast path, for a prefix of a in groups of 16; it returns the prefix's length. len(d) >= len(a).",
+			"With each group it prefetches the line of ahead at the group's offset into L2 (ahead has",
+			"len(a) elements). It needs AVX-512 F and DQ.")
+	} else {
+		Doc(name+" sets s[i%8] = s[i%8] + exp(a[i]-k), up to the first group of 16 off exp's fast path,",
+			"for a prefix of a in groups of 16; it returns the prefix's length. It needs AVX-512 F and DQ.")
+	}
 	ps := Load(Param("s"), GP64())
+	var pd, pf reg.Register
+	if store {
+		pd = Load(Param("d").Base(), GP64())
+		pf = Load(Param("ahead"), GP64())
+	}
 	pa := Load(Param("a").Base(), GP64())
 	n := Load(Param("a").Len(), GP64())
 	kx := XMM()
@@ -254,17 +274,20 @@ func expSumLoop512() {
 	i, left := GP64(), GP64()
 	XORQ(i, i)
 	// group folds the sixteen elements at disp into cur, returning the new
-	// lanes and the group's fast-path mask.
-	group := func(cur reg.VecVirtual, disp int) (reg.VecVirtual, reg.OpmaskVirtual) {
+	// lanes, the exponentials and the group's fast-path mask.
+	group := func(cur reg.VecVirtual, disp int) (reg.VecVirtual, reg.VecVirtual, reg.OpmaskVirtual) {
 		x := ZMM()
 		VMOVUPS(Mem{Base: pa, Index: i, Scale: 4, Disp: disp}, x)
+		if store {
+			PREFETCHT1(Mem{Base: pf, Index: i, Scale: 4, Disp: disp})
+		}
 		ok, e := exp32Z(sub(x, k))
 		lo := YMM()
 		VADDPS(e.AsY(), cur, lo)
 		hi, y := YMM(), YMM()
 		VEXTRACTF32X8(Imm(1), e, hi)
 		VADDPS(hi, lo, y)
-		return y, ok
+		return y, e, ok
 	}
 	allSet := func(ok reg.OpmaskVirtual, to string) {
 		KORTESTW(ok, ok) // CF: every lane set
@@ -278,9 +301,11 @@ func expSumLoop512() {
 	JL(LabelRef(name + "_loop"))
 	cur := acc
 	var ok reg.OpmaskVirtual
+	var es []reg.VecVirtual
 	for u := range unroll {
-		y, o := group(cur, 64*u)
+		y, e, o := group(cur, 64*u)
 		cur = y
+		es = append(es, e)
 		if ok == nil {
 			ok = o
 		} else {
@@ -288,6 +313,11 @@ func expSumLoop512() {
 		}
 	}
 	allSet(ok, name+"_loop")
+	if store {
+		for u, e := range es {
+			VMOVUPS(e, Mem{Base: pd, Index: i, Scale: 4, Disp: 64 * u})
+		}
+	}
 	VMOVAPS(cur, acc)
 	ADDQ(Imm(16*unroll), i)
 	JMP(LabelRef(name + "_loopN"))
@@ -296,8 +326,11 @@ func expSumLoop512() {
 	SUBQ(i, left)
 	CMPQ(left, Imm(16))
 	JL(LabelRef(name + "_done"))
-	y, o := group(acc, 0)
+	y, e, o := group(acc, 0)
 	allSet(o, name+"_done")
+	if store {
+		VMOVUPS(e, Mem{Base: pd, Index: i, Scale: 4})
+	}
 	VMOVAPS(y, acc)
 	ADDQ(Imm(16), i)
 	JMP(LabelRef(name + "_loop"))

@@ -8,7 +8,9 @@
 // Each loop is the fast path of a Go loop of package vmath (exp32Fast1,
 // log32Fast1, trig32Fast1), operation for operation in eight float32 lanes:
 // every multiply and add rounded on its own, as the Go code's conversions
-// force, so that the bits are the same. A loop takes groups of eight from
+// force, except the fused multiply-adds of float32 exp (and so of tanh,
+// sigmoid and the exponential sums), which the Go code computes with
+// fma32, so that the bits are the same. A loop takes groups of eight from
 // the start of its arguments while every lane of a group is on the fast
 // path, and returns how many elements it wrote.
 package main
@@ -319,6 +321,19 @@ func horner(x reg.VecVirtual, cs ...float32) reg.VecVirtual {
 	return p
 }
 
+// fmaTo sets d = d*b + c, rounded once (float32 lanes).
+func fmaTo(d, b reg.VecVirtual, c Op) { op(VFMADD213PS, VFMADD213PS_BCST, c, b, d) }
+
+// hornerFMA is ((c0*x + c1)*x + c2)... in float32 lanes, each step a
+// fused multiply-add (fma32 in the Go code).
+func hornerFMA(x reg.VecVirtual, cs ...float32) reg.VecVirtual {
+	p := load(kf(cs[0]))
+	for _, c := range cs[1:] {
+		fmaTo(p, x, kf(c))
+	}
+	return p
+}
+
 // horner64 is horner in float64.
 func horner64(x reg.VecVirtual, cs ...float64) reg.VecVirtual {
 	p := mul(kd(cs[0]), x)
@@ -354,20 +369,30 @@ func exp32Z(x reg.VecVirtual) (ok reg.OpmaskVirtual, y reg.VecVirtual) {
 	return ok, exp32Fast(x)
 }
 
-// exp32Fast is exp32Fast1's arithmetic, in lanes of the width zmm selects.
+// exp32Fast is exp32Fast1's arithmetic, in lanes of the width zmm
+// selects; it overwrites x. Each fma32 of the Go code is a VFMADD; k*ln2hi
+// is exact (at most 24 bits), so x - k*ln2hi is one rounding fused or not.
+// With sixteen lanes VSCALEFPS scales by 2^k, one instruction where eight
+// lanes add k to the exponent's bits: the same value, the result being
+// normal on the fast path.
 func exp32Fast(x reg.VecVirtual) (y reg.VecVirtual) {
-	kd := add(kf(0x1.8p23), mul(kf(0x1.715476p+00), x))
-	ki := kd
-	kd = sub(kd, kf(0x1.8p23))
-	rhi := sub(x, mul(kf(0x1.62e4p-01), kd))
-	rlo := vec()
-	op(VXORPS, VXORPS_BCST, k32(0x80000000), mul(kf(0x1.7f7d1cp-20), kd), rlo)
+	ki := load(kf(0x1.715476p+00))
+	fmaTo(ki, x, kf(0x1.8p23))
+	kd := sub(ki, kf(0x1.8p23))
+	rhi := x // x - k*ln2hi, exact: k*ln2hi has at most 24 bits
+	op(VFNMADD231PS, VFNMADD231PS_BCST, kf(0x1.62e4p-01), kd, rhi)
+	rlo := mul(kf(-0x1.7f7d1cp-20), kd)
 	r := add(rhi, rlo)
 	z := mul(r, r)
-	p := horner(r, 1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1)
-	y = add(kf(1), add(rhi, add(rlo, mul(p, z))))
-	VPSLLD(Imm(23), ki, ki)
-	VPADDD(ki, y, y)
+	p := hornerFMA(r, 1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1)
+	fmaTo(p, z, rlo)
+	y = add(kf(1), add(rhi, p))
+	if zmm {
+		VSCALEFPS(kd, y, y)
+	} else {
+		VPSLLD(Imm(23), ki, ki)
+		VPADDD(ki, y, y)
+	}
 	return y
 }
 
