@@ -47,7 +47,7 @@ type scanStep struct {
 	block      int       // inner elements per task (scans along an outer axis)
 	bufs       sync.Pool // *[]T: the tasks' line buffers, kept between runs
 	softmax    any       // a softmax step's softmaxLoops[T] (softmax.go)
-	runs       sync.Pool // a softmax step's *softmaxRows[T], kept between runs
+	runs       sync.Pool // a scan step's *scanTasks[T] or a softmax step's *softmaxRows[T], kept between runs
 }
 
 // lineBuf returns a buffer of n elements of T for one task of a scan,
@@ -61,23 +61,6 @@ func lineBuf[T any](p *sync.Pool, n int) *[]T {
 	}
 	b := make([]T, n)
 	return &b
-}
-
-// sharedSource returns in's reader when it can be shared by the tasks
-// (sameSource holds no state), else nil: each task makes its own.
-func sharedSource[T dtype.Elem](in tensor.Any) scanSource[T] {
-	if t, ok := in.(*tensor.Tensor[T]); ok {
-		return sameSource[T]{t.Data()}
-	}
-	return nil
-}
-
-// taskSource is shared when it is not nil, else a new reader of in.
-func taskSource[T dtype.Elem](shared scanSource[T], in tensor.Any) scanSource[T] {
-	if shared != nil {
-		return shared
-	}
-	return newScanSource[T](in)
 }
 
 // buildScan plans the scan node n.
@@ -217,35 +200,70 @@ func runScan[T dtype.Numeric](s *scanStep, x *Executor, in, outAny tensor.Any) e
 	if s.n == 0 || s.inner == 0 || s.outer() == 0 {
 		return nil
 	}
-	fns := scanFnsFor[T]()
-	shared := sharedSource[T](in)
-	if s.inner == 1 {
-		return x.forRows(axisrows.Rows{Outer: s.outer(), N: s.n, Inner: 1}, rowsFunc(func(lo, hi int) {
-			src := taskSource(shared, in)
-			m := min(s.n, scanChunk)
-			b := lineBuf[T](&s.bufs, 2*m)
-			defer s.bufs.Put(b)
-			buf, rbuf := (*b)[:m], (*b)[m:]
-			if !s.reverse {
-				rbuf = nil
-			}
-			for o := lo; o < hi; o++ {
-				scanLine(s, fns, src, out[o*s.n:(o+1)*s.n], s.inBase(o), buf, rbuf)
-			}
-		}))
+	r, _ := s.runs.Get().(*scanTasks[T])
+	if r == nil {
+		r = new(scanTasks[T])
 	}
-	blocks := (s.inner + s.block - 1) / s.block
-	return x.forRows(axisrows.Rows{Outer: s.outer() * blocks, N: s.n * s.block, Inner: 1}, rowsFunc(func(lo, hi int) {
-		src := taskSource(shared, in)
-		b := lineBuf[T](&s.bufs, s.block)
+	*r = scanTasks[T]{s: s, fns: scanFnsFor[T](), in: in, out: out}
+	if t, ok := in.(*tensor.Tensor[T]); ok {
+		r.same, r.shared = sameSource[T]{t.Data()}, true
+	}
+	var err error
+	if s.inner == 1 {
+		err = x.forRows(axisrows.Rows{Outer: s.outer(), N: s.n, Inner: 1}, r)
+	} else {
+		r.blocks = (s.inner + s.block - 1) / s.block
+		err = x.forRows(axisrows.Rows{Outer: s.outer() * r.blocks, N: s.n * s.block, Inner: 1}, r)
+	}
+	*r = scanTasks[T]{}
+	s.runs.Put(r)
+	return err
+}
+
+// scanTasks is a scan run's rows for forRows, as softmaxRows is a
+// softmax's: lines along the innermost axis when blocks is 0, else blocks
+// of s.block columns, blocks of them per outer index. The step keeps it
+// between runs (scanStep.runs), so that a run allocates nothing for its
+// tasks.
+type scanTasks[T dtype.Numeric] struct {
+	s      *scanStep
+	fns    scanFns[T]
+	same   sameSource[T] // in, when shared: every task reads it through &same
+	shared bool          // else each task reads in through a source of its own (a cast's)
+	in     tensor.Any
+	out    []T
+	blocks int
+}
+
+func (r *scanTasks[T]) runRows(lo, hi int) {
+	s, out := r.s, r.out
+	var src scanSource[T]
+	if r.shared {
+		src = &r.same
+	} else {
+		src = newScanSource[T](r.in)
+	}
+	if r.blocks == 0 {
+		m := min(s.n, scanChunk)
+		b := lineBuf[T](&s.bufs, 2*m)
 		defer s.bufs.Put(b)
-		buf := *b
-		for u := lo; u < hi; u++ {
-			o, i0 := u/blocks, u%blocks*s.block
-			m := min(s.block, s.inner-i0)
-			scanRows(s, fns, src, out[o*s.n*s.inner+i0:], s.inBase(o)+i0*s.inStride, buf[:m])
+		buf, rbuf := (*b)[:m], (*b)[m:]
+		if !s.reverse {
+			rbuf = nil
 		}
-	}))
+		for o := lo; o < hi; o++ {
+			scanLine(s, r.fns, src, out[o*s.n:(o+1)*s.n], s.inBase(o), buf, rbuf)
+		}
+		return
+	}
+	b := lineBuf[T](&s.bufs, s.block)
+	defer s.bufs.Put(b)
+	buf := *b
+	for u := lo; u < hi; u++ {
+		o, i0 := u/r.blocks, u%r.blocks*s.block
+		m := min(s.block, s.inner-i0)
+		scanRows(s, r.fns, src, out[o*s.n*s.inner+i0:], s.inBase(o)+i0*s.inStride, buf[:m])
+	}
 }
 
 // scanLine scans the line whose input starts at base into out (n
@@ -254,7 +272,7 @@ func runScan[T dtype.Numeric](s *scanStep, x *Executor, in, outAny tensor.Any) e
 func scanLine[T dtype.Numeric](s *scanStep, fns scanFns[T], src scanSource[T], out []T, base int, buf, rbuf []T) {
 	var acc T
 	if !s.reverse {
-		if d, ok := src.(sameSource[T]); ok && s.axStride == 1 {
+		if d, ok := src.(*sameSource[T]); ok && s.axStride == 1 {
 			fns.run(s.kind, out, d.data[base:base+s.n], acc, true)
 			return
 		}

@@ -56,37 +56,26 @@ type scanFns[T any] struct {
 	row func(k scanKind, dst, prev, x []T)
 }
 
-// scanFnsFor returns the loops for T.
-func scanFnsFor[T dtype.Numeric]() scanFns[T] {
-	var f any
-	switch any(*new(T)).(type) {
-	case float32:
-		f = scanFns[float32]{floatRun[float32], inexactFirst[float32], floatRow[float32]}
-	case float64:
-		f = scanFns[float64]{floatRun[float64], inexactFirst[float64], floatRow[float64]}
-	case complex64:
-		f = scanFns[complex64]{complexRun[complex64], inexactFirst[complex64], complexRow[complex64]}
-	case complex128:
-		f = scanFns[complex128]{complexRun[complex128], inexactFirst[complex128], complexRow[complex128]}
-	case int8:
-		f = scanFns[int8]{realRun[int8], intFirst[int8], realRow[int8]}
-	case int16:
-		f = scanFns[int16]{realRun[int16], intFirst[int16], realRow[int16]}
-	case int32:
-		f = scanFns[int32]{realRun[int32], intFirst[int32], realRow[int32]}
-	case int64:
-		f = scanFns[int64]{realRun[int64], intFirst[int64], realRow[int64]}
-	case uint8:
-		f = scanFns[uint8]{realRun[uint8], intFirst[uint8], realRow[uint8]}
-	case uint16:
-		f = scanFns[uint16]{realRun[uint16], intFirst[uint16], realRow[uint16]}
-	case uint32:
-		f = scanFns[uint32]{realRun[uint32], intFirst[uint32], realRow[uint32]}
-	case uint64:
-		f = scanFns[uint64]{realRun[uint64], intFirst[uint64], realRow[uint64]}
-	}
-	return f.(scanFns[T])
+// scanFnsOf holds every element type's loops, each boxed once: boxing a
+// struct of three functions allocates, and a scan looks its loops up on
+// every run.
+var scanFnsOf = map[dtype.DType]any{
+	dtype.Float32:    scanFns[float32]{floatRun[float32], inexactFirst[float32], floatRow[float32]},
+	dtype.Float64:    scanFns[float64]{floatRun[float64], inexactFirst[float64], floatRow[float64]},
+	dtype.Complex64:  scanFns[complex64]{complexRun[complex64], inexactFirst[complex64], complexRow[complex64]},
+	dtype.Complex128: scanFns[complex128]{complexRun[complex128], inexactFirst[complex128], complexRow[complex128]},
+	dtype.Int8:       scanFns[int8]{realRun[int8], intFirst[int8], realRow[int8]},
+	dtype.Int16:      scanFns[int16]{realRun[int16], intFirst[int16], realRow[int16]},
+	dtype.Int32:      scanFns[int32]{realRun[int32], intFirst[int32], realRow[int32]},
+	dtype.Int64:      scanFns[int64]{realRun[int64], intFirst[int64], realRow[int64]},
+	dtype.Uint8:      scanFns[uint8]{realRun[uint8], intFirst[uint8], realRow[uint8]},
+	dtype.Uint16:     scanFns[uint16]{realRun[uint16], intFirst[uint16], realRow[uint16]},
+	dtype.Uint32:     scanFns[uint32]{realRun[uint32], intFirst[uint32], realRow[uint32]},
+	dtype.Uint64:     scanFns[uint64]{realRun[uint64], intFirst[uint64], realRow[uint64]},
 }
+
+// scanFnsFor returns the loops for T.
+func scanFnsFor[T dtype.Numeric]() scanFns[T] { return scanFnsOf[dtype.Of[T]()].(scanFns[T]) }
 
 // nanAs returns v, or z when v is NaN (a complex number with a NaN part).
 func nanAs[T inexact](v, z T) T {
@@ -309,10 +298,12 @@ type scanSource[T any] interface {
 	load(buf []T, off, stride int) []T
 }
 
-// sameSource is an input of the output's dtype.
+// sameSource is an input of the output's dtype. It holds no state, so one
+// serves every task of a run; its pointer is the scanSource (boxing the
+// struct would allocate).
 type sameSource[T any] struct{ data []T }
 
-func (s sameSource[T]) load(buf []T, off, stride int) []T {
+func (s *sameSource[T]) load(buf []T, off, stride int) []T {
 	if stride == 1 {
 		return s.data[off : off+len(buf)]
 	}
@@ -353,7 +344,7 @@ func newCastSource[S, T dtype.Elem](data []S) scanSource[T] {
 // newScanSource returns the reader of in for a scan into T.
 func newScanSource[T dtype.Elem](in tensor.Any) scanSource[T] {
 	if t, ok := in.(*tensor.Tensor[T]); ok {
-		return sameSource[T]{t.Data()}
+		return &sameSource[T]{t.Data()}
 	}
 	switch t := in.(type) {
 	case *tensor.Tensor[bool]:
