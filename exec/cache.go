@@ -50,10 +50,7 @@ func (x *Executor) planFor(w *walker, roots []*expr.Node, dsts []tensor.Any, bin
 // result tensors in results, if it is non-nil.
 func (x *Executor) evaluate(roots []*expr.Node, dsts []tensor.Any, binds []Binding, results []tensor.Any) error {
 	w := getWalker()
-	defer func() {
-		w.reset()
-		walkers.Put(w)
-	}()
+	defer putWalker(w)
 	w.walk(roots, dsts, binds)
 	p, err := x.planFor(w, roots, dsts, binds)
 	if err != nil {

@@ -106,8 +106,7 @@ func RegisterCompiled[T dtype.Float](k CompiledKernel[T]) error {
 	roots := []*expr.Node{e.Node()}
 	w.walk(roots, nil, binds)
 	_, err = New(Workers(1)).buildPlan(w, roots, nil, binds, probe)
-	w.reset()
-	walkers.Put(w)
+	putWalker(w)
 	if err != nil {
 		return fmt.Errorf("exec: kernel %q: %w", k.Name, err)
 	}

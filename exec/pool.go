@@ -6,13 +6,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tensorplay/tensorplay/internal/matmul"
 	"github.com/tensorplay/tensorplay/internal/stash"
 )
 
-// tasker runs task i of a job. Tasks of one job run concurrently.
-type tasker interface {
-	RunTask(i int)
-}
+// tasker runs task i of a job; tasks of one job run concurrently. It is
+// internal/matmul's Task, so that a product's tasks run on the pool as
+// they are.
+type tasker = matmul.Task
 
 // pool is a fixed set of worker goroutines. A job offers itself to at most
 // n-1 of them with one channel send each; they and the caller take task

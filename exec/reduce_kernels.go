@@ -51,8 +51,9 @@ type reduceOp[T dtype.Elem] struct {
 	// reduceLeaf elements (len(t) = len(v)/reduceLeaf): lanes from the
 	// identity, then leaf, the same bits, several leaves a call.
 	leaves func(t, v []T)
-	// pushAll, when set, pushes xs into ps one by one as ps.push(x,
-	// combine) does, with combine inline (a sum's leaves, 32 at a time).
+	// pushAll, when set, pushes xs into ps with the bits of pushing them
+	// one by one by ps.push(x, combine), as whole power-of-two trees with
+	// combine inline (a sum's leaves, 32 at a time: pushSums).
 	pushAll func(ps *pstack[T], xs []T)
 }
 

@@ -82,7 +82,8 @@ func (a *leafAcc[T]) feed(r *reduceOp[T], dot func(s *[8]T, lane int, a, b []T),
 	for len(v) > 0 {
 		if m := min(len(v)/reduceLeaf, leafBatch); a.n == 0 && dot == nil && r.leaves != nil && m >= 2 {
 			// Whole leaves at a leaf's start: folded together, then
-			// pushed one by one, as flush pushes each.
+			// pushed as flush pushes each (pushAll: as trees, the same
+			// bits).
 			r.leaves(a.lv[:m], v[:m*reduceLeaf])
 			if r.pushAll != nil {
 				r.pushAll(&a.ps, a.lv[:m])

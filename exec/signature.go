@@ -39,8 +39,14 @@ type walkFrame struct {
 // and so their tensors, which a garbage collection must be free to drop.
 var walkers = sync.Pool{New: func() any { return new(walker) }}
 
-// getWalker returns a pooled walker; walkers.Put returns it after reset.
+// getWalker returns a pooled walker; putWalker returns it.
 func getWalker() *walker { return walkers.Get().(*walker) }
+
+// putWalker resets w and returns it to the pool.
+func putWalker(w *walker) {
+	w.reset()
+	walkers.Put(w)
+}
 
 const linearSearchMax = 32
 

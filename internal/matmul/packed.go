@@ -22,12 +22,12 @@ func gemmPacked[F float](dst, a, b Matrix[F], r Runner, kern microKernel[F], bl 
 // (the mc loop) runs packedShared: the workers pack each block of b once,
 // together, then take row tasks from a shared counter, several per
 // worker, so that a worker that starts late or loses its core does not
-// hold the others up, all within one Parallel call (see phases). A product split by columns (the nc loop: a short, wide dst)
-// is cut into bands of nr-column blocks (see columnTasks), each running
-// packedBand with its own packing buffers and packing all of a unless it
-// reads a in place. dst is
-// split along its longer side (rows when it is at least as tall as wide),
-// provided that gives two blocks per worker.
+// hold the others up, all within one Runner.Run call (see phases). A
+// product split by columns (the nc loop: a short, wide dst) is cut into
+// bands of nr-column blocks (see columnTasks), each running packedBand
+// with its own packing buffers and packing all of a unless it reads a in
+// place. dst is split along its longer side (rows when it is at least as
+// tall as wide), provided that gives two blocks per worker.
 //
 // Against one band per worker, each packing all of b (this package's
 // split before), the shared split measured 1.1–2.4x the speed at 256³,

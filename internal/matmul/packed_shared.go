@@ -11,7 +11,7 @@ const sharedTasks = 4
 // whole mr-row blocks of dst (about sharedTasks per worker, at most mc
 // rows each), each packing its rows of a (or reading them in place) and
 // running the macro-kernel on the shared block. The whole product is one
-// Parallel call whose parts step through these phases together (see
+// Runner.Run call whose parts step through these phases together (see
 // phases): the end of a phase is the barrier between packing a block and
 // using it, and between one block of b and the next. Every element is
 // summed as packedBand sums it: the kc steps in order, each from zero in

@@ -10,11 +10,11 @@ import (
 )
 
 // phases schedules the steps of one parallel product inside a single
-// Runner.Parallel call: the product is a fixed sequence of phases (pack a
+// Runner.Run call: the product is a fixed sequence of phases (pack a
 // block of b, then multiply it), each a number of tasks, and every part
 // runs the whole sequence, taking the tasks of the current phase from a
 // shared counter and then waiting until every task of the phase is done
-// before it moves on. One Parallel call per product, rather than one per
+// before it moves on. One Run call per product, rather than one per
 // phase, wakes each worker once: a worker that has returned to the pool
 // between two phases has to be woken again, which on a shared 2-vCPU
 // machine takes tens of microseconds, longer than a phase of a 128³

@@ -28,9 +28,9 @@ type Task interface {
 	RunTask(i int)
 }
 
-// Goroutines returns a Runner that runs f(0) on the calling goroutine and
-// each other part on a goroutine of its own, cutting products into up to
-// workers parts (at least 1).
+// Goroutines returns a Runner that runs part 0 of a task on the calling
+// goroutine and each other part on a goroutine of its own, cutting
+// products into up to workers parts (at least 1).
 func Goroutines(workers int) Runner { return goroutines(max(1, workers)) }
 
 type goroutines int

@@ -30,6 +30,7 @@ func TestAVX2WithoutAVX512(t *testing.T) {
 	t.Run("leaves32", TestLeaves32)
 	t.Run("paths32", TestPaths32)
 	t.Run("vectorloops32", TestVectorLoops32)
+	t.Run("pathsexhaustive32", TestPathsExhaustive32)
 	t.Run("lanes64", TestLanes64)
 	t.Run("leaves64", TestLeaves64)
 	t.Run("paths64", TestPaths64)

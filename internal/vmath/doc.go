@@ -21,8 +21,9 @@
 // The vector loop takes groups of lanes while all of them are on the fast
 // path; the Go loop takes any group that is not. A result never depends
 // on the element's position or the length of the block. exp, the kernel
-// of softmax, and the exponential sums of logsumexp (ExpSumLanes,
-// ExpSumLeaves) also have AVX-512 loops (F and DQ), sixteen float32 lanes
+// of softmax, and the exponential sums of logsumexp and softmax
+// (ExpSumLanes, ExpSumLeaves, ExpStoreSumLanes) also have AVX-512 loops
+// (F and DQ), sixteen float32 lanes
 // or eight float64 lanes an instruction by the same operations (float64's
 // table entries gathered eight at a time), which run where the CPU has
 // them (on an AMD EPYC about twice the AVX2 loops' rate for float32; for
@@ -30,8 +31,9 @@
 // Exp);
 // TestAVX2WithoutAVX512 checks the AVX2 loops on such a CPU. float32 tanh,
 // sin and cos and float64 sin and cos have AVX-512 loops too (float64 sin
-// and cos 1.9x the AVX2 loops' rate, BenchmarkFloat64); the other kernels
-// have no AVX-512 path.
+// and cos 1.9x the AVX2 loops' rate, BenchmarkFloat64), and so do the
+// float32 maximum (Max) and the float64 leaf sums (SumLeaves); the other
+// kernels and lane folds have no AVX-512 path.
 //
 // # Accuracy
 //
