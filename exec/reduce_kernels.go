@@ -426,35 +426,59 @@ func realReduces[T dtype.Real]() reduceFns[T] {
 
 // argmaxRow is the index of row's first maximum, or of its first NaN if
 // it has one (the element beatsMax picks scanning the row), 0 for an
-// empty row: one call per row, the comparisons inline.
+// empty row: one call per row, the comparisons inline. It takes the
+// maximum in four chains (max is NaN when either is) and then the index
+// holding it (indexOfExtreme), with no branch on the data: comparing each
+// element with the best so far mispredicts a few times a row, and
+// k-means' argmin over 16 distances a row took 2.2x the time.
 func argmaxRow[T dtype.Real](row []T) int64 {
-	if len(row) == 0 || row[0] != row[0] {
+	n := len(row)
+	if n == 0 {
 		return 0
 	}
-	best, at := row[0], 0
-	for j := 1; j < len(row); j++ {
-		x := row[j]
-		if x > best {
-			best, at = x, j
-		} else if x != x {
-			return int64(j)
-		}
+	m0, m1, m2, m3 := row[0], row[0], row[0], row[0]
+	j := 0
+	for ; j+4 <= n; j += 4 {
+		m0, m1, m2, m3 = max(m0, row[j]), max(m1, row[j+1]), max(m2, row[j+2]), max(m3, row[j+3])
 	}
-	return int64(at)
+	for ; j < n; j++ {
+		m0 = max(m0, row[j])
+	}
+	return indexOfExtreme(row, max(max(m0, m1), max(m2, m3)))
 }
 
 // argminRow is argmaxRow for the first minimum.
 func argminRow[T dtype.Real](row []T) int64 {
-	if len(row) == 0 || row[0] != row[0] {
+	n := len(row)
+	if n == 0 {
 		return 0
 	}
-	best, at := row[0], 0
-	for j := 1; j < len(row); j++ {
-		x := row[j]
-		if x < best {
-			best, at = x, j
-		} else if x != x {
-			return int64(j)
+	m0, m1, m2, m3 := row[0], row[0], row[0], row[0]
+	j := 0
+	for ; j+4 <= n; j += 4 {
+		m0, m1, m2, m3 = min(m0, row[j]), min(m1, row[j+1]), min(m2, row[j+2]), min(m3, row[j+3])
+	}
+	for ; j < n; j++ {
+		m0 = min(m0, row[j])
+	}
+	return indexOfExtreme(row, min(min(m0, m1), min(m2, m3)))
+}
+
+// indexOfExtreme is the index of row's first NaN when m is NaN, else of the
+// first element equal to m, found from the end by conditional moves (±0
+// compare equal, as they do when the row is scanned with > or <).
+func indexOfExtreme[T dtype.Real](row []T, m T) int64 {
+	if m != m {
+		for j, x := range row {
+			if x != x {
+				return int64(j)
+			}
+		}
+	}
+	at := 0
+	for j := len(row) - 1; j >= 0; j-- {
+		if row[j] == m {
+			at = j
 		}
 	}
 	return int64(at)
