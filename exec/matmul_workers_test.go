@@ -47,7 +47,7 @@ func testPoolDeterministic[T float32 | float64 | complex64 | complex128](t *test
 		{"row-bands", rnd(301, 130), rnd(130, 70)},
 		{"column-bands", rnd(20, 300), rnd(300, 400)},
 		{"stacked-batch", rnd(5, 40, 90), rnd(90, 50)},
-		{"small-batch", rnd(24, 9, 30), rnd(24, 30, 11)},
+		{"small-batch", rnd(96, 9, 30), rnd(96, 30, 11)}, // small products, a batch worth splitting
 	}
 	var execs []*exec.Executor
 	for _, w := range []int{1, 2, 3, 8} {

@@ -15,8 +15,11 @@ import (
 //	}
 //
 // When the products are small (on average below a few hundred thousand
-// multiply-adds) the batch is cut into up to r.Workers() contiguous ranges,
-// one part each, and each product runs within one part; otherwise the
+// multiply-adds, parallelMin) but the batch is not (in all at least
+// parallelMin) the batch is cut into up to r.Workers() contiguous ranges,
+// one part each, and each product runs within one part; a batch smaller
+// than that runs on the caller's goroutine (attention's two 32×32×32
+// products on two workers took 1.5x the time of one); otherwise the
 // products run one after another, each split over r (with UseBLAS, that
 // split is gonum's, over GOMAXPROCS). Broadcast batch dimensions are the
 // caller's: a[i] and b[i] may be the same view for many i.
@@ -44,7 +47,7 @@ func Batched[T dtype.Numeric](dst, a, b []Matrix[T], r Runner, epi Epilogue) {
 		return
 	}
 	workers := r.Workers()
-	if workers <= 1 || len(dst) <= 1 || work/len(dst) >= parallelMin {
+	if workers <= 1 || len(dst) <= 1 || work < parallelMin || work/len(dst) >= parallelMin {
 		for i := range dst {
 			gemm(dst[i], a[i], b[i], r, epi)
 		}

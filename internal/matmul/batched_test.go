@@ -44,8 +44,9 @@ func TestBatched(t *testing.T) {
 		{"empty", 0, 2, 2, 2, 4},
 		{"one", 1, 3, 4, 5, 4},
 		{"serial", 7, 3, 4, 5, 1},
-		{"small", 7, 3, 4, 5, 3},
-		{"more-workers-than-batches", 3, 3, 4, 5, 8},
+		{"small", 7, 3, 4, 5, 3},     // below parallelMin in all: on the caller's goroutine
+		{"split", 40, 16, 32, 16, 3}, // small products, 327680 multiply-adds in all: split
+		{"more-workers-than-batches", 3, 40, 50, 50, 8},
 		{"zero-workers", 3, 3, 0, 5, 0},
 		{"large", 3, 70, 64, 64, 2},
 	} {
