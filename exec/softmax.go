@@ -20,8 +20,9 @@ import (
 //  1. m, the line's maximum (vmath.Max, NaN when the line holds one);
 //  2. out = exp(x - m), written and summed: along the last axis in
 //     pieces of softmaxChunk elements, element i into lane i%8 of a
-//     running sum (vmath.ExpStoreSumLanes, one pass that also prefetches
-//     the next line) whose total is taken as a leaf's
+//     running sum whose total is taken as a leaf's (for float32 with
+//     AVX-512 one pass, vmath.ExpStoreSumLanes, that also prefetches the
+//     next line; else the subtract, vmath.Exp and vmath.SumLanes)
 //     (vmath.LanesTotal); along an outer axis each column's sum in order
 //     down the axis;
 //  3. out *= 1/s, PyTorch's scaling.
@@ -47,7 +48,7 @@ func runSoftmaxStep(s *scanStep, x *Executor, in, out tensor.Any) error {
 	return fmt.Errorf("exec: no softmax kernel for %s", s.dt)
 }
 
-// softmaxLoops are the executor's own multiply by a scalar
+// softmaxLoops are the executor's own subtract and multiply by a scalar
 // for T (its kernel table: internal/simd's AVX2 loops where it has them,
 // else the Go loops, the same bits).
 //
@@ -56,14 +57,15 @@ func runSoftmaxStep(s *scanStep, x *Executor, in, out tensor.Any) error {
 // exponentials into a buffer in L1 and streams the normalized line out, so
 // that the output is written to memory once and never read in first.
 type softmaxLoops[T dtype.Float] struct {
-	mul       func(d, a []T, s T)
+	sub, mul  func(d, a []T, s T)
 	mulStream func(d, a []T, s T) // nil: none
 }
 
 func softmaxLoopsFor[T dtype.Float]() softmaxLoops[T] {
 	m := typedFor(dtype.Of[T]()).(*impl[T])
+	sub, _ := m.bin(expr.OpSub)
 	mul, _ := m.bin(expr.OpMul)
-	l := softmaxLoops[T]{mul: mul.vs}
+	l := softmaxLoops[T]{sub: sub.vs, mul: mul.vs}
 	if m.binStream != nil {
 		if ms, ok := m.binStream(expr.OpMul); ok {
 			l.mulStream = ms.vs
@@ -173,6 +175,7 @@ func softmaxLine[T dtype.Float](l softmaxLoops[T], src sameSource[T], out []T, b
 		mx = max(mx, vmath.Max(piece(c0, min(softmaxChunk, n-c0)))) // max is NaN when either is
 	}
 	var lanes [8]T
+	fused := vmath.ExpStoreSumFused[T]()
 	for c0 := 0; c0 < n; c0 += softmaxChunk {
 		m := min(softmaxChunk, n-c0)
 		d := out[c0 : c0+m]
@@ -183,7 +186,13 @@ func softmaxLine[T dtype.Float](l softmaxLoops[T], src sameSource[T], out []T, b
 		if next != nil {
 			ahead = next[c0 : c0+m]
 		}
-		vmath.ExpStoreSumLanes(&lanes, d, piece(c0, m), mx, ahead)
+		if fused {
+			vmath.ExpStoreSumLanes(&lanes, d, piece(c0, m), mx, ahead)
+			continue
+		}
+		l.sub(d, piece(c0, m), mx)
+		vmath.Exp(d, d)
+		vmath.SumLanes(&lanes, d)
 	}
 	if exps != nil {
 		l.mulStream(out, exps[:n], 1/vmath.LanesTotal(&lanes))

@@ -2,6 +2,7 @@ package matmul
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,7 +27,15 @@ func testBatched[T dtype.Numeric](fill func([]T), batch, m, k, n, workers int) f
 			dst[i] = RowMajor(out[i*m*n:], m, n)
 		}
 
-		Batched(dst, as, b, Goroutines(workers), nil)
+		r := &countingRunner{w: workers}
+		Batched(dst, as, b, r, nil)
+		if work := batch * m * k * n; batch > 0 && work/batch < parallelMin {
+			// Products too small to split: a call of several parts is the
+			// batch's split, which only a batch of parallelMin makes.
+			split := workers > 1 && batch > 1 && work >= parallelMin
+			assert.Equal(t, split, slices.ContainsFunc(r.calls, func(n int) bool { return n > 1 }),
+				"the batch split over the workers (%d multiply-adds in all, calls %v)", work, r.calls)
+		}
 
 		for i := range batch {
 			require.Equal(t, k, b[i].Rows)

@@ -125,7 +125,9 @@
 // goroutines without changing the order of any sum. The Go loop splits
 // products of at least 2¹⁸ multiply-adds into bands of rows or columns the
 // same way. Batched runs small products of a batch side by side as parts
-// of its Runner, each product within one.
+// of its Runner, each product within one, when the batch holds at least
+// 2¹⁸ multiply-adds in all (a smaller batch runs on the caller's
+// goroutine).
 //
 // # Preconditions and aliasing
 //

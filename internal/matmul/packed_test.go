@@ -183,8 +183,9 @@ func testDeterministic[F float](t *testing.T) {
 			assert.Equal(t, first, dst.Data, "%v with %d workers", s, w)
 		}
 	}
-	// A batch of small products with a broadcast a.
-	const batch, m, k, n = 9, 20, 33, 14
+	// A batch of small products with a broadcast a, large enough in all
+	// (332640 multiply-adds) to be split over the workers.
+	const batch, m, k, n = 36, 20, 33, 14
 	a := newMatrix(operandLayouts[2], m, k, normal)
 	bs := make([]F, batch*k*n)
 	normal(bs)

@@ -14,8 +14,8 @@
 // computes with fma32, x*y+z in float64 rounded once to float32 (exact
 // but for a float32 tie the float64 rounding made, which fma32 detects
 // and settles; TestFma32 checks it against math/big, and
-// TestPathsExhaustive32 checks every float32 of those kernels' fast
-// paths, vector loop against Go loop). Fusing takes float32 exp from 27
+// TestPathsExhaustive32, with -vmath.exhaustive, checks every float32 of
+// those kernels' fast paths, vector loop against Go loop). Fusing takes float32 exp from 27
 // vector operations to 17 (1.6x the rate, BenchmarkFloat32). float32 is
 // computed in float32 arithmetic, eight lanes per AVX2 vector.
 // The vector loop takes groups of lanes while all of them are on the fast

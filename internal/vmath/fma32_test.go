@@ -68,7 +68,7 @@ func TestFma32(t *testing.T) {
 	}
 	max32 := float32(math.MaxFloat32)
 	cases = append(cases,
-		trio{0, 5, 0}, trio{-0, 5, float32(math.Copysign(0, -1))}, trio{float32(math.Copysign(0, -1)), 5, float32(math.Copysign(0, -1))},
+		trio{0, 5, 0}, trio{0, 5, float32(math.Copysign(0, -1))}, trio{float32(math.Copysign(0, -1)), 5, float32(math.Copysign(0, -1))},
 		trio{3, -2, 6}, trio{max32, 2, -max32}, trio{max32, 1, max32}, trio{0x1.fffffep63, 0x1p64, 0x1p103},
 		trio{0x1.fffffep63, 0x1p64, 0x1p103 - 0x1p80}, trio{float32(math.Inf(1)), 1, 1}, trio{float32(math.NaN()), 1, 1},
 		trio{float32(math.Inf(1)), 0, 1}, trio{float32(math.Inf(1)), 1, float32(math.Inf(-1))})
