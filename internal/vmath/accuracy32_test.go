@@ -92,6 +92,22 @@ func TestAccuracy32(t *testing.T) {
 	}
 }
 
+// sweep32 calls f on the float32s of bits lo, lo+stride, ... below hi, of
+// either sign, in batches of up to 65536.
+func sweep32(lo, hi, stride uint32, f func(xs []float32)) {
+	xs := make([]float32, 0, 1<<16)
+	for sign := uint32(0); sign < 2; sign++ {
+		for b := lo; b < hi; b += stride {
+			if xs = append(xs, math.Float32frombits(b|sign<<31)); len(xs) == cap(xs) {
+				f(xs)
+				xs = xs[:0]
+			}
+		}
+		f(xs)
+		xs = xs[:0]
+	}
+}
+
 // TestExhaustive32 checks the float32 kernels on every 16th float32 of
 // their fast paths' ranges and on every float32 of [1024, 6000) for sin and
 // cos, where the reduction is hardest (with -vmath.exhaustive; a minute).
@@ -104,26 +120,15 @@ func TestExhaustive32(t *testing.T) {
 			top := math.Float32bits(float32(max(math.Abs(c.lo), math.Abs(c.hi))))
 			worst, at := 0.0, float32(0)
 			sweep := func(lo, hi, stride uint32) {
-				const n = 1 << 16
-				xs, got := make([]float32, 0, n), make([]float32, n)
-				flush := func() {
+				got := make([]float32, 1<<16)
+				sweep32(lo, hi, stride, func(xs []float32) {
 					c.fn(got[:len(xs)], xs)
 					for i, x := range xs {
 						if e := err32(got[i], c.ref(float64(x))); e > worst {
 							worst, at = e, x
 						}
 					}
-					xs = xs[:0]
-				}
-				for sign := uint32(0); sign < 2; sign++ {
-					for b := lo; b < hi; b += stride {
-						xs = append(xs, math.Float32frombits(b|sign<<31))
-						if len(xs) == n {
-							flush()
-						}
-					}
-					flush()
-				}
+				})
 			}
 			sweep(0, top, 16)
 			if c.name == "sin" || c.name == "cos" {

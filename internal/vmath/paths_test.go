@@ -153,10 +153,9 @@ func TestPathsExhaustive32(t *testing.T) {
 			if k.vec == nil {
 				t.Skip("no vector loop on this CPU or build")
 			}
-			const n = 1 << 16
-			xs, want, got := make([]float32, 0, n), make([]float32, n), make([]float32, n)
+			want, got := make([]float32, 1<<16), make([]float32, 1<<16)
 			bad := 0
-			flush := func() {
+			sweep32(0, math.Float32bits(c.top), 1, func(xs []float32) {
 				k.goFn(want[:len(xs)], xs)
 				k.run(got[:len(xs)], xs)
 				for i, x := range xs {
@@ -166,17 +165,7 @@ func TestPathsExhaustive32(t *testing.T) {
 						}
 					}
 				}
-				xs = xs[:0]
-			}
-			top := math.Float32bits(c.top)
-			for sign := uint32(0); sign < 2; sign++ {
-				for b := uint32(0); b < top; b++ {
-					if xs = append(xs, math.Float32frombits(b|sign<<31)); len(xs) == n {
-						flush()
-					}
-				}
-				flush()
-			}
+			})
 			assert.Zero(t, bad)
 		})
 	}
