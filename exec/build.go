@@ -385,6 +385,7 @@ func (pl *planner) buildRegion(shape tensor.Shape, ms []member) (*region, error)
 	g.planStores(si)
 	g.tp.prefetch = g.tp.rowwise || g.tp.copyRows > 0
 	g.tp.prefetch = g.tp.prefetch && g.bytes() >= streamBytes
+	g.tp.ahead = g.aheadPays()
 	return g, nil
 }
 

@@ -326,6 +326,9 @@ func (g *region) runBlock(st *regionState, tp *tilePlan) {
 		// One run in one piece, nothing copied (every block of a small
 		// region): the loops below once, without their bookkeeping.
 		g.prepareNodes(st, n, tp)
+		if tp.ahead {
+			g.prefetchNext(st, n)
+		}
 		for _, s := range g.varying {
 			g.present(st, s, &st.geoms[nout+s], st.offs[nout+s], 0, 0, st.geoms)
 		}

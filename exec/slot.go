@@ -64,10 +64,12 @@ type slotAny interface {
 	// copyRepeated fills the buffer's first rows rows with the row of c
 	// elements at off (see slot.copyRepeated).
 	copyRepeated(off, c, rows int)
-	// prefetch asks for n elements of the slot's storage from off, and
+	// prefetch asks for n elements of the slot's storage from off,
+	// prefetchUpTo for as many of them as the storage holds, and
 	// prefetchStrided for count elements stride apart from off, in L2 (see
-	// region.prefetch).
+	// region.prefetch and region.prefetchNext).
 	prefetch(off, n int)
+	prefetchUpTo(off, n int)
 	prefetchStrided(off, stride, count int)
 	// redirect, copyFrom and scatterFrom are called on output slots, whose storage is
 	// a destination tensor, with the slot of the node that produces it.
@@ -200,6 +202,12 @@ func stridedRun[T any](d, s []T, o, stride int) {
 }
 
 func (s *slot[T]) prefetch(off, n int) { simd.PrefetchL2(s.data[off : off+n]) }
+
+func (s *slot[T]) prefetchUpTo(off, n int) {
+	if off < len(s.data) {
+		simd.PrefetchL2(s.data[off:min(off+n, len(s.data))])
+	}
+}
 
 func (s *slot[T]) prefetchStrided(off, stride, count int) {
 	simd.PrefetchL2Strided(s.data[off:], stride, count)

@@ -28,6 +28,8 @@ type tilePlan struct {
 	piece int
 	// prefetch: runBlock asks for what the next rows read (see prefetch).
 	prefetch bool
+	// ahead: runBlock asks for the next block's inputs (see prefetchNext).
+	ahead bool
 	// bufferless: every block is read and written in place, so the slots
 	// get no buffers (see tileFacts.bufferless).
 	bufferless bool
@@ -337,6 +339,9 @@ func (tp *tilePlan) String() string {
 	}
 	if tp.prefetch {
 		s += ", prefetching"
+	}
+	if tp.ahead {
+		s += ", prefetching the next block"
 	}
 	return s
 }
