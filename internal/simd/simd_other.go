@@ -40,3 +40,6 @@ var (
 
 // Fence does nothing: there are no streaming loops here.
 func Fence() {}
+
+// splitLoads has no loops to choose for.
+var splitLoads = false

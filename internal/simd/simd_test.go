@@ -216,12 +216,25 @@ func testForms[T simd.Float](t *testing.T, stream bool) {
 	}
 }
 
-func TestForms(t *testing.T) {
-	for _, stream := range []bool{false, true} {
-		t.Run(fmt.Sprintf("float64 stream=%v", stream), func(t *testing.T) { testForms[float64](t, stream) })
-		t.Run(fmt.Sprintf("float32 stream=%v", stream), func(t *testing.T) { testForms[float32](t, stream) })
+// bothLoads runs f with the loops reading memory in whole vectors and in
+// halves (see splitLoads): each loop has its unrolled part in both forms.
+func bothLoads(t *testing.T, f func(t *testing.T)) {
+	for _, split := range []bool{false, true} {
+		t.Run(fmt.Sprintf("split=%v", split), func(t *testing.T) {
+			defer simd.SetSplitLoads(split)()
+			f(t)
+		})
 	}
-	simd.Fence()
+}
+
+func TestForms(t *testing.T) {
+	bothLoads(t, func(t *testing.T) {
+		for _, stream := range []bool{false, true} {
+			t.Run(fmt.Sprintf("float64 stream=%v", stream), func(t *testing.T) { testForms[float64](t, stream) })
+			t.Run(fmt.Sprintf("float32 stream=%v", stream), func(t *testing.T) { testForms[float32](t, stream) })
+		}
+		simd.Fence()
+	})
 }
 
 // testUnary also requires neg, abs and copy to give NaNs the same bits.
@@ -252,8 +265,10 @@ func testUnary[T simd.Float](t *testing.T) {
 }
 
 func TestUnary(t *testing.T) {
-	t.Run("float64", testUnary[float64])
-	t.Run("float32", testUnary[float32])
+	bothLoads(t, func(t *testing.T) {
+		t.Run("float64", testUnary[float64])
+		t.Run("float32", testUnary[float32])
+	})
 }
 
 func TestShortOperandPanics(t *testing.T) {
@@ -349,12 +364,14 @@ func testIntBinary[T simd.Int](t *testing.T) {
 }
 
 func TestIntBinary(t *testing.T) {
-	t.Run("int64", testIntBinary[int64])
-	t.Run("uint64", testIntBinary[uint64])
-	t.Run("int32", testIntBinary[int32])
-	t.Run("uint32", testIntBinary[uint32])
-	t.Run("int16", testIntBinary[int16])
-	t.Run("uint16", testIntBinary[uint16])
-	t.Run("int8", testIntBinary[int8])
-	t.Run("uint8", testIntBinary[uint8])
+	bothLoads(t, func(t *testing.T) {
+		t.Run("int64", testIntBinary[int64])
+		t.Run("uint64", testIntBinary[uint64])
+		t.Run("int32", testIntBinary[int32])
+		t.Run("uint32", testIntBinary[uint32])
+		t.Run("int16", testIntBinary[int16])
+		t.Run("uint16", testIntBinary[uint16])
+		t.Run("int8", testIntBinary[int8])
+		t.Run("uint8", testIntBinary[uint8])
+	})
 }

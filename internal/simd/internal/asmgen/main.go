@@ -67,10 +67,12 @@ type gen struct {
 	// stream makes the function store with VMOVNTPD/VMOVNTPS (non-temporal:
 	// around the caches), after scalar steps up to a 32-byte-aligned d.
 	stream bool
-	buf    bytes.Buffer
-	e      elem
-	k      kernel
-	ptrs   []string // operand k's pointer register ("" for a scalar)
+	// split makes load read each vector as two 16-byte halves (see load).
+	split bool
+	buf   bytes.Buffer
+	e     elem
+	k     kernel
+	ptrs  []string // operand k's pointer register ("" for a scalar)
 }
 
 func (g *gen) p(format string, args ...any) { fmt.Fprintf(&g.buf, "\t"+format+"\n", args...) }
@@ -200,13 +202,22 @@ func (g *gen) step(vectors int, tail bool) {
 	}
 }
 
-// load emits the load of one vector from off(ptr)(AX*size) into Yr, as two
-// 16-byte loads. Measured on 1e7-element float64 a+b with two goroutines
-// (AMD EPYC), loops that read memory a whole YMM at a time ran 10-20%
-// slower than 16-byte loads, whether or not their stores were split, and
-// lost to gonum's SSE2 loop; with the loads split they match it. In cache
-// the extra VINSERTF128 costs little.
+// load emits the load of one vector from off(ptr)(AX*size) into Yr: one
+// 32-byte load, or with g.split two 16-byte loads.
+//
+// Which is faster depends on the CPU, so every function has its unrolled
+// loop in both forms and runs the one splitLoads chooses. On an AMD EPYC,
+// 1e7-element float64 a+b with two goroutines ran 10-20% slower with
+// whole 32-byte loads than with split ones, whether or not its stores were
+// split, and lost to gonum's SSE2 loop; with the loads split it matched it.
+// On an Intel Xeon (AVX-512, arrays in its last-level cache) the split
+// loads were the slower: in place a += b over 1e7 float64 took 1.28x as
+// long, and W1, W2, W3 and sum(x, 0) 1.1-1.16x.
 func (g *gen) load(off int, ptr string, r int) {
+	if !g.split {
+		g.p("VMOVUP%s %d(%s)(AX*%d), Y%d", g.e.packed[1:], off, ptr, g.e.size, r)
+		return
+	}
 	g.p("VMOVUP%s %d(%s)(AX*%d), X%d", g.e.packed[1:], off, ptr, g.e.size, r)
 	g.p("VINSERTF128 $1, %d(%s)(AX*%d), Y%d, Y%d", off+16, ptr, g.e.size, r, r)
 }
@@ -319,7 +330,16 @@ func (g *gen) function() {
 		g.p("JMP peel")
 		fmt.Fprintf(&g.buf, "aligned:\n")
 	}
+	// The unrolled loop in both load forms (see load), then the rest with
+	// whole loads.
+	g.p("CMPB ·splitLoads(SB), $0")
+	g.p("JNE split")
 	g.vectorLoop("loop", "one", unroll)
+	g.p("JMP one")
+	fmt.Fprintf(&g.buf, "split:\n")
+	g.split = true
+	g.vectorLoop("loops", "one", unroll)
+	g.split = false
 	fmt.Fprintf(&g.buf, "one:\n")
 	g.vectorLoop("loop1", "tail", 1)
 	fmt.Fprintf(&g.buf, "tail:\n")
