@@ -64,8 +64,9 @@ const (
 )
 
 type gen struct {
-	// stream makes the function store with VMOVNTPD/VMOVNTPS (non-temporal:
-	// around the caches), after scalar steps up to a 32-byte-aligned d.
+	// stream makes the function's unrolled loop store with
+	// VMOVNTPD/VMOVNTPS (non-temporal: around the caches), whole cache
+	// lines only (see function).
 	stream bool
 	// split makes load read each vector as two 16-byte halves (see load).
 	split bool
@@ -318,13 +319,19 @@ func (g *gen) function() {
 		g.p("VSUBP%s Y%d, Y%d, Y%d", e.packed[1:], oneR, zeroR, negOneR)
 	}
 	g.p("XORQ AX, AX")
-	if g.stream {
-		// Scalar steps until d+AX is 32-byte aligned, as VMOVNTP needs.
+	stream := g.stream
+	if stream {
+		// Scalar steps until d+AX is 64-byte aligned, so that the
+		// non-temporal stores (which need 32) fill whole cache lines, and
+		// the rest after the unrolled loop stores through the cache. A
+		// line written partly around the cache and partly through it, or
+		// by two non-temporal runs (a row's end and the next row's start,
+		// in rows of [3162,1]*[1,3162] float64), cost W7 10-15%.
 		fmt.Fprintf(&g.buf, "peel:\n")
 		g.p("CMPQ AX, CX")
 		g.p("JGE done")
 		g.p("LEAQ (DI)(AX*%d), R9", e.size)
-		g.p("TESTQ $31, R9")
+		g.p("TESTQ $63, R9")
 		g.p("JZ aligned")
 		g.step(1, true)
 		g.p("JMP peel")
@@ -341,6 +348,7 @@ func (g *gen) function() {
 	g.vectorLoop("loops", "one", unroll)
 	g.split = false
 	fmt.Fprintf(&g.buf, "one:\n")
+	g.stream = false
 	g.vectorLoop("loop1", "tail", 1)
 	fmt.Fprintf(&g.buf, "tail:\n")
 	g.p("CMPQ AX, CX")
@@ -352,6 +360,7 @@ func (g *gen) function() {
 	fmt.Fprintf(&g.buf, "done:\n")
 	g.p("VZEROUPPER")
 	g.p("RET")
+	g.stream = stream
 }
 
 // vectorLoop emits a loop of steps of the given number of vectors, which
