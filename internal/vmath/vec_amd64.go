@@ -164,7 +164,7 @@ func expStoreSumLanes32AVX512(s *[8]float32, d []float32, a []float32, k float32
 // expSumLeaves32AVX512 sets s[l][i%8] = s[l][i%8] + exp(a[l*128+i]-k), from zero lanes, for the
 // eight leaves of 128 elements from a's start, up to the first leaf with an argument off exp's
 // fast path; it returns the leaves done. len(a) >= 1024. It needs AVX-512 F and DQ.
-// It prefetches the 4 KiB from ahead into L2, a line with each group of 16.
+// It prefetches the 4 KiB from ahead into L1, a line with each group of 16.
 //
 //go:noescape
 func expSumLeaves32AVX512(s *[8][8]float32, a []float32, k float32, ahead *float32) int

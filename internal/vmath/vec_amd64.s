@@ -3873,7 +3873,7 @@ TEXT ·expSumLeaves32AVX512(SB), NOSPLIT, $0-56
 expSumLeaves32AVX512_leaf:
 	VXORPS            Y1, Y1, Y1
 	VMOVUPS           (CX), Z2
-	PREFETCHT1        (DX)
+	PREFETCHT0        (DX)
 	VSUBPS            Z0, Z2, Z2
 	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
 	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K1
@@ -3898,7 +3898,7 @@ expSumLeaves32AVX512_leaf:
 	VEXTRACTF32X8     $0x01, Z2, Y2
 	VADDPS            Y2, Y1, Y1
 	VMOVUPS           64(CX), Z2
-	PREFETCHT1        64(DX)
+	PREFETCHT0        64(DX)
 	VSUBPS            Z0, Z2, Z2
 	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
 	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
@@ -3924,7 +3924,7 @@ expSumLeaves32AVX512_leaf:
 	VADDPS            Y2, Y1, Y1
 	KANDW             K2, K1, K1
 	VMOVUPS           128(CX), Z2
-	PREFETCHT1        128(DX)
+	PREFETCHT0        128(DX)
 	VSUBPS            Z0, Z2, Z2
 	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
 	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
@@ -3950,7 +3950,7 @@ expSumLeaves32AVX512_leaf:
 	VADDPS            Y2, Y1, Y1
 	KANDW             K2, K1, K1
 	VMOVUPS           192(CX), Z2
-	PREFETCHT1        192(DX)
+	PREFETCHT0        192(DX)
 	VSUBPS            Z0, Z2, Z2
 	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
 	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
@@ -3976,7 +3976,7 @@ expSumLeaves32AVX512_leaf:
 	VADDPS            Y2, Y1, Y1
 	KANDW             K2, K1, K1
 	VMOVUPS           256(CX), Z2
-	PREFETCHT1        256(DX)
+	PREFETCHT0        256(DX)
 	VSUBPS            Z0, Z2, Z2
 	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
 	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
@@ -4002,7 +4002,7 @@ expSumLeaves32AVX512_leaf:
 	VADDPS            Y2, Y1, Y1
 	KANDW             K2, K1, K1
 	VMOVUPS           320(CX), Z2
-	PREFETCHT1        320(DX)
+	PREFETCHT0        320(DX)
 	VSUBPS            Z0, Z2, Z2
 	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
 	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
@@ -4028,7 +4028,7 @@ expSumLeaves32AVX512_leaf:
 	VADDPS            Y2, Y1, Y1
 	KANDW             K2, K1, K1
 	VMOVUPS           384(CX), Z2
-	PREFETCHT1        384(DX)
+	PREFETCHT0        384(DX)
 	VSUBPS            Z0, Z2, Z2
 	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
 	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
@@ -4054,7 +4054,7 @@ expSumLeaves32AVX512_leaf:
 	VADDPS            Y2, Y1, Y1
 	KANDW             K2, K1, K1
 	VMOVUPS           448(CX), Z2
-	PREFETCHT1        448(DX)
+	PREFETCHT0        448(DX)
 	VSUBPS            Z0, Z2, Z2
 	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
 	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
