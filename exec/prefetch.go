@@ -103,14 +103,19 @@ func (g *region) prefetchNext(st *regionState, n int) {
 }
 
 // aheadPays reports whether g prefetches the next block (see
-// prefetchNext): a large region of one axis, computed in runs of whole
-// blocks, at least one of whose kernels is slow.
+// prefetchNext): a large region of one axis, each block computed in one
+// piece (runBlock's first case, where prefetchNext is called), at least
+// one of whose kernels is slow and computes floats or complex numbers
+// (integer pow and remainders were not measured). A region computed by a
+// registered kernel (see Kernel) has no instructions to tell, and does not
+// prefetch.
 func (g *region) aheadPays() bool {
-	if g.tp.rowwise || g.tp.copyRows > 0 || len(g.lay.sizes) != 1 || g.bytes() < streamBytes {
+	if g.tp.rowwise || g.tp.copyRows > 0 || g.tp.piece < g.tp.r*g.tp.c || len(g.lay.sizes) != 1 || g.bytes() < streamBytes {
 		return false
 	}
 	for _, in := range g.instrs {
-		if slowKernel(in.op) || in.inner != expr.OpInvalid && slowKernel(in.inner) {
+		dt := g.slotDT[in.dst]
+		if (slowKernel(in.op) || slowKernel(in.inner)) && (dt.IsFloat() || dt.IsComplex()) {
 			return true
 		}
 	}
@@ -119,7 +124,8 @@ func (g *region) aheadPays() bool {
 
 // slowKernel reports whether op's kernel takes longer over a block than
 // the block's inputs take to arrive from memory: the transcendental
-// functions, pow and the float remainders.
+// functions, pow and the remainders. planner.go's cheapOps are the other
+// end of the same scale.
 func slowKernel(op expr.Op) bool {
 	switch op {
 	case expr.OpExp, expr.OpLog, expr.OpLog1p, expr.OpExpm1, expr.OpSin, expr.OpCos,

@@ -52,8 +52,15 @@ func TestPrefetchNextBlock(t *testing.T) {
 	assert.Contains(t, plan(x, expr.Of(a).Exp().Mul(expr.Of(a).Sin())), ahead, "exp and sin")
 	assert.Contains(t, plan(x, expr.Of(a).Add(expr.Of(a)).Log()), ahead, "log of a fused pair")
 	assert.NotContains(t, plan(x, expr.Of(a).Add(expr.Of(a).Mul(expr.Of(a)))), ahead, "add and mul")
-	two := tensor.Must(randomTensor[float32](t, r, 50, 100).T()) // a layout of two axes
+	two := tensor.Must(randomTensor[float32](t, r, 50, 100).T()) // transposed: copied
 	assert.NotContains(t, plan(x, expr.Of(two).Exp()), ahead, "transposed")
+	rows, row := randomTensor[float32](t, r, 50, 100), randomTensor[float32](t, r, 100)
+	assert.NotContains(t, plan(x, expr.Of(rows).Add(expr.Of(row)).Exp()), ahead, "a layout of two axes")
+	ints := randomTensor[int32](t, r, 5000)
+	var buf bytes.Buffer
+	_, err := exec.EvalWith(x.With(exec.Debug(&buf)), expr.Of(ints).Mod(expr.Scalar[int32](7)))
+	require.NoError(t, err)
+	assert.NotContains(t, buf.String(), ahead, "an integer remainder")
 
 	for _, ev := range evals {
 		for _, x := range []*exec.Executor{exec.New(exec.Workers(2)), exec.New(exec.Workers(3), exec.Grain(1)), exec.New(exec.BlockSize(100))} {

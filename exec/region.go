@@ -324,7 +324,8 @@ func (g *region) runBlock(st *regionState, tp *tilePlan) {
 	r, c := st.geoms[0].r, st.geoms[0].c
 	if n := r * c; !tp.rowwise && tp.copyRows == 0 && tp.piece >= n {
 		// One run in one piece, nothing copied (every block of a small
-		// region): the loops below once, without their bookkeeping.
+		// region, and of a region of one axis): the loops below once,
+		// without their bookkeeping.
 		g.prepareNodes(st, n, tp)
 		if tp.ahead {
 			g.prefetchNext(st, n)

@@ -6,10 +6,11 @@ import "golang.org/x/sys/cpu"
 
 var hasAVX2 = cpu.X86.HasAVX2
 
-// splitLoads makes the AVX2 loops read memory in 16-byte halves, the
-// faster form on AMD's CPUs (the generated loops' load says what was
-// measured); elsewhere they read whole 32-byte vectors. Tests set it both
-// ways.
+// splitLoads makes the AVX2 loops' unrolled parts read memory in 16-byte
+// halves, the faster form on the AMD EPYC it was measured on (see asmgen's
+// gen.load; the vendor is a coarse proxy for the core, and newer AMD cores
+// were not measured); elsewhere they read whole 32-byte vectors, as every
+// loop's one-vector remainder does. Tests set it both ways.
 var splitLoads = cpuVendorAMD()
 
 // cpuVendorAMD reports whether CPUID names the vendor AMD (or Hygon, whose

@@ -21,8 +21,15 @@
 // Every loop also comes in a streaming form (the Stream lookups), which
 // writes d with non-temporal stores: around the caches, straight to memory,
 // without first reading each line of d in. For a destination much larger
-// than the caches, that saves a quarter of a+b's memory traffic. Call Fence
-// after the last streaming loop, before another goroutine reads d.
+// than the caches, that saves a quarter of a+b's memory traffic. Only whole
+// cache lines go around the caches: d's elements up to its first 64-byte
+// boundary, and those after the unrolled loop's last step of two lines, are
+// stored through them. Call Fence after the last streaming loop, before
+// another goroutine reads d.
+//
+// Each loop reads memory a whole 32-byte vector at a time, or on AMD's
+// CPUs in 16-byte halves, the form measured faster on an EPYC (see
+// asmgen's gen.load); the choice is made once, from CPUID's vendor.
 //
 // Comparisons of float32, float64, int64 and int32 (CompareOf) write bools,
 // eight or four lanes a step: the compare's mask, one bit per lane, spread

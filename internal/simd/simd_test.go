@@ -105,6 +105,10 @@ func TestEnabledOnAVX2(t *testing.T) {
 // or 32 elements a step), the one-vector loop and the scalar tail.
 const maxLen = 140
 
+// maxIntLen reaches the unrolled loop of every integer type after the
+// longest peel: 63 int8s, then two steps of 128.
+const maxIntLen = 63 + 2*128 + 64
+
 // guard is the number of cells checked on each side of d.
 const guard = 9
 
@@ -166,7 +170,7 @@ func forms[T simd.Float](t *testing.T, stream bool) []form[T] {
 
 // testForms runs every loop (streaming or not) at every length up to
 // maxLen, with operands starting at different offsets, d at every offset
-// from a 32-byte boundary (the streaming loops' peel), guard cells on both
+// from a 64-byte boundary (the streaming loops' peel), guard cells on both
 // sides of d, and in place with d each operand in turn.
 func testForms[T simd.Float](t *testing.T, stream bool) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -186,17 +190,17 @@ func testForms[T simd.Float](t *testing.T, stream bool) {
 				}
 				want[i] = f.ref(args, s)
 			}
-			// d at every offset from a 32-byte boundary, by its address.
+			// d at every offset from a 64-byte boundary, by its address.
 			size := int(reflect.TypeFor[T]().Size())
-			buf := make([]T, n+2*guard+32/size)
-			base := int(reflect.ValueOf(buf).Pointer() % 32)
-			for lane := 0; lane < 32/size; lane++ {
-				off := guard + (lane*size-base+32)%32/size
+			buf := make([]T, n+2*guard+64/size)
+			base := int(reflect.ValueOf(buf).Pointer() % 64)
+			for lane := 0; lane < 64/size; lane++ {
+				off := guard + (lane*size-base+64)%64/size
 				for i := range buf {
 					buf[i] = sentinel
 				}
 				f.run(buf[off:off+n], v, s)
-				what := fmt.Sprintf("%s n=%d, d %d bytes past a 32-byte boundary", f.name, n, lane*size)
+				what := fmt.Sprintf("%s n=%d, d %d bytes past a 64-byte boundary", f.name, n, lane*size)
 				sameSlices(t, want, buf[off:off+n], what)
 				for i, x := range buf {
 					if (i < off || i >= off+n) && x != sentinel {
@@ -307,8 +311,9 @@ func TestOutOfRangeOps(t *testing.T) {
 }
 
 // testIntBinary runs every integer loop (streaming or not) at every length
-// up to maxLen, with d at every offset within a cache line, against the Go
-// loop: wrapping results must match exactly.
+// up to maxIntLen, with d at every offset from a 64-byte boundary (the
+// streaming loops' peel), against the Go loop: wrapping results must match
+// exactly.
 func testIntBinary[T simd.Int](t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	val := func() T {
@@ -335,13 +340,16 @@ func testIntBinary[T simd.Int](t *testing.T) {
 			if !ok {
 				t.Skip("no AVX2 loops here")
 			}
-			for n := 0; n <= maxLen; n++ {
-				off := r.IntN(8)
+			size := int(unsafe.Sizeof(T(0)))
+			for n := 0; n <= maxIntLen; n += 1 + n/64 {
+				lane := n % (64 / size) // d lane*size bytes past a 64-byte boundary
 				x, y, s := make([]T, n), make([]T, n), val()
 				for i := range x {
 					x[i], y[i] = val(), val()
 				}
-				buf := make([]T, n+8)
+				buf := make([]T, n+64/size)
+				base := int(uintptr(unsafe.Pointer(unsafe.SliceData(buf))) % 64)
+				off := (lane*size - base + 64) % 64 / size
 				d := buf[off : off+n]
 				k.VV(d, x, y)
 				for i := range d {

@@ -38,8 +38,8 @@ func ExpSumLeaves[T dtype.Float](t, a []T, k T) { leaves(foldExpSum, t, a, k, ni
 // ExpSumLeavesAhead is ExpSumLeaves, and asks, while it computes, for the
 // cache lines of ahead (what its caller folds next, when it is 8 leaves or
 // more) to be brought into the caches (float32 into L1, float64 into L2):
-// the exponentials of a block in L1 then run
-// while the next block streams in, instead of the memory waiting on them.
+// the exponentials of a block in L1 then run while the next block streams
+// in, instead of the memory waiting on them.
 // The prefetches are hints; they change no result (and are none without
 // the AVX-512 loop).
 func ExpSumLeavesAhead[T dtype.Float](t, a []T, k T, ahead []T) { leaves(foldExpSum, t, a, k, ahead) }

@@ -323,10 +323,11 @@ func (g *gen) function() {
 	if stream {
 		// Scalar steps until d+AX is 64-byte aligned, so that the
 		// non-temporal stores (which need 32) fill whole cache lines, and
-		// the rest after the unrolled loop stores through the cache. A
+		// the rest after the unrolled loop's last whole step (two lines)
+		// stores through the cache. A
 		// line written partly around the cache and partly through it, or
 		// by two non-temporal runs (a row's end and the next row's start,
-		// in rows of [3162,1]*[1,3162] float64), cost W7 10-15%.
+		// in rows of [3162,1]*[1,3162] float64), made W7 1.16x slower.
 		fmt.Fprintf(&g.buf, "peel:\n")
 		g.p("CMPQ AX, CX")
 		g.p("JGE done")

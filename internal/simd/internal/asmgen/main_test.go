@@ -35,24 +35,37 @@ func TestRegisterBank(t *testing.T) {
 }
 
 // TestStreamingStoresPlacement reads the generated assembly: only the
-// Stream functions store non-temporally, and only after their peel has
-// aligned d (the aligned: label) and before the scalar tail.
+// Stream functions store non-temporally, and only in their unrolled loops,
+// after a peel that aligns d to a cache line (the aligned: label) and
+// before the one-vector loop (one:), so that only whole lines bypass the
+// cache. Every function has its unrolled loop in both load forms: split
+// loads (VINSERTF128) only between split: and one:, chosen by one test of
+// splitLoads.
 func TestStreamingStoresPlacement(t *testing.T) {
 	asm, _ := generate()
 	funcs := strings.Split(string(asm), "\nTEXT ·")[1:]
 	require.NotEmpty(t, funcs)
 	streams := 0
+	boolFuncs := string(boolAsm())
 	for _, f := range funcs {
 		name, _, _ := strings.Cut(f, "(")
+		if split, one := strings.Index(f, "\nsplit:"), strings.Index(f, "\none:"); split > 0 && one > split {
+			assert.Equal(t, 1, strings.Count(f, "CMPB ·splitLoads(SB)"), "%s: one choice of load form", name)
+			assert.Positive(t, strings.Count(f[split:one], "VINSERTF128"), "%s: no split loads", name)
+			assert.Equal(t, strings.Count(f, "VINSERTF128"), strings.Count(f[split:one], "VINSERTF128"), "%s: a split load outside the split loop", name)
+		} else if !strings.Contains(boolFuncs, "TEXT ·"+name+"(") && name != "Fence" {
+			assert.Fail(t, "no split: before one:", name) // only the comparison loops and Fence have none
+		}
 		nt := strings.Count(f, "VMOVNTP")
 		if !strings.Contains(name, "Stream") {
 			assert.Zero(t, nt, "%s stores non-temporally", name)
 			continue
 		}
 		streams++
-		aligned, tail := strings.Index(f, "\naligned:"), strings.Index(f, "\ntail:")
-		require.True(t, aligned > 0 && tail > aligned, "%s: no aligned: before tail:", name)
-		assert.Equal(t, nt, strings.Count(f[aligned:tail], "VMOVNTP"), "%s: a non-temporal store outside the aligned loops", name)
+		aligned, one := strings.Index(f, "\naligned:"), strings.Index(f, "\none:")
+		require.True(t, aligned > 0 && one > aligned, "%s: no aligned: before one:", name)
+		assert.Equal(t, nt, strings.Count(f[aligned:one], "VMOVNTP"), "%s: a non-temporal store outside the unrolled loops", name)
+		assert.Contains(t, f[:aligned], "TESTQ $63", "%s: the peel does not align d to a cache line", name)
 		assert.Positive(t, nt, "%s never stores non-temporally", name)
 	}
 	bools := strings.Count(string(boolAsm()), "TEXT ·") // no streaming forms
