@@ -31,6 +31,13 @@ func init() {
 		// exps of softmax and logsumexp, and float32 tanh, sin and cos: the same operations, twice the
 		// rate on full-width AVX-512 units (BenchmarkLanes32 and
 		// BenchmarkLanes64, exp and expsum).
+		// The AVX2 loops stay as the kernels' half loops (see kernel).
+		for _, k := range []*kernel[float32]{&exp32K, &tanh32K, &sin32K, &cos32K} {
+			k.half = k.vec
+		}
+		for _, k := range []*kernel[float64]{&exp64K, &sin64K, &cos64K} {
+			k.half = k.vec
+		}
 		exp32K.vec = exp32AVX512
 		tanh32K.vec = tanh32AVX512 // GELU's: 2.1x tanh32AVX2 (BenchmarkFloat32)
 		sin32K.vec = sin32AVX512

@@ -12,9 +12,13 @@ import (
 // returns how many elements it wrote. The Go loop then takes one group and
 // hands back to the vector loop, so that the results are the vector
 // loop's on the fast path and the Go loop's elsewhere — the same bits,
-// since both do the same operations.
+// since both do the same operations. Where vec is an AVX-512 loop, half is
+// the AVX2 loop of half its lanes, which takes the groups vec leaves
+// before the Go loop does: a length's last 8 to 15 float32 elements (4 to
+// 7 float64), or the half on the fast path of a group that is not.
 type kernel[T float32 | float64] struct {
 	vec   func(d, a []T) int
+	half  func(d, a []T) int
 	goFn  func(d, a []T)
 	lanes int
 }
@@ -27,6 +31,9 @@ func (k *kernel[T]) run(d, a []T) {
 	}
 	for i := 0; i < len(d); {
 		i += k.vec(d[i:], a[i:])
+		if k.half != nil && i < len(d) {
+			i += k.half(d[i:], a[i:])
+		}
 		end := min(i+k.lanes, len(d))
 		k.goFn(d[i:end], a[i:end])
 		i = end
