@@ -19,6 +19,15 @@ func fma32(x, y, z float32) float32 {
 	return float32(s)
 }
 
+// fma32Fast is x*y + z rounded to float64 and then to float32, and
+// whether that may differ from fma32 (it does not unless the second is
+// true): fma32 without its rare cases, small enough to inline.
+func fma32Fast(x, y, z float32) (float32, bool) {
+	s := float64(x)*float64(y) + float64(z)
+	b := math.Float64bits(s)
+	return float32(s), b&(1<<29-1) == 1<<28 || b&(0x7ff<<52) < (1023-126)<<52
+}
+
 // fma32Tie is fma32 where s, x*y+z rounded to float64, is a float32 tie
 // or below float32's normal range: with e, the exact error of s (x*y+z =
 // s+e, by TwoSum, as x*y is exact), a tie goes to the side e is on.

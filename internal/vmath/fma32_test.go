@@ -72,16 +72,27 @@ func TestFma32(t *testing.T) {
 		trio{3, -2, 6}, trio{max32, 2, -max32}, trio{max32, 1, max32}, trio{0x1.fffffep63, 0x1p64, 0x1p103},
 		trio{0x1.fffffep63, 0x1p64, 0x1p103 - 0x1p80}, trio{float32(math.Inf(1)), 1, 1}, trio{float32(math.NaN()), 1, 1},
 		trio{float32(math.Inf(1)), 0, 1}, trio{float32(math.Inf(1)), 1, float32(math.Inf(-1))})
+	hard := 0
 	for _, c := range cases {
 		got, want := fma32(c.x, c.y, c.z), fma32Exact(c.x, c.y, c.z)
+		fast, h := fma32Fast(c.x, c.y, c.z)
+		if h {
+			hard++
+		}
 		if math.IsNaN(float64(want)) || math.IsNaN(float64(c.x*c.y+c.z)) {
 			assert.True(t, math.IsNaN(float64(got)), "fma32(%v, %v, %v) = %v, want NaN", c.x, c.y, c.z, got)
+			assert.True(t, h || math.IsNaN(float64(fast)), "fma32Fast(%v, %v, %v) = %v, want NaN", c.x, c.y, c.z, fast)
 			continue
 		}
 		if !assert.Equal(t, math.Float32bits(want), math.Float32bits(got), "fma32(%x, %x, %x) = %x, want %x", c.x, c.y, c.z, got, want) {
 			return
 		}
+		// fma32Fast is fma32 wherever it does not say it may differ.
+		if !h && !assert.Equal(t, math.Float32bits(want), math.Float32bits(fast), "fma32Fast(%x, %x, %x) = %x, want %x", c.x, c.y, c.z, fast, want) {
+			return
+		}
 	}
+	assert.Positive(t, hard, "no case fma32Fast leaves to fma32")
 }
 
 // Products that are float32 ties: (1+2^-12)² = 1 + 2^-11 + 2^-24, whose
