@@ -3901,7 +3901,7 @@ expSumLeaves32AVX512_leaf:
 	PREFETCHT0        64(DX)
 	VSUBPS            Z0, Z2, Z2
 	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K1, K1
 	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
 	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z2, Z3
 	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
@@ -3922,12 +3922,11 @@ expSumLeaves32AVX512_leaf:
 	VADDPS            Y2, Y1, Y1
 	VEXTRACTF32X8     $0x01, Z2, Y2
 	VADDPS            Y2, Y1, Y1
-	KANDW             K2, K1, K1
 	VMOVUPS           128(CX), Z2
 	PREFETCHT0        128(DX)
 	VSUBPS            Z0, Z2, Z2
 	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K1, K1
 	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
 	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z2, Z3
 	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
@@ -3948,12 +3947,11 @@ expSumLeaves32AVX512_leaf:
 	VADDPS            Y2, Y1, Y1
 	VEXTRACTF32X8     $0x01, Z2, Y2
 	VADDPS            Y2, Y1, Y1
-	KANDW             K2, K1, K1
 	VMOVUPS           192(CX), Z2
 	PREFETCHT0        192(DX)
 	VSUBPS            Z0, Z2, Z2
 	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K1, K1
 	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
 	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z2, Z3
 	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
@@ -3974,12 +3972,11 @@ expSumLeaves32AVX512_leaf:
 	VADDPS            Y2, Y1, Y1
 	VEXTRACTF32X8     $0x01, Z2, Y2
 	VADDPS            Y2, Y1, Y1
-	KANDW             K2, K1, K1
 	VMOVUPS           256(CX), Z2
 	PREFETCHT0        256(DX)
 	VSUBPS            Z0, Z2, Z2
 	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K1, K1
 	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
 	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z2, Z3
 	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
@@ -4000,12 +3997,11 @@ expSumLeaves32AVX512_leaf:
 	VADDPS            Y2, Y1, Y1
 	VEXTRACTF32X8     $0x01, Z2, Y2
 	VADDPS            Y2, Y1, Y1
-	KANDW             K2, K1, K1
 	VMOVUPS           320(CX), Z2
 	PREFETCHT0        320(DX)
 	VSUBPS            Z0, Z2, Z2
 	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K1, K1
 	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
 	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z2, Z3
 	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
@@ -4026,12 +4022,11 @@ expSumLeaves32AVX512_leaf:
 	VADDPS            Y2, Y1, Y1
 	VEXTRACTF32X8     $0x01, Z2, Y2
 	VADDPS            Y2, Y1, Y1
-	KANDW             K2, K1, K1
 	VMOVUPS           384(CX), Z2
 	PREFETCHT0        384(DX)
 	VSUBPS            Z0, Z2, Z2
 	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K1, K1
 	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
 	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z2, Z3
 	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
@@ -4052,12 +4047,11 @@ expSumLeaves32AVX512_leaf:
 	VADDPS            Y2, Y1, Y1
 	VEXTRACTF32X8     $0x01, Z2, Y2
 	VADDPS            Y2, Y1, Y1
-	KANDW             K2, K1, K1
 	VMOVUPS           448(CX), Z2
 	PREFETCHT0        448(DX)
 	VSUBPS            Z0, Z2, Z2
 	VANDPS.BCST       c32b_7fffffff<>+0(SB), Z2, Z3
-	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K2
+	VCMPPS.BCST       $0x11, c32b_42ad0000<>+0(SB), Z3, K1, K1
 	VBROADCASTSS      c32b_3fb8aa3b<>+0(SB), Z3
 	VFMADD213PS.BCST  c32b_4b400000<>+0(SB), Z2, Z3
 	VSUBPS.BCST       c32b_4b400000<>+0(SB), Z3, Z3
@@ -4078,7 +4072,6 @@ expSumLeaves32AVX512_leaf:
 	VADDPS            Y2, Y1, Y1
 	VEXTRACTF32X8     $0x01, Z2, Y2
 	VADDPS            Y2, Y1, Y1
-	KANDW             K2, K1, K1
 	KORTESTW          K1, K1
 	JCC               expSumLeaves32AVX512_done
 	VMOVUPS           Y1, (AX)

@@ -379,17 +379,24 @@ func expSumLeaves512() {
 		x := ZMM()
 		VMOVUPS(Mem{Base: pa, Disp: 64 * g}, x)
 		PREFETCHT0(Mem{Base: pf, Disp: 64 * g})
-		o, e := exp32Z(sub(x, k))
+		// exp32Z's fast-path test, each group's compare masked by the
+		// groups' before it (the mask an AND of all of them, without a
+		// KANDW a group).
+		d := sub(x, k)
+		ax := ZMM()
+		op(VANDPS, VANDPS_BCST, absMask(), d, ax)
+		if ok == nil {
+			ok = K()
+			op(VCMPPS, VCMPPS_BCST, Imm(cmpLT), kf(86.5), ax, ok)
+		} else {
+			op(VCMPPS, VCMPPS_BCST, Imm(cmpLT), kf(86.5), ax, ok, ok)
+		}
+		e := exp32Fast(d)
 		lo, hi, y := YMM(), YMM(), YMM()
 		VADDPS(e.AsY(), acc, lo)
 		VEXTRACTF32X8(Imm(1), e, hi)
 		VADDPS(hi, lo, y)
 		acc = y
-		if ok == nil {
-			ok = o
-		} else {
-			KANDW(o, ok, ok)
-		}
 	}
 	KORTESTW(ok, ok) // CF: every lane on the fast path
 	JCC(LabelRef(name + "_done"))
