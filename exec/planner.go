@@ -408,7 +408,7 @@ const recomputeMaxOps = 2
 
 // recomputable reports whether the fused node at position i, which several
 // regions or reductions read, is cheaper to compute in each of them than
-// to store: at most recomputeMaxOps nodes of plain arithmetic (cheapOps)
+// to store: at most recomputeMaxOps nodes of plain arithmetic (costCheap)
 // down to the nodes that have a tensor (or are steps or leaves). Storing
 // it costs a full-size write and a read by every reader; computing it
 // again costs a few operations on inputs its readers mostly read anyway.
@@ -425,20 +425,12 @@ func (pl *planner) recomputable(i int32) bool {
 		if !n.Op().Elementwise() || pl.isMat[j] {
 			continue
 		}
-		if ops++; ops > recomputeMaxOps || !cheapOps[n.Op()] {
+		if ops++; ops > recomputeMaxOps || costOf(n.Op()) != costCheap {
 			return false
 		}
 		stack = append(stack, pl.cargsAt(int(j))...)
 	}
 	return true
-}
-
-// cheapOps are the elementwise ops of one vector instruction or about
-// that: those a shared operand may be recomputed with.
-var cheapOps = map[expr.Op]bool{
-	expr.OpNeg: true, expr.OpAbs: true, expr.OpSquare: true, expr.OpRelu: true,
-	expr.OpAdd: true, expr.OpSub: true, expr.OpMul: true, expr.OpBroadcastAdd: true,
-	expr.OpMaximum: true, expr.OpMinimum: true,
 }
 
 // hoistRatio is how many times fewer elements than the region or reduction

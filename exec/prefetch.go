@@ -1,7 +1,5 @@
 package exec
 
-import "github.com/tensorplay/tensorplay/expr"
-
 // The prefetches of transposing regions (see region.prefetch) and of
 // regions with slow kernels (see region.prefetchNext).
 
@@ -115,27 +113,9 @@ func (g *region) aheadPays() bool {
 	}
 	for _, in := range g.instrs {
 		dt := g.slotDT[in.dst]
-		if (slowKernel(in.op) || slowKernel(in.inner)) && (dt.IsFloat() || dt.IsComplex()) {
+		if (costOf(in.op) == costSlow || costOf(in.inner) == costSlow) && (dt.IsFloat() || dt.IsComplex()) {
 			return true
 		}
-	}
-	return false
-}
-
-// slowKernel reports whether op's kernel takes longer over a block than
-// the block's inputs take to arrive from memory: the transcendental
-// functions, pow and the remainders. planner.go's cheapOps are the other
-// end of the same scale.
-func slowKernel(op expr.Op) bool {
-	switch op {
-	case expr.OpExp, expr.OpLog, expr.OpLog1p, expr.OpExpm1, expr.OpSin, expr.OpCos,
-		expr.OpTan, expr.OpTanh, expr.OpSigmoid, expr.OpArcsin, expr.OpArccos,
-		expr.OpArctan, expr.OpSinh, expr.OpCosh, expr.OpArcsinh, expr.OpArccosh,
-		expr.OpArctanh, expr.OpLog2, expr.OpLog10, expr.OpExp2, expr.OpErf, expr.OpErfc,
-		expr.OpLgamma, expr.OpDigamma, expr.OpGelu, expr.OpGeluTanh, expr.OpSilu,
-		expr.OpSoftplus, expr.OpPow, expr.OpArctan2, expr.OpHypot, expr.OpLogAddExp,
-		expr.OpLogAddExp2, expr.OpMod, expr.OpFmod:
-		return true
 	}
 	return false
 }
